@@ -1,0 +1,152 @@
+// tfsem trace FILE: fires nodes one at a time and prints each state as the
+// paper's figures show them.
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/graph_options.hpp"
+#include "cli/schedule_file.hpp"
+#include "semantics/diagnostic.hpp"
+#include "semantics/format/graph_json.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace tfsem::cli {
+
+namespace {
+
+struct TraceOptions {
+  GraphOptions graph;
+  std::string schedule, schedule_file;
+  std::optional<std::uint64_t> seed;
+  int runs = 1;
+  bool json = false;
+};
+
+std::size_t choices(const Semantics& sem, const State& s, NodeId n) { return sem.fire(s, n).size(); }
+
+// Chooses the next step: from the schedule, at random, or the first enabled node in topological order.
+std::optional<Step> next_step(const Semantics& sem, const State& s, const Schedule* schedule, std::size_t index,
+                              std::optional<RandomScheduler>& random) {
+  if (schedule) {
+    if (index >= schedule->size()) return std::nullopt;
+    const auto& step = (*schedule)[index];
+    if (auto why = refuse_step(sem, s, step))
+      throw InputError("T-SCHEDULE", "schedule", "step " + std::to_string(index + 1), "refused: " + *why);
+    if (const auto n = choices(sem, s, step.node); step.choice >= n)
+      throw InputError("T-SCHEDULE", "schedule", "step " + std::to_string(index + 1),
+                       "refused: node '" + sem.program().node(step.node).name + "' has " + std::to_string(n) +
+                           " possible results, so no choice " + std::to_string(step.choice));
+    return step;
+  }
+  std::vector<NodeId> enabled;
+  for (auto n : sem.program().topological_order())
+    if (sem.enabled(s, n)) enabled.push_back(n);
+  if (enabled.empty()) return std::nullopt;
+  if (!random) return Step{enabled.front(), 0};
+  const auto n = enabled[random->below(enabled.size())];
+  return Step{n, static_cast<std::uint32_t>(random->below(choices(sem, s, n)))};
+}
+
+int run_trace(const TraceOptions& o) {
+  const auto sem = o.graph.load();
+  const auto& p = sem.program();
+  std::vector<Schedule> schedules;
+  if (!o.schedule.empty()) {
+    std::string rest = o.schedule;
+    for (std::size_t pos; (pos = rest.find(';')) != std::string::npos; rest = rest.substr(pos + 1))
+      schedules.push_back(parse_schedule(p, rest.substr(0, pos)));
+    schedules.push_back(parse_schedule(p, rest));
+  } else if (!o.schedule_file.empty()) {
+    schedules = read_schedule_file(p, o.schedule_file);
+  }
+  const bool scheduled = !o.schedule.empty() || !o.schedule_file.empty();
+  const int runs = std::max<int>(o.runs, static_cast<int>(schedules.size()));
+  std::optional<RandomScheduler> random;
+  if (o.seed) random.emplace(*o.seed);
+
+  nlohmann::json doc{{"graph", p.name()}, {"hash", p.hash_hex()}, {"runs", nlohmann::json::array()}};
+  if (!o.json) std::cout << "graph " << p.name() << " hash " << p.hash_hex() << "\n";
+  State s = sem.initial();
+  for (int r = 0; r < runs; ++r) {
+    if (r > 0) s = sem.next_run(s);
+    const Schedule* schedule = scheduled ? (static_cast<std::size_t>(r) < schedules.size() ? &schedules[r] : nullptr) : nullptr;
+    if (scheduled && !schedule)
+      throw InputError("T-SCHEDULE", "schedule", "", "the schedule has no steps for run " + std::to_string(r + 1));
+    nlohmann::json jr{{"run", r + 1}, {"states", nlohmann::json::array({{{"state", format::state_to_json(p, s)}}})}};
+    if (!o.json) std::cout << "run " << r + 1 << "\n  initial state\n" << state_to_string(p, s, "    ") << "\n";
+    std::size_t index = 0;
+    Schedule taken;
+    while (auto step = next_step(sem, s, schedule, index, random)) {
+      s = std::move(sem.fire(s, step->node)[step->choice]);
+      taken.push_back(*step);
+      ++index;
+      const auto& name = p.node(step->node).name;
+      jr["states"].push_back({{"fire", name}, {"label", p.label(step->node)}, {"choice", step->choice},
+                              {"state", format::state_to_json(p, s)}});
+      if (!o.json)
+        std::cout << "  step " << index << ": fire " << name << " (" << p.label(step->node) << ")"
+                  << (step->choice ? " choosing result " + std::to_string(step->choice) : "") << "\n"
+                  << state_to_string(p, s, "    ") << "\n";
+    }
+    const bool terminal = sem.terminal(s);
+    jr["schedule"] = schedule_to_string(p, taken);
+    jr["terminal"] = terminal;
+    nlohmann::json outs = nlohmann::json::object(), stuck = nlohmann::json::array();
+    for (const auto& [fetch, c] : outputs(p, s)) outs[fetch] = format::content_to_json(p, c);
+    jr["outputs"] = outs;
+    if (!o.json) {
+      if (terminal) std::cout << "  terminal state after " << index << " steps\n";
+      else {
+        std::cout << "  the schedule ended before a terminal state; still enabled:";
+        for (auto n : sem.enabled_nodes(s)) std::cout << " " << p.node(n).name;
+        std::cout << "\n";
+      }
+      for (const auto& [fetch, c] : outputs(p, s)) std::cout << "  output " << fetch << " = " << content_to_string(p, c) << "\n";
+    }
+    if (terminal) {
+      for (const auto& st : sem.stuck(s)) {
+        nlohmann::json why = nlohmann::json::array();
+        for (const auto& b : st.waiting_on) why.push_back(b.reason);
+        stuck.push_back({{"node", p.node(st.node).name}, {"waiting_on", why}});
+        if (!o.json) {
+          std::cout << "  stuck node " << p.node(st.node).name << ":";
+          for (const auto& b : st.waiting_on) std::cout << " " << b.reason << ";";
+          std::cout << "\n";
+        }
+      }
+    }
+    jr["stuck"] = stuck;
+    doc["runs"].push_back(std::move(jr));
+  }
+  doc["VarValue"] = format::state_to_json(p, s)["VarValue"];
+  if (o.json) std::cout << doc.dump(2) << "\n";
+  else {
+    std::cout << "final VarValue:";
+    for (std::size_t x = 0; x < s.var_value.size(); ++x)
+      std::cout << " " << p.variable(VarId(x)).name << " = " << s.var_value[x].to_string();
+    std::cout << "\n";
+  }
+  return kSuccess;
+}
+
+}  // namespace
+
+Command add_trace(CLI::App& app) {
+  auto* sub = app.add_subcommand("trace", "fire nodes one at a time and print every state, as the paper's figures do");
+  auto o = std::make_shared<TraceOptions>();
+  o->graph.add_to(*sub);
+  auto* sched = sub->add_option("--schedule", o->schedule,
+                                "steps to fire: NODE[/CHOICE],...; runs separated by ';'");
+  auto* file = sub->add_option("--schedule-file", o->schedule_file, "replay a schedule file written by tfsem check");
+  auto* seed = sub->add_option("--seed", o->seed, "choose each step at random from the enabled nodes, with this seed");
+  sched->excludes(file)->excludes(seed);
+  file->excludes(seed);
+  sub->add_option("--runs", o->runs, "run the graph this many times in one session (VarValue persists)")
+      ->check(CLI::Range(1, 1000000));
+  sub->add_flag("--json", o->json, "print the trace as JSON");
+  return {sub, [o] { return run_trace(*o); }};
+}
+
+}  // namespace tfsem::cli

@@ -1,0 +1,18 @@
+// Each subcommand registers itself on the app and returns the action to run.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace tfsem::cli {
+
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
+
+Command add_validate(CLI::App& app);
+Command add_trace(CLI::App& app);
+
+}  // namespace tfsem::cli

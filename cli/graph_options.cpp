@@ -1,0 +1,35 @@
+#include "cli/graph_options.hpp"
+
+#include "semantics/diagnostic.hpp"
+#include "semantics/format/graph_json.hpp"
+#include "semantics/prune.hpp"
+
+namespace tfsem::cli {
+
+void GraphOptions::add_to(CLI::App& app) {
+  app.add_option("FILE", file, "graph in tfsem's JSON format")->required();
+  app.add_option("--feed", feeds, "EDGE=VALUE: replace an input edge's initial contents (JSON tensor literal)");
+  app.add_flag("--prune", prune, "keep only the nodes a fetched output depends on (footnote 7)");
+  app.add_option("--fetch", fetches, "fetch names to keep when pruning (default: all)")->delimiter(',');
+  app.add_flag("--normalize", normalize, "normalize symbolic terms modulo the functions' algebraic laws");
+}
+
+Semantics GraphOptions::load() const {
+  try {
+    auto spec = format::load_program_file(file);
+    for (const auto& f : feeds) format::apply_feed(spec, f);
+    auto program = Program::build(std::move(spec));
+    if (prune || !fetches.empty()) program = tfsem::prune(*program, fetches);
+    Options opts;
+    opts.terms.normalize = normalize;
+    return Semantics(std::move(program), opts);
+  } catch (const InputError& e) {
+    // Every problem names the file as well as its place in it.
+    auto diags = e.diagnostics();
+    for (auto& d : diags)
+      if (!d.where.starts_with(file)) d.where = d.where.empty() ? file : file + ": " + d.where;
+    throw InputError(std::move(diags));
+  }
+}
+
+}  // namespace tfsem::cli

@@ -1,0 +1,26 @@
+// The options every command that reads a graph shares: the file, feeds,
+// pruning and term normalization.
+#pragma once
+
+#include "semantics/semantics.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace tfsem::cli {
+
+struct GraphOptions {
+  std::string file;
+  std::vector<std::string> feeds;    // EDGE=VALUE
+  bool prune = false;                // footnote 7
+  std::vector<std::string> fetches;  // prune to these fetches
+  bool normalize = false;            // terms modulo the declared laws
+
+  void add_to(CLI::App& app);
+  // Loads, feeds, validates and (optionally) prunes; throws InputError.
+  [[nodiscard]] Semantics load() const;
+};
+
+}  // namespace tfsem::cli

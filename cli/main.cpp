@@ -1,0 +1,30 @@
+// tfsem: executable semantics of TensorFlow dataflow graphs.
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "semantics/diagnostic.hpp"
+
+#include <iostream>
+#include <vector>
+
+int main(int argc, char** argv) {
+  using namespace tfsem::cli;
+  CLI::App app{"tfsem: the operational semantics of TensorFlow graphs (Abadi, Isard & Murray, MAPL 2017), executable"};
+  app.require_subcommand(1);
+  const std::vector<Command> commands = {add_validate(app), add_trace(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kSuccess : kBadInput;
+  }
+  try {
+    for (const auto& c : commands)
+      if (c.app->parsed()) return c.run();
+    return kBadInput;
+  } catch (const tfsem::InputError& e) {
+    for (const auto& d : e.diagnostics()) std::cerr << "tfsem: error: " << d.to_string() << "\n";
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "tfsem: internal error: " << e.what() << "\n";
+    return kInternalError;
+  }
+}

@@ -1,0 +1,387 @@
+#include "semantics/format/graph_json.hpp"
+
+#include "semantics/diagnostic.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace tfsem::format {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& message) {
+  throw InputError("G-JSON", path.empty() ? "/" : path, "", message);
+}
+
+std::string type_name(const json& j) { return j.type_name(); }
+
+void expect_keys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed) {
+  for (const auto& [k, v] : obj.items()) {
+    bool ok = false;
+    for (const char* a : allowed) ok = ok || k == a;
+    if (!ok) {
+      std::string list;
+      for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+      fail(path + "/" + k, "unknown key '" + k + "' (allowed: " + list + ")");
+    }
+  }
+}
+
+std::string get_string(const json& obj, const char* key, const std::string& path, bool required) {
+  auto it = obj.find(key);
+  if (it == obj.end()) {
+    if (required) fail(path, std::string("missing \"") + key + "\"");
+    return {};
+  }
+  if (!it->is_string()) fail(path + "/" + key, std::string("\"") + key + "\" must be a string, not " + type_name(*it));
+  return it->get<std::string>();
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'')) return false;
+  return true;
+}
+
+// The shape of a nested array, read along its first elements.
+Shape infer_shape(const json& j) {
+  Shape shape;
+  for (const json* cur = &j; cur->is_array(); cur = &(*cur)[0]) {
+    shape.push_back(static_cast<std::int64_t>(cur->size()));
+    if (cur->empty()) break;
+  }
+  return shape;
+}
+
+// Collects the leaves of a nested array of the given shape, row-major.
+void collect(const json& j, const std::string& path, const Shape& shape, std::size_t depth,
+             std::vector<const json*>& leaves, std::vector<std::string>& paths) {
+  if (depth == shape.size()) {
+    if (j.is_array()) fail(path, "ragged nested array: not a tensor");
+    leaves.push_back(&j);
+    paths.push_back(path);
+    return;
+  }
+  if (!j.is_array() || static_cast<std::int64_t>(j.size()) != shape[depth])
+    fail(path, "ragged nested array: not a tensor of shape " + shape_to_string(shape));
+  for (std::size_t i = 0; i < j.size(); ++i) collect(j[i], path + "/" + std::to_string(i), shape, depth + 1, leaves, paths);
+}
+
+template <class T>
+T element(const json& j, const std::string& path, DType dtype) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!j.is_boolean()) fail(path, "a bool tensor holds true or false, not " + j.dump());
+    return j.get<bool>();
+  } else {
+    if (!j.is_number()) fail(path, "a " + std::string(dtype_name(dtype)) + " tensor holds numbers, not " + j.dump());
+    if constexpr (std::is_integral_v<T>) {
+      if (!j.is_number_integer()) fail(path, "a " + std::string(dtype_name(dtype)) + " tensor holds integers, not " + j.dump());
+      const bool fits = j.is_number_unsigned() ? j.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                                               : (j.get<std::int64_t>() >= std::numeric_limits<T>::min() &&
+                                                  j.get<std::int64_t>() <= std::numeric_limits<T>::max());
+      if (!fits) fail(path, j.dump() + " does not fit in " + std::string(dtype_name(dtype)));
+    }
+    return j.get<T>();
+  }
+}
+
+template <class T>
+Storage fill_storage(const std::vector<const json*>& leaves, const std::vector<std::string>& paths, DType dtype) {
+  Buffer<T> b(static_cast<Eigen::Index>(leaves.size()));
+  for (std::size_t i = 0; i < leaves.size(); ++i) b[static_cast<Eigen::Index>(i)] = element<T>(*leaves[i], paths[i], dtype);
+  return Storage{std::move(b)};
+}
+
+Storage make_storage(DType dtype, const std::vector<const json*>& leaves, const std::vector<std::string>& paths) {
+  switch (dtype) {
+    case DType::f32: return fill_storage<float>(leaves, paths, dtype);
+    case DType::f64: return fill_storage<double>(leaves, paths, dtype);
+    case DType::i32: return fill_storage<std::int32_t>(leaves, paths, dtype);
+    case DType::i64: return fill_storage<std::int64_t>(leaves, paths, dtype);
+    case DType::boolean: break;
+  }
+  return fill_storage<bool>(leaves, paths, dtype);
+}
+
+Tensor dense_literal(const json& value, const std::string& path, std::optional<DType> dtype) {
+  const Shape shape = infer_shape(value);
+  std::vector<const json*> leaves;
+  std::vector<std::string> paths;
+  collect(value, path, shape, 0, leaves, paths);
+  if (!dtype) {  // TensorFlow's defaults for literals: int32, float32, bool
+    bool any_float = false, any_bool = false;
+    for (const auto* l : leaves) {
+      any_float = any_float || l->is_number_float();
+      any_bool = any_bool || l->is_boolean();
+    }
+    dtype = any_bool ? DType::boolean : any_float ? DType::f32 : DType::i32;
+  }
+  return Tensor::dense(shape, make_storage(*dtype, leaves, paths));
+}
+
+}  // namespace
+
+Tensor parse_tensor(const json& j, const std::string& path) {
+  if (j.is_string()) {
+    const auto name = j.get<std::string>();
+    if (!is_identifier(name)) fail(path, "symbolic atom '" + name + "' must be an identifier (letters, digits, _)");
+    if (name == "GO" || name == "EMPTY") fail(path, "'" + name + "' is reserved: GO and EMPTY are not tensors");
+    return Tensor::atom(name);
+  }
+  if (j.is_number() || j.is_boolean() || j.is_array()) return dense_literal(j, path, std::nullopt);
+  if (!j.is_object()) fail(path, "expected a tensor literal, not " + type_name(j));
+  if (j.contains("error")) {
+    expect_keys(j, path, {"error", "message"});
+    const auto kind = get_string(j, "error", path, true);
+    for (auto k : {ErrorKind::uninitialized, ErrorKind::shape_mismatch, ErrorKind::dtype_mismatch, ErrorKind::domain})
+      if (error_kind_name(k) == kind) return Tensor::error(k, get_string(j, "message", path, false));
+    fail(path + "/error", "unknown error kind '" + kind + "' (uninitialized, shape mismatch, dtype mismatch, domain)");
+  }
+  expect_keys(j, path, {"dtype", "value", "shape", "fill"});
+  const auto dname = get_string(j, "dtype", path, true);
+  const auto dtype = dtype_from_name(dname);
+  if (!dtype) fail(path + "/dtype", "unknown dtype '" + dname + "' (f32, f64, i32, i64, bool)");
+  if (j.contains("value") == j.contains("fill")) fail(path, "a tensor literal needs either \"value\" or \"fill\"");
+  if (!j.contains("shape") && j.contains("fill")) fail(path, "\"fill\" needs a \"shape\"");
+  if (!j.contains("shape")) return dense_literal(j["value"], path + "/value", dtype);
+  Shape shape;
+  const auto& js = j["shape"];
+  if (!js.is_array()) fail(path + "/shape", "\"shape\" must be an array of dimensions");
+  for (std::size_t i = 0; i < js.size(); ++i) {
+    if (!js[i].is_number_integer() || js[i].get<std::int64_t>() < 0 || js[i].get<std::int64_t>() > (1 << 28))
+      fail(path + "/shape/" + std::to_string(i), "a dimension is an integer in [0, 2^28]");
+    shape.push_back(js[i].get<std::int64_t>());
+  }
+  if (element_count(shape) > (std::int64_t{1} << 28)) fail(path + "/shape", "tensor too large (over 2^28 elements)");
+  if (j.contains("value")) {  // an explicit shape must agree with the nesting (and gives empty tensors theirs)
+    const auto t = dense_literal(j["value"], path + "/value", dtype);
+    if (t.as_dense().shape == shape) return t;
+    if (element_count(shape) != 0 || element_count(t.as_dense().shape) != 0)
+      fail(path + "/value", "value has shape " + shape_to_string(t.as_dense().shape) + ", not " + shape_to_string(shape));
+    return Tensor::dense(shape, t.as_dense().data);
+  }
+  std::vector<const json*> leaves(static_cast<std::size_t>(element_count(shape)), &j["fill"]);
+  std::vector<std::string> paths(leaves.size(), path + "/fill");
+  return Tensor::dense(shape, make_storage(*dtype, leaves, paths));
+}
+
+namespace {
+
+std::optional<PortRef> parse_port(const json& obj, const char* key, const std::string& path) {
+  const auto text = get_string(obj, key, path, false);
+  if (!obj.contains(key)) return std::nullopt;
+  PortRef ref{text, std::nullopt};
+  const auto colon = text.rfind(':');
+  if (colon != std::string::npos) {
+    const auto digits = text.substr(colon + 1);
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
+      fail(path + "/" + key, "'" + text + "' is not NODE or NODE:PORT");
+    ref.node = text.substr(0, colon);
+    ref.port = std::stoll(digits);
+  }
+  return ref;
+}
+
+Attrs parse_attrs(const json& j, const std::string& path, const std::string& op) {
+  Attrs attrs;
+  if (!j.is_object()) fail(path, "\"attrs\" must be an object");
+  const auto* fn = Registry::builtin().find(op);
+  for (const auto& [k, v] : j.items()) {
+    const auto p = path + "/" + k;
+    const AttrSpec* spec = nullptr;
+    if (fn)
+      for (const auto& s : fn->attrs)
+        if (s.name == k) spec = &s;
+    // Unknown attributes are reported by the program's validation (G-ATTR); here
+    // the value is read by its JSON type.
+    const auto type = spec ? spec->type : v.is_number_integer() ? AttrType::integer : AttrType::tensor;
+    switch (type) {
+      case AttrType::integer:
+        if (!v.is_number_integer()) fail(p, "attribute '" + k + "' must be an integer");
+        attrs.emplace(k, v.get<std::int64_t>());
+        break;
+      case AttrType::tensor: attrs.emplace(k, parse_tensor(v, p)); break;
+      case AttrType::tensor_list: {
+        if (!v.is_array() || v.empty()) fail(p, "attribute '" + k + "' must be a non-empty list of tensors");
+        std::vector<Tensor> list;
+        for (std::size_t i = 0; i < v.size(); ++i) list.push_back(parse_tensor(v[i], p + "/" + std::to_string(i)));
+        attrs.emplace(k, std::move(list));
+        break;
+      }
+    }
+  }
+  return attrs;
+}
+
+const json& array_member(const json& doc, const char* key) {
+  static const json empty = json::array();
+  auto it = doc.find(key);
+  if (it == doc.end()) return empty;
+  if (!it->is_array()) fail(std::string("/") + key, std::string("\"") + key + "\" must be an array");
+  return *it;
+}
+
+}  // namespace
+
+ProgramSpec parse_program(const json& doc) {
+  if (!doc.is_object()) fail("", "a graph is a JSON object, not " + type_name(doc));
+  expect_keys(doc, "", {"name", "description", "variables", "nodes", "edges", "$schema"});
+  ProgramSpec spec;
+  spec.name = get_string(doc, "name", "", false);
+  spec.description = get_string(doc, "description", "", false);
+  if (auto it = doc.find("variables"); it != doc.end()) {
+    if (!it->is_object()) fail("/variables", "\"variables\" must be an object mapping names to initial values");
+    for (const auto& [name, init] : it->items()) {
+      const auto path = "/variables/" + name;
+      spec.variables.push_back({name, init.is_null() ? std::nullopt : std::optional(parse_tensor(init, path)), path});
+    }
+  }
+  const auto& nodes = array_member(doc, "nodes");
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto path = "/nodes/" + std::to_string(i);
+    const auto& n = nodes[i];
+    if (!n.is_object()) fail(path, "a node is an object");
+    expect_keys(n, path, {"id", "op", "var", "attrs", "description"});
+    NodeSpec ns{get_string(n, "id", path, true), get_string(n, "op", path, true), get_string(n, "var", path, false), {}, path};
+    if (n.contains("attrs")) ns.attrs = parse_attrs(n["attrs"], path + "/attrs", ns.op);
+    spec.nodes.push_back(std::move(ns));
+  }
+  const auto& edges = array_member(doc, "edges");
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const auto path = "/edges/" + std::to_string(i);
+    const auto& e = edges[i];
+    if (!e.is_object()) fail(path, "an edge is an object");
+    expect_keys(e, path, {"id", "kind", "from", "to", "value", "fetch", "description"});
+    EdgeSpec es;
+    es.id = get_string(e, "id", path, true);
+    es.kind = get_string(e, "kind", path, true);
+    es.from = parse_port(e, "from", path);
+    es.to = parse_port(e, "to", path);
+    es.where = path;
+    if (e.contains("fetch")) es.fetch = get_string(e, "fetch", path, true);
+    if (auto it = e.find("value"); it != e.end()) {
+      if (es.kind == "control") {
+        if (*it != "GO") fail(path + "/value", "a control input edge carries \"GO\"");
+        es.value = Go{};
+      } else if (es.kind == "variable") {
+        if (!it->is_string()) fail(path + "/value", "a variable input edge carries a variable name");
+        es.value = it->get<std::string>();
+      } else {
+        es.value = parse_tensor(*it, path + "/value");
+      }
+    }
+    spec.edges.push_back(std::move(es));
+  }
+  return spec;
+}
+
+json parse_json_text(const std::string& text, const std::string& origin) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    // e.byte is 1-based; report line and column.
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    if (auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
+    throw InputError("G-JSON", origin + ":" + std::to_string(line) + ":" + std::to_string(col), "",
+                     "malformed JSON: " + what);
+  }
+}
+
+ProgramSpec load_program_file(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError("G-JSON", file.string(), "", "cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_program(parse_json_text(ss.str(), file.string()));
+}
+
+void apply_feed(ProgramSpec& spec, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos) throw InputError("G-FEED", "--feed", "", "'" + assignment + "' is not EDGE=VALUE");
+  const auto edge = assignment.substr(0, eq);
+  for (auto& e : spec.edges) {
+    if (e.id != edge) continue;
+    if (e.from) throw InputError("G-FEED", "--feed", "edge '" + edge + "'", "not an input edge (it has a source)");
+    const auto j = parse_json_text(assignment.substr(eq + 1), "--feed " + edge);
+    if (e.kind == "variable") {
+      if (!j.is_string()) throw InputError("G-FEED", "--feed", "edge '" + edge + "'", "feed a variable edge a variable name");
+      e.value = j.get<std::string>();
+    } else if (e.kind == "control") {
+      throw InputError("G-FEED", "--feed", "edge '" + edge + "'", "a control edge always carries GO");
+    } else {
+      e.value = parse_tensor(j, "--feed " + edge);
+    }
+    return;
+  }
+  throw InputError("G-FEED", "--feed", "edge '" + edge + "'", "no such edge");
+}
+
+json tensor_to_json(const Tensor& t) {
+  switch (t.kind()) {
+    case Tensor::Kind::term: return t.to_string();
+    case Tensor::Kind::error: return {{"error", error_kind_name(t.as_error().kind)}, {"message", t.as_error().message}};
+    case Tensor::Kind::dense: break;
+  }
+  const auto& d = t.as_dense();
+  json shape = json::array();
+  for (auto s : d.shape) shape.push_back(s);
+  json flat = json::array();
+  std::visit(
+      [&](const auto& b) {
+        for (Eigen::Index i = 0; i < b.size(); ++i) {
+          using T = std::decay_t<decltype(b[i])>;
+          if constexpr (std::is_floating_point_v<T>) {
+            if (std::isfinite(b[i])) flat.push_back(b[i]);
+            else flat.push_back(std::isnan(b[i]) ? "nan" : (b[i] > 0 ? "inf" : "-inf"));
+          } else {
+            flat.push_back(b[i]);
+          }
+        }
+      },
+      d.data);
+  // Re-nest row-major.
+  std::function<json(std::size_t, std::size_t&)> nest = [&](std::size_t dim, std::size_t& pos) -> json {
+    if (dim == d.shape.size()) return flat[pos++];
+    json a = json::array();
+    for (std::int64_t i = 0; i < d.shape[dim]; ++i) a.push_back(nest(dim + 1, pos));
+    return a;
+  };
+  std::size_t pos = 0;
+  return {{"dtype", dtype_name(d.dtype())}, {"shape", shape}, {"value", nest(0, pos)}};
+}
+
+json content_to_json(const Program& p, const Content& c) {
+  return std::visit(
+      [&](const auto& v) -> json {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, Empty>) return nullptr;
+        else if constexpr (std::is_same_v<T, Go>) return "GO";
+        else if constexpr (std::is_same_v<T, VarId>) return {{"var", p.variable(v).name}};
+        else return tensor_to_json(v);
+      },
+      c);
+}
+
+json state_to_json(const Program& p, const State& s) {
+  json vars = json::object(), transit = json::object();
+  for (std::size_t x = 0; x < s.var_value.size(); ++x) vars[p.variable(VarId(x)).name] = tensor_to_json(s.var_value[x]);
+  for (std::size_t e = 0; e < s.in_transit.size(); ++e)
+    if (!is_empty(s.in_transit[e])) transit[p.edge(EdgeId(e)).name] = content_to_json(p, s.in_transit[e]);
+  return {{"VarValue", vars}, {"InTransit", transit}};
+}
+
+}  // namespace tfsem::format

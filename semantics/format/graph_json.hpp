@@ -1,0 +1,35 @@
+// The JSON graph format (specs/graph.schema.json, docs/format.md): reading it
+// into a ProgramSpec with a JSON path on every element, and writing values,
+// states and outputs back as JSON. The semantics itself knows no JSON.
+#pragma once
+
+#include "semantics/program.hpp"
+#include "semantics/state.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+namespace tfsem::format {
+
+// Throws InputError naming the JSON path of every problem.
+ProgramSpec parse_program(const nlohmann::json& doc);
+// Reads and parses a file; malformed JSON is an InputError with line and column.
+ProgramSpec load_program_file(const std::filesystem::path& file);
+nlohmann::json parse_json_text(const std::string& text, const std::string& origin);
+
+// A tensor literal: "A" (a symbolic atom), 3 (i32), 2.5 (f32), true (bool),
+// [[1,2],[3,4]] (i32 or f32), {"dtype": "f64", "value": ...},
+// {"dtype": "i32", "shape": [1000], "fill": 1}, {"error": "domain", "message": "..."}.
+Tensor parse_tensor(const nlohmann::json& j, const std::string& path);
+
+// Overrides the initial contents of input edge `edge` with the JSON `value`
+// (`--feed EDGE=VALUE` on the command line).
+void apply_feed(ProgramSpec& spec, const std::string& assignment);
+
+nlohmann::json tensor_to_json(const Tensor& t);
+nlohmann::json content_to_json(const Program& p, const Content& c);
+nlohmann::json state_to_json(const Program& p, const State& s);  // {"VarValue": {...}, "InTransit": {...}}
+
+}  // namespace tfsem::format

@@ -1,0 +1,37 @@
+// Hash mixing shared by the value types (tensors, states, programs).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace tfsem {
+
+inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64 finalizer
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+inline std::size_t hash_combine(std::size_t seed, std::size_t v) {
+  return static_cast<std::size_t>(mix64(seed ^ (v + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2))));
+}
+
+// FNV-1a over bytes: stable across platforms and runs (used for published hashes).
+inline std::uint64_t fnv1a_bytes(const void* data, std::size_t n, std::uint64_t h = 0xcbf29ce484222325ULL) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+inline std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 0xcbf29ce484222325ULL) {
+  return fnv1a_bytes(s.data(), s.size(), h);
+}
+
+}  // namespace tfsem

@@ -1,0 +1,449 @@
+#include "semantics/program.hpp"
+
+#include "semantics/diagnostic.hpp"
+#include "semantics/hash.hpp"
+
+#include <boost/graph/strong_components.hpp>
+#include <boost/graph/topological_sort.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+namespace tfsem {
+
+std::string_view edge_kind_name(EdgeKind k) {
+  switch (k) {
+    case EdgeKind::tensor: return "tensor";
+    case EdgeKind::variable: return "variable";
+    case EdgeKind::control: return "control";
+  }
+  return "?";
+}
+
+std::size_t hash_content(const Content& c) {
+  return std::visit(
+      [](const auto& v) -> std::size_t {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, Empty>) return 0x11;
+        else if constexpr (std::is_same_v<T, Go>) return 0x22;
+        else if constexpr (std::is_same_v<T, VarId>) return hash_combine(0x33, v.value);
+        else return v.hash();
+      },
+      c);
+}
+
+std::optional<NodeId> Program::find_node(std::string_view name) const {
+  auto it = node_index_.find(std::string(name));
+  return it == node_index_.end() ? std::nullopt : std::optional(it->second);
+}
+std::optional<EdgeId> Program::find_edge(std::string_view name) const {
+  auto it = edge_index_.find(std::string(name));
+  return it == edge_index_.end() ? std::nullopt : std::optional(it->second);
+}
+std::optional<VarId> Program::find_variable(std::string_view name) const {
+  auto it = var_index_.find(std::string(name));
+  return it == var_index_.end() ? std::nullopt : std::optional(it->second);
+}
+
+std::vector<EdgeId> Program::incoming(NodeId n) const {
+  auto v = node(n).in;
+  v.insert(v.end(), node(n).control_in.begin(), node(n).control_in.end());
+  return v;
+}
+
+std::vector<EdgeId> Program::outgoing(NodeId n) const {
+  auto v = node(n).out;
+  v.insert(v.end(), node(n).control_out.begin(), node(n).control_out.end());
+  return v;
+}
+
+std::optional<VarId> Program::variable_of(NodeId n) const {
+  const auto& nd = node(n);
+  if (nd.op.kind != Op::Kind::read && nd.op.kind != Op::Kind::assign) return std::nullopt;
+  const auto& d = edge(nd.in[0]);
+  if (d.is_input()) return std::get<VarId>(d.initial);
+  return node(d.src).op.var;
+}
+
+std::string Program::hash_hex() const {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash_));
+  return buf;
+}
+
+std::string Program::label(NodeId n) const {
+  const auto& op = node(n).op;
+  switch (op.kind) {
+    case Op::Kind::function: return std::string(op.fn->name);
+    case Op::Kind::var: return "Var(" + variable(op.var).name + ")";
+    case Op::Kind::read: return "Read";
+    case Op::Kind::assign: return op.fn->name == "Snd" ? "Write" : "Assign-" + std::string(op.fn->name);
+  }
+  return "?";
+}
+
+// Builds a Program from a spec, collecting every violated rule (G-*).
+class ProgramBuilder {
+ public:
+  explicit ProgramBuilder(ProgramSpec spec) : p_(new Program()) { p_->spec_ = std::move(spec); }
+
+  std::shared_ptr<const Program> build() {
+    add_variables();
+    add_nodes();
+    add_edges();
+    for (std::size_t i = 0; i < p_->nodes_.size(); ++i)
+      if (op_ok_[i]) check_arity(NodeId(i));
+    check_acyclic();
+    if (!diags_.empty()) throw InputError(std::move(diags_));
+    compute_hash();
+    return std::shared_ptr<const Program>(p_.release());
+  }
+
+ private:
+  std::unique_ptr<Program> p_;
+  std::vector<Diagnostic> diags_;
+  std::vector<bool> op_ok_;  // per node: its op parsed
+
+  void error(std::string rule, const std::string& where, std::string subject, std::string message) {
+    diags_.push_back({std::move(rule), where, std::move(subject), std::move(message)});
+  }
+  static std::string node_subject(const std::string& id) { return "node '" + id + "'"; }
+  static std::string edge_subject(const std::string& id) { return "edge '" + id + "'"; }
+
+  void add_variables() {
+    for (const auto& v : p_->spec_.variables) {
+      if (v.name.empty()) {
+        error("G-UNIQUE", v.where, "variable", "a variable needs a non-empty name");
+        continue;
+      }
+      if (p_->var_index_.count(v.name)) {
+        error("G-UNIQUE", v.where, "variable '" + v.name + "'", "declared twice");
+        continue;
+      }
+      p_->var_index_.emplace(v.name, VarId(p_->vars_.size()));
+      // Footnote 4/6: an uninitialized variable holds the error "not properly initialized".
+      p_->vars_.push_back({v.name,
+                           v.init ? *v.init
+                                  : Tensor::error(ErrorKind::uninitialized, "variable '" + v.name + "' is not initialized"),
+                           v.where});
+    }
+  }
+
+  std::optional<Op> parse_op(const NodeSpec& n) {
+    const auto& reg = Registry::builtin();
+    const auto subject = node_subject(n.id);
+    if (!n.var.empty() && n.op != "Var") error("G-OP", n.where, subject, "only a Var node names a variable");
+    if (n.op == "Var") {
+      auto v = p_->find_variable(n.var);
+      if (n.var.empty()) error("G-VAR", n.where, subject, "a Var node needs \"var\": the variable it outputs");
+      else if (!v) error("G-VAR", n.where, subject, "variable '" + n.var + "' is not declared in \"variables\"");
+      else return Op{Op::Kind::var, nullptr, *v};
+      return std::nullopt;
+    }
+    if (n.op == "Read") return Op{Op::Kind::read};
+    if (n.op == "Write" || n.op.starts_with("Assign-")) {
+      const std::string fname = n.op == "Write" ? "Snd" : n.op.substr(7);
+      const auto* f = reg.find(fname);
+      if (!f) error("G-OP", n.where, subject, "'" + n.op + "': no function '" + fname + "' in the registry");
+      else if (f->inputs != 2 || f->outputs != 1 || !f->attrs.empty())
+        error("G-OP", n.where, subject,
+              "'" + n.op + "': Assign-f needs f: Tensors x Tensors -> Tensors without attributes, and " + fname +
+                  " is not one");
+      else return Op{Op::Kind::assign, f};
+      return std::nullopt;
+    }
+    if (const auto* f = reg.find(n.op)) return Op{Op::Kind::function, f};
+    std::string known;
+    for (const auto& d : reg.all()) known += std::string(known.empty() ? "" : ", ") + std::string(d.name);
+    error("G-OP", n.where, subject,
+          "unknown op '" + n.op + "'; ops are Var, Read, Write, Assign-<f>, and the functions " + known);
+    return std::nullopt;
+  }
+
+  void check_attrs(const NodeSpec& n, const Op& op) {
+    const auto subject = node_subject(n.id);
+    const std::vector<AttrSpec> none;
+    const auto& specs = op.kind == Op::Kind::function ? op.fn->attrs : none;
+    for (const auto& [name, value] : n.attrs) {
+      auto it = std::find_if(specs.begin(), specs.end(), [&](const AttrSpec& s) { return s.name == name; });
+      if (it == specs.end()) {
+        error("G-ATTR", n.where + "/attrs/" + name, subject, "op '" + n.op + "' takes no attribute '" + name + "'");
+      } else if (value.index() != static_cast<std::size_t>(it->type)) {
+        error("G-ATTR", n.where + "/attrs/" + name, subject,
+              "attribute '" + name + "' must be a " + std::string(attr_type_name(it->type)));
+      }
+    }
+    for (const auto& s : specs)
+      if (s.required && !n.attrs.count(s.name))
+        error("G-ATTR", n.where, subject, "op '" + n.op + "' needs attribute '" + std::string(s.name) + "'");
+  }
+
+  void add_nodes() {
+    for (const auto& n : p_->spec_.nodes) {
+      if (n.id.empty()) {
+        error("G-UNIQUE", n.where, "node", "a node needs a non-empty \"id\"");
+        continue;
+      }
+      if (p_->node_index_.count(n.id)) {
+        error("G-UNIQUE", n.where, node_subject(n.id), "node id used twice");
+        continue;
+      }
+      auto op = parse_op(n);
+      if (op) check_attrs(n, *op);
+      op_ok_.push_back(op.has_value());
+      p_->node_index_.emplace(n.id, NodeId(p_->nodes_.size()));
+      // A node whose op is bad keeps a placeholder label; its arity is not checked.
+      p_->nodes_.push_back({n.id, op.value_or(Op{}), n.attrs, {}, {}, {}, {}, n.where});
+    }
+  }
+
+  // Resolves one end of an edge; returns false (after reporting) when it is unusable.
+  bool resolve_end(const EdgeSpec& e, const PortRef& ref, EdgeKind kind, const char* end, NodeId& node,
+                   std::uint32_t& port) {
+    auto n = p_->find_node(ref.node);
+    if (!n) {
+      error("G-EDGE-NODE", e.where + "/" + end, edge_subject(e.id), "no node '" + ref.node + "'");
+      return false;
+    }
+    node = *n;
+    if (kind == EdgeKind::control) {
+      if (ref.port) {
+        error("G-PORT", e.where + "/" + end, edge_subject(e.id), "control edges have no port");
+        return false;
+      }
+      return true;
+    }
+    const auto v = ref.port.value_or(0);
+    if (v < 0 || v > 64) {
+      error("G-PORT", e.where + "/" + end, edge_subject(e.id), "port " + std::to_string(v) + " out of range");
+      return false;
+    }
+    port = static_cast<std::uint32_t>(v);
+    return true;
+  }
+
+  static bool attach(std::vector<EdgeId>& ports, std::uint32_t port, EdgeId e) {
+    if (ports.size() <= port) ports.resize(port + 1);
+    if (ports[port].valid()) return false;
+    ports[port] = e;
+    return true;
+  }
+
+  void set_initial(const EdgeSpec& e, Edge& edge) {
+    const auto subject = edge_subject(e.id);
+    const auto where = e.where + "/value";
+    if (std::holds_alternative<std::monostate>(e.value)) {
+      if (edge.kind == EdgeKind::control) edge.initial = Go{};
+      else
+        error("G-INPUT", e.where, subject,
+              "an input edge needs \"value\": the initial state has no EMPTY input edge");
+      return;
+    }
+    switch (edge.kind) {
+      case EdgeKind::tensor:
+        if (const auto* t = std::get_if<Tensor>(&e.value)) edge.initial = *t;
+        else error("G-INPUT", where, subject, "a tensor input edge carries a tensor");
+        return;
+      case EdgeKind::variable:
+        if (const auto* name = std::get_if<std::string>(&e.value)) {
+          if (auto v = p_->find_variable(*name)) edge.initial = *v;
+          else error("G-INPUT", where, subject, "variable '" + *name + "' is not declared in \"variables\"");
+        } else {
+          error("G-INPUT", where, subject, "a variable input edge carries a variable name");
+        }
+        return;
+      case EdgeKind::control:
+        if (std::holds_alternative<Go>(e.value)) edge.initial = Go{};
+        else error("G-INPUT", where, subject, "a control input edge carries GO");
+        return;
+    }
+  }
+
+  void add_edges() {
+    std::set<std::string> fetches;
+    for (const auto& e : p_->spec_.edges) {
+      const auto subject = edge_subject(e.id);
+      if (e.id.empty()) {
+        error("G-UNIQUE", e.where, "edge", "an edge needs a non-empty \"id\"");
+        continue;
+      }
+      if (p_->edge_index_.count(e.id)) {
+        error("G-UNIQUE", e.where, subject, "edge id used twice");
+        continue;
+      }
+      Edge edge;
+      edge.name = e.id;
+      edge.where = e.where;
+      if (e.kind == "tensor") edge.kind = EdgeKind::tensor;
+      else if (e.kind == "variable") edge.kind = EdgeKind::variable;
+      else if (e.kind == "control") edge.kind = EdgeKind::control;
+      else {
+        error("G-EDGE-KIND", e.where + "/kind", subject,
+              "kind '" + e.kind + "' is not one of tensor, variable, control");
+        continue;
+      }
+      if (!e.from && !e.to) {
+        error("G-EDGE-ENDS", e.where, subject, "an edge needs \"from\" or \"to\" (or both)");
+        continue;
+      }
+      if (e.from && !resolve_end(e, *e.from, edge.kind, "from", edge.src, edge.src_port)) continue;
+      if (e.to && !resolve_end(e, *e.to, edge.kind, "to", edge.dst, edge.dst_port)) continue;
+      if (edge.is_input()) set_initial(e, edge);
+      else if (!std::holds_alternative<std::monostate>(e.value))
+        error("G-INPUT", e.where + "/value", subject, "only an input edge (no \"from\") carries an initial value");
+      if (edge.is_output()) {
+        edge.fetch = e.fetch.value_or(e.id);
+        if (!edge.fetch.empty() && !fetches.insert(edge.fetch).second)
+          error("G-FETCH", e.where + "/fetch", subject, "fetch name '" + edge.fetch + "' used twice");
+      } else if (e.fetch) {
+        error("G-FETCH", e.where + "/fetch", subject, "only an output edge (no \"to\") has a fetch name");
+      }
+      const EdgeId id(p_->edges_.size());
+      if (edge.src.valid()) {
+        auto& src = p_->nodes_[edge.src.index()];
+        if (edge.kind == EdgeKind::control) src.control_out.push_back(id);
+        else if (!attach(src.out, edge.src_port, id))
+          error("G-FANOUT", e.where + "/from", subject,
+                "output port " + src.name + ":" + std::to_string(edge.src_port) + " already has edge '" +
+                    p_->edges_[src.out[edge.src_port].index()].name +
+                    "'; one result feeds one edge, so add a Copy node to share it");
+      }
+      if (edge.dst.valid()) {
+        auto& dst = p_->nodes_[edge.dst.index()];
+        if (edge.kind == EdgeKind::control) dst.control_in.push_back(id);
+        else if (!attach(dst.in, edge.dst_port, id))
+          error("G-PORT", e.where + "/to", subject,
+                "input port " + dst.name + ":" + std::to_string(edge.dst_port) + " already has edge '" +
+                    p_->edges_[dst.in[edge.dst_port].index()].name + "'");
+      }
+      p_->edge_index_.emplace(e.id, id);
+      p_->edges_.push_back(std::move(edge));
+    }
+  }
+
+  // Checks that ports 0..want.size()-1 hold exactly edges of the wanted kinds, and no others.
+  void check_ports(const Node& n, const std::vector<EdgeId>& ports, const std::vector<EdgeKind>& want, const char* dir,
+                   const std::string& why) {
+    const auto subject = node_subject(n.name);
+    for (std::size_t p = 0; p < std::max(ports.size(), want.size()); ++p) {
+      const bool has = p < ports.size() && ports[p].valid();
+      const std::string port = std::string(dir) + " port " + std::to_string(p);
+      if (p >= want.size()) {
+        if (has)
+          error("G-ARITY", n.where, subject,
+                why + "; " + port + " has edge '" + p_->edges_[ports[p].index()].name + "' that it cannot have");
+      } else if (!has) {
+        error("G-ARITY", n.where, subject, why + "; " + port + " has no " + std::string(edge_kind_name(want[p])) + " edge");
+      } else if (p_->edges_[ports[p].index()].kind != want[p]) {
+        const auto& e = p_->edges_[ports[p].index()];
+        error("G-EDGE-KIND", e.where, edge_subject(e.name),
+              port + " of " + subject + " takes a " + std::string(edge_kind_name(want[p])) + " edge, not a " +
+                  std::string(edge_kind_name(e.kind)) + " edge");
+      }
+    }
+  }
+
+  void check_arity(NodeId id) {
+    const auto& n = p_->nodes_[id.index()];
+    const std::string label = p_->label(id);
+    switch (n.op.kind) {
+      case Op::Kind::function: {
+        const auto k = n.op.fn->inputs, l = n.op.fn->outputs;
+        const auto why = label + " is a function in Tensors^" + std::to_string(k) + " -> Tensors^" + std::to_string(l);
+        check_ports(n, n.in, std::vector(k, EdgeKind::tensor), "input", why);
+        check_ports(n, n.out, std::vector(l, EdgeKind::tensor), "output", why);
+        break;
+      }
+      case Op::Kind::var:
+        check_ports(n, n.in, {}, "input", "Var(x) has no tensor or variable inputs");
+        check_ports(n, n.out, {EdgeKind::variable}, "output", "Var(x) has one outgoing variable edge");
+        break;
+      case Op::Kind::read:
+        check_ports(n, n.in, {EdgeKind::variable}, "input", "Read has one incoming variable edge");
+        check_ports(n, n.out, {EdgeKind::tensor}, "output", "Read has one outgoing tensor edge");
+        break;
+      case Op::Kind::assign:
+        check_ports(n, n.in, {EdgeKind::variable, EdgeKind::tensor}, "input",
+                    label + " has an incoming variable edge (port 0) and tensor edge (port 1)");
+        check_ports(n, n.out, {}, "output", label + " has no outgoing tensor or variable edges");
+        break;
+    }
+    const bool any_in = std::any_of(n.in.begin(), n.in.end(), [](EdgeId e) { return e.valid(); }) || !n.control_in.empty();
+    if (!any_in)
+      error("G-TRIGGER", n.where, node_subject(n.name),
+            "has no incoming edge; every node needs one (a control edge will do) to trigger it");
+  }
+
+  void check_acyclic() {
+    auto& g = p_->graph_;
+    g = Program::Graph(p_->nodes_.size());
+    for (std::size_t i = 0; i < p_->edges_.size(); ++i) {
+      const auto& e = p_->edges_[i];
+      if (e.src.valid() && e.dst.valid()) boost::add_edge(e.src.index(), e.dst.index(), EdgeId(i), g);
+    }
+    std::vector<std::size_t> component(boost::num_vertices(g));
+    const auto count = boost::strong_components(g, component.data());
+    std::vector<std::vector<std::string>> members(count);
+    for (std::size_t v = 0; v < component.size(); ++v) members[component[v]].push_back(p_->nodes_[v].name);
+    bool cyclic = false;
+    for (std::size_t v = 0; v < component.size(); ++v) {
+      const bool self_loop = boost::edge(v, v, g).second;
+      auto& m = members[component[v]];
+      if (m.size() > 1 || self_loop) {
+        cyclic = true;
+        std::string list;
+        for (const auto& s : m) list += (list.empty() ? "" : ", ") + s;
+        error("G-DAG", p_->nodes_[v].where, node_subject(p_->nodes_[v].name),
+              "is on a cycle through nodes {" + list + "}; G must be a DAG");
+        m.clear();  // report each cycle once
+      }
+    }
+    if (cyclic) return;
+    std::vector<std::size_t> reversed;
+    boost::topological_sort(g, std::back_inserter(reversed));
+    for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) p_->topo_.emplace_back(*it);
+  }
+
+  void compute_hash() {
+    std::uint64_t h = fnv1a(p_->spec_.name);
+    auto mix = [&](std::string_view s) { h = fnv1a(s, fnv1a(std::string_view("\x1f"), h)); };
+    auto mix_num = [&](std::uint64_t v) { h = fnv1a_bytes(&v, sizeof v, h); };
+    for (const auto& v : p_->vars_) {
+      mix(v.name);
+      mix_num(v.initial.hash());
+    }
+    for (std::size_t i = 0; i < p_->nodes_.size(); ++i) {
+      const auto& n = p_->nodes_[i];
+      mix(n.name);
+      mix(p_->label(NodeId(i)));
+      for (const auto& [k, a] : n.attrs) {
+        mix(k);
+        std::visit(
+            [&](const auto& x) {
+              using T = std::decay_t<decltype(x)>;
+              if constexpr (std::is_same_v<T, std::int64_t>) mix_num(static_cast<std::uint64_t>(x));
+              else if constexpr (std::is_same_v<T, Tensor>) mix_num(x.hash());
+              else
+                for (const auto& t : x) mix_num(t.hash());
+            },
+            a);
+      }
+    }
+    for (const auto& e : p_->edges_) {
+      mix(e.name);
+      mix_num(static_cast<std::uint64_t>(e.kind));
+      mix_num(e.src.value);
+      mix_num(e.src_port);
+      mix_num(e.dst.value);
+      mix_num(e.dst_port);
+      mix_num(hash_content(e.initial));
+      mix(e.fetch);
+    }
+    p_->hash_ = h;
+  }
+};
+
+std::shared_ptr<const Program> Program::build(ProgramSpec spec) { return ProgramBuilder(std::move(spec)).build(); }
+
+}  // namespace tfsem

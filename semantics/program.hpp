@@ -1,0 +1,140 @@
+// TF programs (section 3.1.1): a DAG G plus a labelling L from nodes to TF
+// operations, with ordered ports, input edges (no source) and output edges (no
+// destination). A Program is built only from a ProgramSpec that passes every
+// validation rule (validate.cpp), and is immutable afterwards.
+#pragma once
+
+#include "semantics/content.hpp"
+#include "semantics/ids.hpp"
+#include "semantics/registry.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tfsem {
+
+// The labelling L(n): one of f, Var(x), Read, Assign-f.
+struct Op {
+  enum class Kind : std::uint8_t { function, var, read, assign };
+  Kind kind = Kind::function;
+  const FunctionDef* fn = nullptr;  // for function and assign
+  VarId var{};                      // for var
+};
+
+struct Node {
+  std::string name;
+  Op op;
+  Attrs attrs;
+  std::vector<EdgeId> in;           // tensor and variable inputs, by port
+  std::vector<EdgeId> out;          // tensor and variable outputs, by port
+  std::vector<EdgeId> control_in;   // incoming control edges
+  std::vector<EdgeId> control_out;  // outgoing control edges
+  std::string where;                // where the node was declared (a JSON path)
+};
+
+struct Edge {
+  std::string name;
+  EdgeKind kind = EdgeKind::tensor;
+  NodeId src{};  // invalid for an input edge
+  NodeId dst{};  // invalid for an output edge
+  std::uint32_t src_port = 0, dst_port = 0;
+  Content initial = Empty{};  // an input edge's contents in the initial state
+  std::string fetch;          // an output edge's fetch name ("": not fetched)
+  std::string where;
+  [[nodiscard]] bool is_input() const { return !src.valid(); }
+  [[nodiscard]] bool is_output() const { return !dst.valid(); }
+};
+
+struct Variable {
+  std::string name;
+  Tensor initial;  // VarValue(x) in the initial state; may be the error "uninitialized"
+  std::string where;
+};
+
+// ---- The unvalidated description a Program is built from. ----
+struct PortRef {
+  std::string node;
+  std::optional<std::int64_t> port;  // absent: port 0, or no port for a control edge
+};
+struct NodeSpec {
+  std::string id, op, var;  // var: for op Var
+  Attrs attrs;
+  std::string where;
+};
+struct EdgeSpec {
+  std::string id, kind;
+  std::optional<PortRef> from, to;
+  // An input edge's contents: a tensor, a variable name, or GO.
+  std::variant<std::monostate, Go, std::string, Tensor> value;
+  std::optional<std::string> fetch;  // absent: the edge id; "": an output that is not fetched
+  std::string where;
+};
+struct VariableSpec {
+  std::string name;
+  std::optional<Tensor> init;  // absent: uninitialized (footnote 6)
+  std::string where;
+};
+struct ProgramSpec {
+  std::string name, description, where;
+  std::vector<VariableSpec> variables;
+  std::vector<NodeSpec> nodes;
+  std::vector<EdgeSpec> edges;
+};
+
+class Program {
+ public:
+  // Validates spec against every rule of specs/semantics.md (G-*); throws
+  // InputError listing every problem found.
+  static std::shared_ptr<const Program> build(ProgramSpec spec);
+
+  [[nodiscard]] const std::string& name() const { return spec_.name; }
+  [[nodiscard]] const ProgramSpec& spec() const { return spec_; }
+  [[nodiscard]] const std::vector<Node>& nodes() const { return nodes_; }
+  [[nodiscard]] const std::vector<Edge>& edges() const { return edges_; }
+  [[nodiscard]] const std::vector<Variable>& variables() const { return vars_; }
+  [[nodiscard]] const Node& node(NodeId n) const { return nodes_[n.index()]; }
+  [[nodiscard]] const Edge& edge(EdgeId e) const { return edges_[e.index()]; }
+  [[nodiscard]] const Variable& variable(VarId v) const { return vars_[v.index()]; }
+  [[nodiscard]] std::optional<NodeId> find_node(std::string_view name) const;
+  [[nodiscard]] std::optional<EdgeId> find_edge(std::string_view name) const;
+  [[nodiscard]] std::optional<VarId> find_variable(std::string_view name) const;
+  // Every incoming edge of n: inputs by port, then control edges.
+  [[nodiscard]] std::vector<EdgeId> incoming(NodeId n) const;
+  [[nodiscard]] std::vector<EdgeId> outgoing(NodeId n) const;
+  // The variable a Read or Assign-f node accesses: the handle on its variable
+  // edge, which comes from a Var(x) node or an input edge, so it is static.
+  [[nodiscard]] std::optional<VarId> variable_of(NodeId n) const;
+  // Nodes in a topological order of G.
+  [[nodiscard]] const std::vector<NodeId>& topological_order() const { return topo_; }
+  // A stable 64-bit hash of the whole program, initial contents included.
+  [[nodiscard]] std::uint64_t hash() const { return hash_; }
+  [[nodiscard]] std::string hash_hex() const;
+  // Text of L(n): "Add", "Var(x)", "Read", "Assign-Add".
+  [[nodiscard]] std::string label(NodeId n) const;
+
+  // The DAG G as a Boost graph: vertex i is NodeId(i), each edge property the
+  // EdgeId of an edge between two nodes (input and output edges are not in it).
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property, EdgeId>;
+  [[nodiscard]] const Graph& graph() const { return graph_; }
+
+ private:
+  friend class ProgramBuilder;
+  Program() = default;
+  ProgramSpec spec_;
+  std::vector<Node> nodes_;
+  std::vector<Edge> edges_;
+  std::vector<Variable> vars_;
+  std::unordered_map<std::string, NodeId> node_index_;
+  std::unordered_map<std::string, EdgeId> edge_index_;
+  std::unordered_map<std::string, VarId> var_index_;
+  std::vector<NodeId> topo_;
+  Graph graph_;
+  std::uint64_t hash_ = 0;
+};
+
+}  // namespace tfsem

@@ -1,0 +1,61 @@
+#include "semantics/prune.hpp"
+
+#include "semantics/diagnostic.hpp"
+
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/reverse_graph.hpp>
+
+#include <algorithm>
+#include <set>
+
+namespace tfsem {
+
+namespace {
+
+struct Marker : boost::default_bfs_visitor {
+  std::vector<bool>* kept;
+  template <class V, class G>
+  void discover_vertex(V v, const G&) const {
+    (*kept)[v] = true;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Program> prune(const Program& program, const std::vector<std::string>& fetches) {
+  std::set<std::string> wanted(fetches.begin(), fetches.end());
+  for (const auto& f : wanted) {
+    const auto& edges = program.edges();
+    if (std::none_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.is_output() && e.fetch == f; }))
+      throw InputError("S-PRUNE", "", "fetch '" + f + "'", "the program has no output edge with this fetch name");
+  }
+  auto selected = [&](const Edge& e) { return e.is_output() && !e.fetch.empty() && (wanted.empty() || wanted.count(e.fetch)); };
+
+  // Backwards from the fetched outputs over G.
+  const auto& g = program.graph();
+  std::vector<bool> kept(program.nodes().size(), false);
+  auto reversed = boost::make_reverse_graph(g);
+  for (const auto& e : program.edges())
+    if (selected(e) && !kept[e.src.index()])
+      boost::breadth_first_search(reversed, e.src.index(), boost::visitor(Marker{{}, &kept}));
+
+  const auto& spec = program.spec();
+  ProgramSpec out{spec.name, spec.description, spec.where, spec.variables, {}, {}};
+  for (std::size_t i = 0; i < spec.nodes.size(); ++i)
+    if (kept[i]) out.nodes.push_back(spec.nodes[i]);
+  for (std::size_t i = 0; i < spec.edges.size(); ++i) {
+    const auto& e = program.edge(EdgeId(i));
+    const bool src_kept = e.is_input() || kept[e.src.index()];
+    const bool dst_kept = e.is_output() ? selected(e) : kept[e.dst.index()];
+    if (!src_kept || (e.is_input() && !dst_kept)) continue;
+    auto edge = spec.edges[i];
+    if (!dst_kept) {  // the output is dropped, as TensorFlow drops an unfetched value
+      edge.to.reset();
+      edge.fetch = "";
+    }
+    out.edges.push_back(std::move(edge));
+  }
+  return Program::build(std::move(out));
+}
+
+}  // namespace tfsem

@@ -1,0 +1,88 @@
+// The one registry of TF functions f: Tensors^k -> Tensors^l (section 3.1.1).
+// Adding a function means adding one entry to the table in registry.cpp; the
+// checklist is in docs/adding-an-op.md.
+#pragma once
+
+#include "semantics/tensor.hpp"
+
+#include <boost/container/small_vector.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace tfsem {
+
+// Node attributes: static parameters of a function (Const's value, an axis, ...).
+using Attr = std::variant<std::int64_t, Tensor, std::vector<Tensor>>;
+using Attrs = std::map<std::string, Attr, std::less<>>;
+enum class AttrType : std::uint8_t { integer, tensor, tensor_list };
+std::string_view attr_type_name(AttrType t);
+
+struct AttrSpec {
+  std::string_view name;
+  AttrType type;
+  bool required;
+};
+
+// Algebraic laws a function declares; terms may be normalized modulo them.
+struct Laws {
+  bool commutative = false;
+  bool associative = false;
+};
+
+// One result tuple (v_1 ... v_l) of f.
+using Tuple = boost::container::small_vector<Tensor, 2>;
+// Every tuple f may return: exactly one for a function, one or more for a
+// relation (footnote 2, nondeterminism).
+using Tuples = std::vector<Tuple>;
+
+struct FunctionDef {
+  std::string_view name;
+  std::size_t inputs = 0;   // k
+  std::size_t outputs = 1;  // l
+  Laws laws{};
+  std::vector<AttrSpec> attrs{};
+  bool nondeterministic = false;
+  // Arguments f never inspects (bit i for argument i): Snd(x, y) = y ignores x,
+  // so an error in x does not propagate and Write initializes (footnote 6).
+  std::uint32_t ignored_args = 0;
+  // f returns its one inspected argument on every output (Identity, Copy, Snd),
+  // for concrete and symbolic tensors alike; no kernel then.
+  bool forwards = false;
+  // The kernel on dense arguments (k = 0: on attributes only).
+  std::function<Tuples(std::span<const Tensor>, const Attrs&)> kernel{};
+  std::string_view doc{};
+};
+
+class Registry {
+ public:
+  static const Registry& builtin();
+  [[nodiscard]] const FunctionDef* find(std::string_view name) const;
+  [[nodiscard]] const std::vector<FunctionDef>& all() const { return defs_; }
+
+ private:
+  explicit Registry(std::vector<FunctionDef> defs) : defs_(std::move(defs)) {}
+  std::vector<FunctionDef> defs_;
+};
+
+struct TermOptions {
+  bool normalize = false;  // normalize terms modulo the declared laws
+};
+
+// Applies f to its arguments (rule S-FN-3 and S-ERR-PROP):
+// - an error argument that f inspects propagates to every output;
+// - a symbolic argument makes every output a term `f(args)` (`f.j(args)` for the
+//   j-th of several outputs), unless f forwards its argument;
+// - otherwise the kernel computes on dense tensors.
+Tuples apply(const FunctionDef& f, std::span<const Tensor> args, const Attrs& attrs, const TermOptions& opts);
+
+// Reads an attribute, or `fallback` when it is absent.
+std::int64_t int_attr(const Attrs& attrs, std::string_view name, std::int64_t fallback);
+
+}  // namespace tfsem

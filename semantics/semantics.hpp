@@ -1,0 +1,84 @@
+// Steps (section 3.2.1): "each change of state in the behavior is caused by the
+// execution (i.e., the firing) of exactly one node in the graph."
+//
+// Glossary: s is the state before a step and s' the one after; n a node; d an
+// incoming edge, e an outgoing edge; x a variable; v, w tensors.
+// Every rule carries the id it has in specs/semantics.md.
+#pragma once
+
+#include "semantics/program.hpp"
+#include "semantics/state.hpp"
+
+#include <boost/container/small_vector.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tfsem {
+
+struct Options {
+  TermOptions terms{};  // normalize symbolic terms modulo the declared laws
+};
+
+// Why a node is not enabled: one incoming edge that is EMPTY.
+struct Blocker {
+  EdgeId edge;
+  std::string reason;
+};
+
+// A node that never fired in a terminal state, with what it waits for.
+struct StuckNode {
+  NodeId node;
+  std::vector<Blocker> waiting_on;
+};
+
+// The independence data the explorer reads: which variable a node accesses.
+struct Access {
+  enum class Kind : std::uint8_t { none, read, update };
+  Kind kind = Kind::none;
+  VarId var{};
+};
+
+// Every s' a firing can lead to: one, unless f is a relation (footnote 2).
+using Successors = boost::container::small_vector<State, 1>;
+
+class Semantics {
+ public:
+  explicit Semantics(std::shared_ptr<const Program> program, Options options = {});
+
+  [[nodiscard]] const Program& program() const { return *program_; }
+  [[nodiscard]] const std::shared_ptr<const Program>& program_ptr() const { return program_; }
+  [[nodiscard]] const Options& options() const { return options_; }
+
+  // S-INIT: input edges hold their initial contents, every other edge is EMPTY,
+  // and VarValue holds each variable's declared initial value.
+  [[nodiscard]] State initial() const;
+  // S-SESSION: the next run of the same graph: VarValue persists, InTransit is
+  // the initial one again (inputs are fed anew).
+  [[nodiscard]] State next_run(const State& end_of_run) const;
+
+  // S-ENABLED: every incoming edge holds its contents (GO on control edges).
+  [[nodiscard]] bool enabled(const State& s, NodeId n) const;
+  [[nodiscard]] std::vector<Blocker> why_not_enabled(const State& s, NodeId n) const;
+  [[nodiscard]] std::vector<NodeId> enabled_nodes(const State& s) const;
+  // The states s' that firing n in s can cause. Precondition: enabled(s, n).
+  [[nodiscard]] Successors fire(const State& s, NodeId n) const;
+
+  // S-TERMINAL: no node is enabled.
+  [[nodiscard]] bool terminal(const State& s) const;
+  // S-STUCK: the nodes that never fired in terminal state s.
+  [[nodiscard]] std::vector<StuckNode> stuck(const State& s) const;
+  // Whether n has fired in s, a state reached from initial(): n fired exactly
+  // when all its incoming edges are EMPTY and the sources of all of them fired.
+  [[nodiscard]] std::vector<bool> fired(const State& s) const;
+
+  [[nodiscard]] Access access(NodeId n) const;
+
+ private:
+  std::shared_ptr<const Program> program_;
+  Options options_;
+  std::vector<Access> access_;
+};
+
+}  // namespace tfsem

@@ -1,0 +1,43 @@
+// Behaviours under an explicit choice of steps: the runs of a session (paper
+// section 2: "mutable state does persist across executions") one firing at a
+// time. Used to replay a schedule and to take seeded random walks.
+#pragma once
+
+#include "semantics/semantics.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tfsem {
+
+// One step of a schedule: a node and, for a relation f, which of its results.
+struct Step {
+  NodeId node;
+  std::uint32_t choice = 0;
+  friend bool operator==(const Step&, const Step&) = default;
+};
+using Schedule = std::vector<Step>;  // one run's firings
+
+// "n1,n2/1,n3": node names, with /k picking the k-th result of a relation.
+// Throws InputError for an unknown node.
+Schedule parse_schedule(const Program& p, const std::string& text);
+std::string schedule_to_string(const Program& p, const Schedule& s);
+
+// Whether `step` can fire in s, and if not, why (S-ENABLED, and a choice in range).
+std::optional<std::string> refuse_step(const Semantics& sem, const State& s, const Step& step);
+
+// A run's outputs: each fetched output edge's contents, by fetch name.
+std::vector<std::pair<std::string, Content>> outputs(const Program& p, const State& s);
+
+// Picks steps for a seeded random walk (splitmix64; the same seed gives the same walk).
+class RandomScheduler {
+ public:
+  explicit RandomScheduler(std::uint64_t seed) : state_(seed) {}
+  std::size_t below(std::size_t n);
+ private:
+  std::uint64_t state_;
+};
+
+}  // namespace tfsem

@@ -1,0 +1,218 @@
+#include "semantics/tensor.hpp"
+
+#include "semantics/hash.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace tfsem {
+
+namespace {
+constexpr std::string_view kDTypeNames[] = {"f32", "f64", "i32", "i64", "bool"};
+constexpr std::string_view kErrorNames[] = {"uninitialized", "shape mismatch", "dtype mismatch", "domain"};
+}  // namespace
+
+std::string_view dtype_name(DType d) { return kDTypeNames[static_cast<int>(d)]; }
+
+std::optional<DType> dtype_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kDTypeNames); ++i)
+    if (kDTypeNames[i] == name) return static_cast<DType>(i);
+  return std::nullopt;
+}
+
+bool is_floating(DType d) { return d == DType::f32 || d == DType::f64; }
+
+std::string_view error_kind_name(ErrorKind k) { return kErrorNames[static_cast<int>(k)]; }
+
+std::int64_t element_count(const Shape& s) {
+  std::int64_t n = 1;
+  for (auto d : s) n *= d;
+  return n;
+}
+
+std::string shape_to_string(const Shape& s) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+struct Tensor::Rep {
+  std::variant<Dense, Term, Error> v;
+  std::size_t hash = 0;
+};
+
+namespace {
+
+std::size_t hash_of(const Tensor::Dense& d) {
+  std::size_t h = hash_combine(1, static_cast<std::size_t>(d.dtype()));
+  for (auto dim : d.shape) h = hash_combine(h, static_cast<std::size_t>(dim));
+  return std::visit(
+      [&](const auto& buf) {
+        return hash_combine(h, fnv1a_bytes(buf.data(), static_cast<std::size_t>(buf.size()) * sizeof(buf[0])));
+      },
+      d.data);
+}
+
+std::size_t hash_of(const Tensor::Term& t) {
+  std::size_t h = hash_combine(t.atom ? 2 : 3, fnv1a(t.head));
+  for (const auto& a : t.args) h = hash_combine(h, a.hash());
+  return h;
+}
+
+std::size_t hash_of(const Tensor::Error& e) {
+  return hash_combine(hash_combine(4, static_cast<std::size_t>(e.kind)), fnv1a(e.message));
+}
+
+template <class T>
+std::string element_text(T v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v ? "true" : "false";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.*g", std::is_same_v<T, float> ? 9 : 17, static_cast<double>(v));
+    std::string s = buf;
+    if (std::isfinite(v) && s.find_first_of(".eE") == std::string::npos) s += ".0";
+    return s;
+  } else {
+    return std::to_string(v);
+  }
+}
+
+// Nested-bracket text of dense data, row-major.
+template <class T>
+void nested_text(const Buffer<T>& buf, const Shape& shape, std::size_t dim, std::int64_t& pos, std::string& out) {
+  if (dim == shape.size()) {
+    out += element_text(buf[pos++]);
+    return;
+  }
+  out += '[';
+  for (std::int64_t i = 0; i < shape[dim]; ++i) {
+    if (i) out += ',';
+    nested_text(buf, shape, dim + 1, pos, out);
+  }
+  out += ']';
+}
+
+}  // namespace
+
+Tensor Tensor::dense(Shape shape, Storage data) {
+  for (auto d : shape)
+    if (d < 0) throw std::invalid_argument("negative dimension in shape " + shape_to_string(shape));
+  const auto n = std::visit([](const auto& b) { return static_cast<std::int64_t>(b.size()); }, data);
+  if (n != element_count(shape))
+    throw std::invalid_argument("shape " + shape_to_string(shape) + " needs " + std::to_string(element_count(shape)) +
+                                " elements, got " + std::to_string(n));
+  Dense d{std::move(shape), std::move(data)};
+  auto h = hash_of(d);
+  return Tensor(std::make_shared<const Rep>(Rep{std::move(d), h}));
+}
+
+Tensor Tensor::atom(std::string name) {
+  Term t{std::move(name), {}, true};
+  auto h = hash_of(t);
+  return Tensor(std::make_shared<const Rep>(Rep{std::move(t), h}));
+}
+
+Tensor Tensor::apply(std::string head, std::vector<Tensor> args) {
+  Term t{std::move(head), std::move(args), false};
+  auto h = hash_of(t);
+  return Tensor(std::make_shared<const Rep>(Rep{std::move(t), h}));
+}
+
+Tensor Tensor::error(ErrorKind kind, std::string message) {
+  Error e{kind, std::move(message)};
+  auto h = hash_of(e);
+  return Tensor(std::make_shared<const Rep>(Rep{std::move(e), h}));
+}
+
+Tensor::Kind Tensor::kind() const { return static_cast<Kind>(rep_->v.index()); }
+const Tensor::Dense& Tensor::as_dense() const { return std::get<Dense>(rep_->v); }
+const Tensor::Term& Tensor::as_term() const { return std::get<Term>(rep_->v); }
+const Tensor::Error& Tensor::as_error() const { return std::get<Error>(rep_->v); }
+std::size_t Tensor::hash() const { return rep_->hash; }
+
+namespace {
+template <class T>
+std::strong_ordering compare_buffers(const Buffer<T>& a, const Buffer<T>& b) {
+  if (auto c = a.size() <=> b.size(); c != 0) return c;
+  for (Eigen::Index i = 0; i < a.size(); ++i) {
+    // Compare bit patterns so that the order is total, NaN included.
+    if constexpr (std::is_floating_point_v<T>) {
+      if (auto c = std::memcmp(&a[i], &b[i], sizeof(T)); c != 0) return c <=> 0;
+    } else if (auto c = a[i] <=> b[i]; c != 0) {
+      return c;
+    }
+  }
+  return std::strong_ordering::equal;
+}
+}  // namespace
+
+std::strong_ordering compare(const Tensor& a, const Tensor& b) {
+  if (a.rep_ == b.rep_) return std::strong_ordering::equal;
+  if (auto c = a.kind() <=> b.kind(); c != 0) return c;
+  switch (a.kind()) {
+    case Tensor::Kind::dense: {
+      const auto &x = a.as_dense(), &y = b.as_dense();
+      if (auto c = x.dtype() <=> y.dtype(); c != 0) return c;
+      if (auto c = std::lexicographical_compare_three_way(x.shape.begin(), x.shape.end(), y.shape.begin(),
+                                                          y.shape.end());
+          c != 0)
+        return c;
+      return std::visit(
+          [&](const auto& bx) { return compare_buffers(bx, std::get<std::decay_t<decltype(bx)>>(y.data)); }, x.data);
+    }
+    case Tensor::Kind::term: {
+      const auto &x = a.as_term(), &y = b.as_term();
+      if (auto c = x.atom <=> y.atom; c != 0) return c;
+      if (auto c = x.head <=> y.head; c != 0) return c;
+      return std::lexicographical_compare_three_way(x.args.begin(), x.args.end(), y.args.begin(), y.args.end(),
+                                                    [](const Tensor& l, const Tensor& r) { return compare(l, r); });
+    }
+    case Tensor::Kind::error: {
+      const auto &x = a.as_error(), &y = b.as_error();
+      if (auto c = x.kind <=> y.kind; c != 0) return c;
+      return x.message <=> y.message;
+    }
+  }
+  return std::strong_ordering::equal;
+}
+
+bool operator==(const Tensor& a, const Tensor& b) {
+  return a.rep_ == b.rep_ || (a.hash() == b.hash() && compare(a, b) == 0);
+}
+
+std::string Tensor::to_string(std::size_t max_elements) const {
+  switch (kind()) {
+    case Kind::term: {
+      const auto& t = as_term();
+      if (t.atom) return t.head;
+      std::string out = t.head + "(";
+      for (std::size_t i = 0; i < t.args.size(); ++i) out += (i ? "," : "") + t.args[i].to_string(max_elements);
+      return out + ")";
+    }
+    case Kind::error: {
+      const auto& e = as_error();
+      return "error(" + std::string(error_kind_name(e.kind)) + ": " + e.message + ")";
+    }
+    case Kind::dense: {
+      const auto& d = as_dense();
+      std::string out = std::string(dtype_name(d.dtype())) + ":";
+      if (static_cast<std::size_t>(element_count(d.shape)) > max_elements) {
+        char buf[24];
+        std::snprintf(buf, sizeof buf, "%016zx", hash());
+        return out + shape_to_string(d.shape) + "#" + buf;
+      }
+      std::visit(
+          [&](const auto& b) {
+            std::int64_t pos = 0;
+            nested_text(b, d.shape, 0, pos, out);
+          },
+          d.data);
+      return out;
+    }
+  }
+  return {};
+}
+
+}  // namespace tfsem

@@ -1,0 +1,98 @@
+// The paper's set Tensors (section 3.1.1): concrete tensors, symbolic terms,
+// and the error elements of footnote 2. All three are immutable values.
+#pragma once
+
+#include <boost/container/small_vector.hpp>
+#include <Eigen/Core>
+
+#include <compare>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace tfsem {
+
+// Element types. The order matches the alternatives of Storage.
+enum class DType : std::uint8_t { f32, f64, i32, i64, boolean };
+std::string_view dtype_name(DType d);
+std::optional<DType> dtype_from_name(std::string_view name);
+bool is_floating(DType d);
+
+using Shape = boost::container::small_vector<std::int64_t, 4>;
+std::int64_t element_count(const Shape& s);
+std::string shape_to_string(const Shape& s);
+
+template <class T>
+using Buffer = Eigen::Array<T, Eigen::Dynamic, 1>;
+// Row-major element storage of a dense tensor; the alternative's index is its DType.
+using Storage = std::variant<Buffer<float>, Buffer<double>, Buffer<std::int32_t>, Buffer<std::int64_t>, Buffer<bool>>;
+
+// Footnote 2: "distinct elements that represent various errors".
+enum class ErrorKind : std::uint8_t { uninitialized, shape_mismatch, dtype_mismatch, domain };
+std::string_view error_kind_name(ErrorKind k);
+
+class Tensor {
+ public:
+  struct Dense {
+    Shape shape;
+    Storage data;
+    [[nodiscard]] DType dtype() const { return static_cast<DType>(data.index()); }
+  };
+  // A symbolic tensor: a named atom (A, B, ...) or a function applied to tensors.
+  struct Term {
+    std::string head;
+    std::vector<Tensor> args;
+    bool atom = false;
+  };
+  struct Error {
+    ErrorKind kind;
+    std::string message;
+  };
+  enum class Kind : std::uint8_t { dense, term, error };
+
+  // Dense tensors; data must hold element_count(shape) elements.
+  static Tensor dense(Shape shape, Storage data);
+  template <class T>
+  static Tensor scalar(T v) {
+    Buffer<T> b(1);
+    b[0] = v;
+    return dense({}, Storage{std::move(b)});
+  }
+  static Tensor atom(std::string name);
+  static Tensor apply(std::string head, std::vector<Tensor> args);
+  static Tensor error(ErrorKind kind, std::string message);
+
+  [[nodiscard]] Kind kind() const;
+  [[nodiscard]] bool is_dense() const { return kind() == Kind::dense; }
+  [[nodiscard]] bool is_term() const { return kind() == Kind::term; }
+  [[nodiscard]] bool is_error() const { return kind() == Kind::error; }
+  [[nodiscard]] const Dense& as_dense() const;
+  [[nodiscard]] const Term& as_term() const;
+  [[nodiscard]] const Error& as_error() const;
+
+  [[nodiscard]] std::size_t hash() const;
+  friend bool operator==(const Tensor& a, const Tensor& b);
+  // A total structural order (used to normalize terms modulo commutativity).
+  friend std::strong_ordering compare(const Tensor& a, const Tensor& b);
+
+  // Human-readable text: `A`, `Add(B,D)`, `i32:[1,2]`, `error(domain: ...)`.
+  // Dense tensors with more than `max_elements` elements are summarized by
+  // shape and content hash.
+  [[nodiscard]] std::string to_string(std::size_t max_elements = 64) const;
+
+ private:
+  struct Rep;
+  explicit Tensor(std::shared_ptr<const Rep> rep) : rep_(std::move(rep)) {}
+  std::shared_ptr<const Rep> rep_;
+};
+
+}  // namespace tfsem
+
+template <>
+struct std::hash<tfsem::Tensor> {
+  std::size_t operator()(const tfsem::Tensor& t) const noexcept { return t.hash(); }
+};

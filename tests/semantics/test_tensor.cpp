@@ -1,0 +1,72 @@
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "semantics/format/graph_json.hpp"
+#include "semantics/tensor.hpp"
+
+using namespace tfsem;
+using nlohmann::json;
+
+TEST_CASE("dense literals take TensorFlow's default dtypes and nested shapes") {
+  auto t = format::parse_tensor(json::parse("[[1,2],[3,4]]"), "/v");
+  CHECK(t.to_string() == "i32:[[1,2],[3,4]]");
+  CHECK(t.as_dense().shape == Shape{2, 2});
+  CHECK(format::parse_tensor(json::parse("2.5"), "/v").to_string() == "f32:2.5");
+  CHECK(format::parse_tensor(json::parse("true"), "/v").to_string() == "bool:true");
+  CHECK(format::parse_tensor(json::parse(R"({"dtype":"i64","shape":[3],"fill":7})"), "/v").to_string() == "i64:[7,7,7]");
+  CHECK(format::parse_tensor(json::parse(R"({"dtype":"f64","value":[]})"), "/v").to_string() == "f64:[]");
+}
+
+TEST_CASE("symbolic atoms, terms and errors are tensors too") {
+  auto a = format::parse_tensor(json::parse("\"A\""), "/v");
+  CHECK(a.is_term());
+  CHECK(Tensor::apply("Add", {a, Tensor::atom("B")}).to_string() == "Add(A,B)");
+  auto e = format::parse_tensor(json::parse(R"({"error":"domain","message":"m"})"), "/v");
+  CHECK(e.to_string() == "error(domain: m)");
+}
+
+TEST_CASE("equality and hashing are structural") {
+  auto x = format::parse_tensor(json::parse("[1,2]"), "/v");
+  auto y = format::parse_tensor(json::parse(R"({"dtype":"i32","value":[1,2]})"), "/v");
+  auto z = format::parse_tensor(json::parse(R"({"dtype":"i64","value":[1,2]})"), "/v");
+  CHECK(x == y);
+  CHECK(x.hash() == y.hash());
+  CHECK_FALSE(x == z);
+  CHECK(Tensor::apply("Add", {Tensor::atom("A")}) == Tensor::apply("Add", {Tensor::atom("A")}));
+  CHECK_FALSE(Tensor::atom("A") == Tensor::apply("A", {}));
+}
+
+TEST_CASE("large tensors print as shape and content hash") {
+  auto t = format::parse_tensor(json::parse(R"({"dtype":"f32","shape":[100,100],"fill":0.5})"), "/v");
+  CHECK(t.to_string().starts_with("f32:[100,100]#"));
+}
+
+TEST_CASE("malformed tensor literals are rejected with their JSON path") {
+  auto bad = [](const char* text) {
+    try {
+      format::parse_tensor(json::parse(text), "/variables/x");
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(bad("[[1,2],[3]]") == "/variables/x/1: ragged nested array: not a tensor of shape [2,2] [G-JSON]");
+  CHECK(bad(R"({"dtype":"i8","value":1})") == "/variables/x/dtype: unknown dtype 'i8' (f32, f64, i32, i64, bool) [G-JSON]");
+  CHECK(bad(R"({"dtype":"i32","value":[1.5]})") == "/variables/x/value/0: a i32 tensor holds integers, not 1.5 [G-JSON]");
+  CHECK(bad(R"({"dtype":"i32","value":3000000000})") == "/variables/x/value: 3000000000 does not fit in i32 [G-JSON]");
+  CHECK(bad("\"GO\"") == "/variables/x: 'GO' is reserved: GO and EMPTY are not tensors [G-JSON]");
+  CHECK(bad("\"a b\"") == "/variables/x: symbolic atom 'a b' must be an identifier (letters, digits, _) [G-JSON]");
+}
+
+TEST_CASE("tensors round-trip through JSON output") {
+  auto t = format::parse_tensor(json::parse(R"({"dtype":"f64","value":[[1.5,2],[3,4]]})"), "/v");
+  CHECK(format::parse_tensor(format::tensor_to_json(t), "/v") == t);
+}
+
+TEST_CASE("an explicit shape must agree with the value, and shapes empty tensors") {
+  CHECK(format::parse_tensor(nlohmann::json::parse(R"({"dtype":"f32","shape":[0,3],"value":[]})"), "/v")
+            .as_dense()
+            .shape == Shape{0, 3});
+  CHECK_THROWS_WITH(format::parse_tensor(nlohmann::json::parse(R"({"dtype":"i32","shape":[3],"value":[1,2]})"), "/v"),
+                    "/v/value: value has shape [2], not [3] [G-JSON]");
+}

@@ -1,0 +1,37 @@
+// Test helpers: programs from inline JSON, and every terminal state of a small
+// graph by brute-force enumeration of all schedules (independent of explorer/).
+#pragma once
+
+#include "semantics/format/graph_json.hpp"
+#include "semantics/semantics.hpp"
+#include "semantics/session.hpp"
+
+#include <set>
+#include <string>
+
+namespace tfsem::test {
+
+inline std::shared_ptr<const Program> program_from(const std::string& json_text) {
+  return Program::build(format::parse_program(nlohmann::json::parse(json_text)));
+}
+
+inline std::shared_ptr<const Program> program_file(const std::string& model) {
+  return Program::build(format::load_program_file(std::string(TFSEM_SOURCE_DIR) + "/" + model));
+}
+
+// The text of each fetched output in a state: "y=B".
+inline std::string outputs_text(const Program& p, const State& s) {
+  std::string out;
+  for (const auto& [fetch, c] : outputs(p, s)) out += (out.empty() ? "" : " ") + fetch + "=" + content_to_string(p, c);
+  return out;
+}
+
+// Every run's outputs over every schedule, by depth-first enumeration.
+inline void all_outputs(const Semantics& sem, const State& s, std::set<std::string>& out) {
+  const auto enabled = sem.enabled_nodes(s);
+  if (enabled.empty()) out.insert(outputs_text(sem.program(), s));
+  for (auto n : enabled)
+    for (const auto& next : sem.fire(s, n)) all_outputs(sem, next, out);
+}
+
+}  // namespace tfsem::test
