@@ -14,5 +14,6 @@ struct Command {
 
 Command add_validate(CLI::App& app);
 Command add_trace(CLI::App& app);
+Command add_check(CLI::App& app);
 
 }  // namespace tfsem::cli

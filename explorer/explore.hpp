@@ -1,0 +1,80 @@
+// The exhaustive search over single-node firings (section 3.2.1): every
+// terminal state the semantics allows, every race between two accesses to one
+// variable, with a witness schedule for each. The search knows the semantics
+// only through initial, enabled_nodes, fire and access.
+#pragma once
+
+#include "semantics/semantics.hpp"
+#include "semantics/session.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tfsem::explorer {
+
+struct Limits {
+  std::uint64_t max_states = 50'000'000;
+  std::uint64_t max_memory_bytes = std::uint64_t{16} << 30;
+  std::optional<std::chrono::duration<double>> timeout;
+};
+
+struct Progress {
+  std::uint64_t states = 0;
+  std::uint64_t memory_bytes = 0;
+  double seconds = 0;
+};
+
+struct ExploreOptions {
+  Limits limits{};
+  std::function<void(const Progress&)> progress{};  // called about every 0.25 s
+};
+
+// The number of interleavings reaching an outcome, counted along the state
+// graph (not enumerated); saturates at 2^64 - 1.
+using PathCount = std::uint64_t;
+
+struct Outcome {
+  std::vector<std::pair<std::string, Content>> outputs;  // by fetch name
+  std::vector<Tensor> var_value;                         // final VarValue
+  std::vector<StuckNode> stuck;
+  PathCount interleavings = 0;
+  Schedule witness;
+};
+
+// Two nodes that access one variable, at least one an Assign, that can fire in
+// either order from some reachable state.
+struct Race {
+  NodeId first, second;
+  VarId var;
+  bool harmful = false;  // the two orders lead to different states
+  Schedule first_then_second, second_then_first;
+};
+
+struct Counters {
+  std::uint64_t states_stored = 0;
+  std::uint64_t states_matched = 0;
+  std::uint64_t transitions = 0;
+  std::uint64_t terminal_states = 0;
+};
+
+struct Result {
+  bool complete = true;
+  std::string stopped_by;  // the limit that stopped an incomplete search
+  std::vector<Outcome> outcomes;
+  std::vector<Race> races;
+  Counters counters;
+  double seconds = 0;
+  std::uint64_t memory_bytes = 0;
+  [[nodiscard]] bool deterministic() const { return complete && outcomes.size() == 1; }
+};
+
+Result explore(const Semantics& sem, const ExploreOptions& options = {});
+
+// "y=B; x=A" and, if any, "; stuck=n1,n2".
+std::string outcome_text(const Program& p, const Outcome& o);
+
+}  // namespace tfsem::explorer

@@ -1,0 +1,92 @@
+// The explorer against brute-force enumeration of every schedule (tests/support),
+// and against the paper's stated outcomes.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "explorer/explore.hpp"
+#include "support/graphs.hpp"
+
+using namespace tfsem;
+
+namespace {
+
+// Every terminal outcome (outputs and VarValue) and the number of schedules reaching it.
+void brute_force(const Semantics& sem, const State& s, std::map<std::string, std::uint64_t>& out) {
+  const auto enabled = sem.enabled_nodes(s);
+  if (enabled.empty()) {
+    explorer::Outcome o{outputs(sem.program(), s), s.var_value, sem.stuck(s), 0, {}};
+    ++out[explorer::outcome_text(sem.program(), o)];
+  }
+  for (auto n : enabled)
+    for (const auto& next : sem.fire(s, n)) brute_force(sem, next, out);
+}
+
+void check_against_brute_force(const std::string& model) {
+  CAPTURE(model);
+  Semantics sem(test::program_file(model));
+  std::map<std::string, std::uint64_t> expected, got;
+  brute_force(sem, sem.initial(), expected);
+  const auto r = explorer::explore(sem);
+  REQUIRE(r.complete);
+  for (const auto& o : r.outcomes) {
+    got[explorer::outcome_text(sem.program(), o)] = o.interleavings;
+    // The witness replays to its outcome.
+    State s = sem.initial();
+    for (const auto& step : o.witness) s = sem.fire(s, step.node)[step.choice];
+    CHECK(sem.terminal(s));
+    CHECK(outputs(sem.program(), s) == o.outputs);
+  }
+  CHECK(got == expected);
+}
+
+}  // namespace
+
+TEST_CASE("outcomes and interleaving counts agree with enumerating every schedule") {
+  for (const char* m : {"models/first-example.json", "models/first-example-no-control.json", "models/counter.json"})
+    check_against_brute_force(m);
+}
+
+TEST_CASE("first example: deterministic with the control edge, a harmful race without it") {
+  Semantics with(test::program_file("models/first-example.json"));
+  const auto r1 = explorer::explore(with);
+  CHECK(r1.deterministic());
+  CHECK(r1.races.empty());
+
+  Semantics without(test::program_file("models/first-example-no-control.json"));
+  const auto r2 = explorer::explore(without);
+  CHECK_FALSE(r2.deterministic());
+  REQUIRE(r2.outcomes.size() == 2);
+  REQUIRE(r2.races.size() == 1);
+  const auto& p = without.program();
+  const auto& race = r2.races[0];
+  CHECK(p.node(race.first).name == "write");
+  CHECK(p.node(race.second).name == "read");
+  CHECK(race.harmful);
+  CHECK(p.variable(race.var).name == "x");
+}
+
+TEST_CASE("two Assign-Add nodes on integers race benignly") {
+  Semantics sem(test::program_from(R"({
+    "variables": {"x": 0},
+    "nodes": [{"id": "v1", "op": "Var", "var": "x"}, {"id": "a1", "op": "Assign-Add"},
+              {"id": "v2", "op": "Var", "var": "x"}, {"id": "a2", "op": "Assign-Add"}],
+    "edges": [
+      {"id": "g1", "kind": "control", "to": "v1"}, {"id": "g2", "kind": "control", "to": "v2"},
+      {"id": "h1", "kind": "variable", "from": "v1", "to": "a1:0"}, {"id": "i1", "kind": "tensor", "to": "a1:1", "value": 1},
+      {"id": "h2", "kind": "variable", "from": "v2", "to": "a2:0"}, {"id": "i2", "kind": "tensor", "to": "a2:1", "value": 2}]})"));
+  const auto r = explorer::explore(sem);
+  CHECK(r.deterministic());
+  REQUIRE(r.races.size() == 1);
+  CHECK_FALSE(r.races[0].harmful);
+  CHECK(explorer::outcome_text(sem.program(), r.outcomes[0]) == "x=i32:3");
+}
+
+TEST_CASE("a limit stops the search as incomplete, never with a verdict") {
+  Semantics sem(test::program_file("models/first-example-no-control.json"));
+  explorer::ExploreOptions o;
+  o.limits.max_states = 3;
+  const auto r = explorer::explore(sem, o);
+  CHECK_FALSE(r.complete);
+  CHECK(r.stopped_by == "max-states 3");
+  CHECK_FALSE(r.deterministic());
+}
