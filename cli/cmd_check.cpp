@@ -29,6 +29,10 @@ struct CheckOptions {
   std::string witness_dir;
 };
 
+const char* verdict(const explorer::Result& r) {
+  return !r.complete ? "incomplete" : r.deterministic() ? "deterministic" : "nondeterministic";
+}
+
 nlohmann::json check_json(const Program& p, const explorer::Result& r) {
   using nlohmann::json;
   json outcomes = json::array(), races = json::array();
@@ -48,7 +52,7 @@ nlohmann::json check_json(const Program& p, const explorer::Result& r) {
   const auto& c = r.counters;
   return {{"graph", p.name()}, {"hash", p.hash_hex()}, {"complete", r.complete}, {"stopped_by", r.stopped_by},
           {"outcomes", outcomes},
-          {"verdict", !r.complete ? "incomplete" : r.deterministic() ? "deterministic" : "nondeterministic"},
+          {"verdict", verdict(r)},
           {"races", races},
           {"counters", {{"states_stored", c.states_stored}, {"states_matched", c.states_matched},
                         {"transitions", c.transitions}, {"terminal_states", c.terminal_states}}},
@@ -62,7 +66,7 @@ void print_text(const Program& p, const explorer::Result& r) {
   for (const auto& o : r.outcomes)
     std::cout << "outcome: " << explorer::outcome_text(p, o) << " | interleavings " << o.interleavings << " | witness "
               << schedule_to_string(p, o.witness) << "\n";
-  std::cout << "verdict: " << (!r.complete ? "incomplete" : r.deterministic() ? "deterministic" : "nondeterministic")
+  std::cout << "verdict: " << verdict(r)
             << "\n";
   for (const auto& race : r.races) {
     const auto &a = p.node(race.first).name, &b = p.node(race.second).name;

@@ -25,8 +25,13 @@ std::vector<State> fire_both(const Semantics& sem, const State& s, NodeId a, Nod
   for (const auto& mid : sem.fire(s, a))
     if (sem.enabled(mid, b))
       for (auto& end : sem.fire(mid, b)) out.push_back(std::move(end));
-  std::sort(out.begin(), out.end(), [](const State& x, const State& y) { return x.hash() < y.hash(); });
   return out;
+}
+
+// Whether the two orders of a and b lead to different sets of states.
+bool order_matters(const Semantics& sem, const State& s, NodeId a, NodeId b) {
+  const auto ab = fire_both(sem, s, a, b), ba = fire_both(sem, s, b, a);
+  return ab.size() != ba.size() || !std::is_permutation(ab.begin(), ab.end(), ba.begin());
 }
 
 class Search {
@@ -138,8 +143,9 @@ class Search {
         if (!conflict(va, vb)) continue;
         auto [it, fresh] = races_.try_emplace({a, b});
         auto& race = it->second;
-        const bool harmful = fire_both(sem_, s, a, b) != fire_both(sem_, s, b, a);
-        if (fresh || (harmful && !race.harmful)) {
+        if (!fresh && race.harmful) continue;  // its witnesses are final
+        const bool harmful = order_matters(sem_, s, a, b);
+        if (fresh || harmful) {
           const auto prefix = path_to(si);
           race = Race{a, b, va.var, harmful, prefix, prefix};
           race.first_then_second.insert(race.first_then_second.end(), {Step{a, 0}, Step{b, 0}});
