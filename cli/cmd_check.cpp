@@ -4,15 +4,17 @@
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
 #include "cli/schedule_file.hpp"
+#include "cli/search_options.hpp"
 #include "explorer/explore.hpp"
+#include "explorer/fix.hpp"
+#include "semantics/diagnostic.hpp"
 #include "semantics/format/graph_json.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -22,18 +24,29 @@ namespace {
 
 struct CheckOptions {
   GraphOptions graph;
-  std::uint64_t max_states = 50'000'000;
-  std::uint64_t max_memory_mib = 16384;
-  double timeout_s = 0;
+  SearchOptions search;
   bool json = false;
   std::string witness_dir;
+  bool no_fix = false;
+  std::size_t fix_budget = 32;
+  std::string fixed_graph;
 };
+
+std::string edges_text(const Program& p, const explorer::Fix& f) {
+  std::string out;
+  for (const auto& [a, b] : f.control_edges) out += (out.empty() ? "" : ", ") + p.node(a).name + " -> " + p.node(b).name;
+  return out;
+}
+
+// Under --por=none every interleaving is explored; under a reduction, only
+// the behaviours it keeps.
+const char* paths_key(const explorer::Result& r) { return r.por == explorer::Por::none ? "interleavings" : "behaviours"; }
 
 const char* verdict(const explorer::Result& r) {
   return !r.complete ? "incomplete" : r.deterministic() ? "deterministic" : "nondeterministic";
 }
 
-nlohmann::json check_json(const Program& p, const explorer::Result& r) {
+nlohmann::json check_json(const Program& p, const explorer::Result& r, const std::vector<explorer::Fix>& fixes) {
   using nlohmann::json;
   json outcomes = json::array(), races = json::array();
   for (const auto& o : r.outcomes) {
@@ -41,7 +54,7 @@ nlohmann::json check_json(const Program& p, const explorer::Result& r) {
     for (const auto& [f, c] : o.outputs) outs[f] = format::content_to_json(p, c);
     for (std::size_t x = 0; x < o.var_value.size(); ++x) vars[p.variable(VarId(x)).name] = format::tensor_to_json(o.var_value[x]);
     for (const auto& s : o.stuck) stuck.push_back(p.node(s.node).name);
-    outcomes.push_back({{"outputs", outs}, {"VarValue", vars}, {"stuck", stuck}, {"interleavings", o.interleavings},
+    outcomes.push_back({{"outputs", outs}, {"VarValue", vars}, {"stuck", stuck}, {paths_key(r), o.paths},
                         {"witness", schedule_to_string(p, o.witness)}});
   }
   for (const auto& race : r.races)
@@ -49,22 +62,31 @@ nlohmann::json check_json(const Program& p, const explorer::Result& r) {
                      {"variable", p.variable(race.var).name}, {"harmful", race.harmful},
                      {"first_then_second", schedule_to_string(p, race.first_then_second)},
                      {"second_then_first", schedule_to_string(p, race.second_then_first)}});
+  json fix_list = json::array();
+  for (const auto& f : fixes) {
+    json edges = json::array();
+    for (const auto& [a, b] : f.control_edges) edges.push_back({p.node(a).name, p.node(b).name});
+    fix_list.push_back({{"control_edges", edges}, {"outcome", explorer::outcome_text(p, f.outcome)}});
+  }
   const auto& c = r.counters;
-  return {{"graph", p.name()}, {"hash", p.hash_hex()}, {"complete", r.complete}, {"stopped_by", r.stopped_by},
+  return {{"graph", p.name()}, {"hash", p.hash_hex()}, {"por", explorer::por_name(r.por)},
+          {"complete", r.complete}, {"stopped_by", r.stopped_by},
           {"outcomes", outcomes},
           {"verdict", verdict(r)},
           {"races", races},
+          {"fixes", fix_list},
           {"counters", {{"states_stored", c.states_stored}, {"states_matched", c.states_matched},
-                        {"transitions", c.transitions}, {"terminal_states", c.terminal_states}}},
+                        {"transitions", c.transitions}, {"terminal_states", c.terminal_states},
+                        {"behaviours_explored", c.behaviours}, {"transitions_pruned", c.transitions_pruned}}},
           {"seconds", r.seconds}};
 }
 
-void print_text(const Program& p, const explorer::Result& r) {
-  std::cout << "graph: " << p.name() << "\nhash: " << p.hash_hex() << "\n";
+void print_text(const Program& p, const explorer::Result& r, const std::vector<explorer::Fix>& fixes) {
+  std::cout << "graph: " << p.name() << "\nhash: " << p.hash_hex() << "\npor: " << explorer::por_name(r.por) << "\n";
   if (!r.complete) std::cout << "INCOMPLETE: stopped by " << r.stopped_by << "\n";
   std::cout << "outcomes: " << r.outcomes.size() << (r.complete ? "" : " (at least)") << "\n";
   for (const auto& o : r.outcomes)
-    std::cout << "outcome: " << explorer::outcome_text(p, o) << " | interleavings " << o.interleavings << " | witness "
+    std::cout << "outcome: " << explorer::outcome_text(p, o) << " | " << paths_key(r) << " " << o.paths << " | witness "
               << schedule_to_string(p, o.witness) << "\n";
   std::cout << "verdict: " << verdict(r)
             << "\n";
@@ -74,9 +96,14 @@ void print_text(const Program& p, const explorer::Result& r) {
               << (race.harmful ? "harmful" : "benign") << " | " << a << " first " << schedule_to_string(p, race.first_then_second)
               << " | " << b << " first " << schedule_to_string(p, race.second_then_first) << "\n";
   }
+  for (const auto& f : fixes)
+    std::cout << "fix: add control edge" << (f.control_edges.size() > 1 ? "s " : " ") << edges_text(p, f)
+              << " | verified deterministic: " << explorer::outcome_text(p, f.outcome) << "\n";
+  if (r.complete && !r.deterministic() && fixes.empty()) std::cout << "fix: none found\n";
   const auto& c = r.counters;
   std::cout << "states-stored: " << c.states_stored << "\nstates-matched: " << c.states_matched
-            << "\ntransitions: " << c.transitions << "\nterminal-states: " << c.terminal_states << "\n";
+            << "\ntransitions: " << c.transitions << "\nterminal-states: " << c.terminal_states
+            << "\nbehaviours-explored: " << c.behaviours << "\ntransitions-pruned: " << c.transitions_pruned << "\n";
   char t[32];
   std::snprintf(t, sizeof t, "%.3f", r.seconds);
   std::cout << "time: " << t << "s\n";
@@ -85,20 +112,18 @@ void print_text(const Program& p, const explorer::Result& r) {
 int run_check(const CheckOptions& o) {
   const auto sem = o.graph.load();
   const auto& p = sem.program();
-  explorer::ExploreOptions opts;
-  opts.limits.max_states = o.max_states;
-  opts.limits.max_memory_bytes = o.max_memory_mib << 20;
-  if (o.timeout_s > 0) opts.limits.timeout = std::chrono::duration<double>(o.timeout_s);
-  if (isatty(STDERR_FILENO))
-    opts.progress = [](const explorer::Progress& pr) {
-      if (pr.seconds < 1) return;
-      std::fprintf(stderr, "\r%llu states, %.0f states/s, %llu MiB   ", static_cast<unsigned long long>(pr.states),
-                   static_cast<double>(pr.states) / pr.seconds, static_cast<unsigned long long>(pr.memory_bytes >> 20));
-    };
+  const auto opts = o.search.make();
   const auto result = explorer::explore(sem, opts);
-  if (opts.progress && result.seconds >= 1) std::fprintf(stderr, "\n");
-  if (o.json) std::cout << check_json(p, result).dump(2) << "\n";
-  else print_text(p, result);
+  end_progress(opts, result);
+  std::vector<explorer::Fix> fixes;
+  if (!o.no_fix) fixes = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
+  if (o.json) std::cout << check_json(p, result, fixes).dump(2) << "\n";
+  else print_text(p, result, fixes);
+  if (!o.fixed_graph.empty() && !fixes.empty()) {
+    std::ofstream out(o.fixed_graph);
+    out << format::program_to_json(fixes.front().fixed).dump(2) << "\n";
+    if (!out) throw InputError("", o.fixed_graph, "", "cannot write the fixed graph");
+  }
   if (!o.witness_dir.empty()) {
     std::filesystem::create_directories(o.witness_dir);
     for (std::size_t k = 0; k < result.outcomes.size(); ++k)
@@ -123,10 +148,11 @@ Command add_check(CLI::App& app) {
   auto* sub = app.add_subcommand("check", "explore every behaviour: outcomes, verdict, races, witnesses");
   auto o = std::make_shared<CheckOptions>();
   o->graph.add_to(*sub);
-  sub->add_option("--max-states", o->max_states, "stop, INCOMPLETE, after storing this many states")->capture_default_str();
-  sub->add_option("--max-memory", o->max_memory_mib, "stop, INCOMPLETE, above this many MiB of search memory")->capture_default_str();
-  sub->add_option("--timeout", o->timeout_s, "stop, INCOMPLETE, after this many seconds (0: none)");
+  o->search.add_to(*sub);
   sub->add_flag("--json", o->json, "print the report as JSON");
+  sub->add_flag("--no-fix", o->no_fix, "do not search for control edges that make the graph deterministic");
+  sub->add_option("--fix-budget", o->fix_budget, "explorations the fix search may spend")->capture_default_str();
+  sub->add_option("--fixed-graph", o->fixed_graph, "write the graph with the first suggested fix applied (JSON)");
   sub->add_option("--witness-dir", o->witness_dir,
                   "write each outcome's and each race order's witness schedule there, for tfsem trace --schedule-file");
   return {sub, [o] { return run_check(*o); }};

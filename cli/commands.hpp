@@ -15,5 +15,7 @@ struct Command {
 Command add_validate(CLI::App& app);
 Command add_trace(CLI::App& app);
 Command add_check(CLI::App& app);
+Command add_explore(CLI::App& app);
+Command add_generate(CLI::App& app);
 
 }  // namespace tfsem::cli

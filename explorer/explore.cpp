@@ -14,11 +14,6 @@ using Clock = std::chrono::steady_clock;
 
 PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-bool conflict(const Access& a, const Access& b) {
-  return a.kind != Access::Kind::none && b.kind != Access::Kind::none && a.var == b.var &&
-         (a.kind == Access::Kind::update || b.kind == Access::Kind::update);
-}
-
 // The states reachable by firing a then b (every result of each).
 std::vector<State> fire_both(const Semantics& sem, const State& s, NodeId a, NodeId b) {
   std::vector<State> out;
@@ -34,26 +29,38 @@ bool order_matters(const Semantics& sem, const State& s, NodeId a, NodeId b) {
   return ab.size() != ba.size() || !std::is_permutation(ab.begin(), ab.end(), ba.begin());
 }
 
+SleepSet intersect(const SleepSet& a, const SleepSet& b) {
+  SleepSet out;
+  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+// States are expanded in order of how many firings reach them (every path to a
+// state fires the same nodes), so every arrival at a state, with its path
+// count and sleep set, is known before the state is expanded.
 class Search {
  public:
-  Search(const Semantics& sem, const ExploreOptions& opts) : sem_(sem), opts_(opts), table_(sem.program()) {}
+  Search(const Semantics& sem, const ExploreOptions& opts)
+      : sem_(sem), opts_(opts), reduction_(sem, opts.por), table_(sem.program()) {}
 
   Result run() {
     const auto start = Clock::now();
     auto last_report = start;
-    std::vector<StateIndex> level{add(sem_.initial(), kNoParent, {}).first};
-    paths_[0] = 1;
-    while (!level.empty() && result_.complete) {
-      std::vector<StateIndex> next;
-      for (auto s : level) {
-        expand(s, next);
+    result_.por = opts_.por;
+    State init = sem_.initial();
+    reduction_.settle(init, initial_steps_);
+    add(init, {kNoParent, {}, 0}, initial_steps_.size(), {}, 1);
+    for (std::size_t depth = 0; depth < buckets_.size() && result_.complete; ++depth) {
+      // Expanding may add to later buckets; take this one out first.
+      const auto bucket = std::move(buckets_[depth]);
+      for (auto s : bucket) {
+        expand(s, depth);
         if (!within_limits(start)) break;
         if (opts_.progress && Clock::now() - last_report > std::chrono::milliseconds(250)) {
           last_report = Clock::now();
           opts_.progress({table_.size(), memory(), elapsed(start)});
         }
       }
-      level = std::move(next);
     }
     result_.counters.states_stored = table_.size();
     result_.seconds = elapsed(start);
@@ -65,18 +72,30 @@ class Search {
 
  private:
   static constexpr StateIndex kNoParent = UINT32_MAX;
+  // How a state was first reached: a move from its parent, and which result.
+  struct Arrival {
+    StateIndex parent;
+    Move move;
+    std::uint32_t result;
+  };
   const Semantics& sem_;
   const ExploreOptions& opts_;
+  Reduction reduction_;
   StateTable table_;
-  std::vector<std::pair<StateIndex, Step>> parent_;  // how each state was first reached
-  std::vector<PathCount> paths_;                     // interleavings reaching each state
+  Schedule initial_steps_;  // the settling firings before the first stored state
+  std::vector<Arrival> arrival_;
+  std::vector<PathCount> paths_;
+  std::vector<std::vector<StateIndex>> buckets_;     // unexpanded states, by firings so far
+  std::unordered_map<StateIndex, SleepSet> sleep_;   // sleep sets of unexpanded states
   std::unordered_map<std::string, Outcome> outcomes_;
   std::vector<std::string> outcome_order_;
   std::map<std::pair<NodeId, NodeId>, Race> races_;
   Result result_;
 
   static double elapsed(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-  std::uint64_t memory() const { return table_.bytes() + parent_.capacity() * 16 + paths_.capacity() * 8; }
+  std::uint64_t memory() const {
+    return table_.bytes() + arrival_.capacity() * sizeof(Arrival) + paths_.capacity() * sizeof(PathCount);
+  }
 
   bool within_limits(Clock::time_point start) {
     const auto& l = opts_.limits;
@@ -88,43 +107,77 @@ class Search {
     return false;
   }
 
-  std::pair<StateIndex, bool> add(const State& s, StateIndex from, Step step) {
+  // Records an arrival at s, `depth` firings from the initial state.
+  StateIndex add(const State& s, Arrival how, std::size_t depth, SleepSet sleep, PathCount paths) {
     auto [i, fresh] = table_.insert(s);
     if (fresh) {
-      parent_.emplace_back(from, step);
-      paths_.push_back(0);
+      arrival_.push_back(how);
+      paths_.push_back(paths);
+      if (buckets_.size() <= depth) buckets_.resize(depth + 1);
+      buckets_[depth].push_back(i);
+      if (!sleep.empty()) sleep_.emplace(i, std::move(sleep));
+      return i;
     }
-    return {i, fresh};
+    ++result_.counters.states_matched;
+    paths_[i] = saturating_add(paths_[i], paths);
+    // A state reached again before its expansion sleeps only on what every path agrees on.
+    if (auto it = sleep_.find(i); it != sleep_.end()) {
+      it->second = intersect(it->second, sleep);
+      if (it->second.empty()) sleep_.erase(it);
+    }
+    return i;
   }
 
+  // The schedule reaching s: its moves replayed from the initial state.
   Schedule path_to(StateIndex s) const {
-    Schedule out;
-    for (; parent_[s].first != kNoParent; s = parent_[s].first) out.push_back(parent_[s].second);
-    std::reverse(out.begin(), out.end());
+    std::vector<const Arrival*> chain;
+    for (; arrival_[s].parent != kNoParent; s = arrival_[s].parent) chain.push_back(&arrival_[s]);
+    Schedule out = initial_steps_;
+    State at = sem_.initial();
+    for (const auto& step : initial_steps_) at = std::move(sem_.fire(at, step.node)[step.choice]);
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      auto landing = std::move(reduction_.fire(at, (*it)->move)[(*it)->result]);
+      out.insert(out.end(), landing.steps.begin(), landing.steps.end());
+      at = std::move(landing.state);
+    }
     return out;
   }
 
-  void expand(StateIndex si, std::vector<StateIndex>& next) {
+  void expand(StateIndex si, std::size_t depth) {
     const State s = table_.unpack(si);
     const auto enabled = sem_.enabled_nodes(s);
+    if (opts_.observer.state) opts_.observer.state(si, s, enabled.empty());
     if (enabled.empty()) return record_terminal(si, s);
     record_races(si, s, enabled);
-    for (auto n : enabled) {
-      const auto successors = sem_.fire(s, n);
-      for (std::uint32_t c = 0; c < successors.size(); ++c) {
+    SleepSet sleep;
+    if (auto it = sleep_.find(si); it != sleep_.end()) {
+      sleep = std::move(it->second);
+      sleep_.erase(it);
+    }
+    const auto moves = reduction_.moves(s, enabled, sleep);
+    if (moves.size() < enabled.size()) result_.counters.transitions_pruned += enabled.size() - moves.size();
+    for (const auto& m : moves) {
+      auto landings = reduction_.fire(s, m);
+      for (std::uint32_t r = 0; r < landings.size(); ++r) {
         ++result_.counters.transitions;
-        auto [t, fresh] = add(successors[c], si, Step{n, c});
-        if (fresh) next.push_back(t);
-        else ++result_.counters.states_matched;
-        // Every predecessor of t lies on the previous level (each step fires one
-        // more node), so paths_[si] is final here.
-        paths_[t] = saturating_add(paths_[t], paths_[si]);
+        // Sleep-set rule: a sibling explored earlier, or a sleeper, still sleeps
+        // after this move when it is independent of every firing in it.
+        SleepSet next;
+        for (auto z : sleep)
+          if (std::all_of(landings[r].steps.begin(), landings[r].steps.end(),
+                          [&](const Step& st) { return reduction_.independent(z, st.node); }))
+            next.push_back(z);
+        std::sort(next.begin(), next.end());
+        const auto to = add(landings[r].state, {si, m, r}, depth + landings[r].steps.size(), std::move(next), paths_[si]);
+        if (opts_.observer.transition) opts_.observer.transition(si, to, landings[r].steps);
       }
+      if (!m.write_phase && opts_.por != Por::none) sleep.insert(std::upper_bound(sleep.begin(), sleep.end(), m.node), m.node);
     }
   }
 
   void record_terminal(StateIndex si, const State& s) {
     ++result_.counters.terminal_states;
+    result_.counters.behaviours = saturating_add(result_.counters.behaviours, paths_[si]);
     Outcome o{outputs(sem_.program(), s), s.var_value, sem_.stuck(s), 0, {}};
     const auto key = outcome_text(sem_.program(), o);
     auto [it, fresh] = outcomes_.try_emplace(key, std::move(o));
@@ -132,22 +185,21 @@ class Search {
       it->second.witness = path_to(si);
       outcome_order_.push_back(key);
     }
-    it->second.interleavings = saturating_add(it->second.interleavings, paths_[si]);
+    it->second.paths = saturating_add(it->second.paths, paths_[si]);
   }
 
   void record_races(StateIndex si, const State& s, const std::vector<NodeId>& enabled) {
     for (std::size_t i = 0; i < enabled.size(); ++i)
       for (std::size_t j = i + 1; j < enabled.size(); ++j) {
         const auto a = enabled[i], b = enabled[j];
-        const auto va = sem_.access(a), vb = sem_.access(b);
-        if (!conflict(va, vb)) continue;
+        if (reduction_.independent(a, b)) continue;
         auto [it, fresh] = races_.try_emplace({a, b});
         auto& race = it->second;
         if (!fresh && race.harmful) continue;  // its witnesses are final
         const bool harmful = order_matters(sem_, s, a, b);
         if (fresh || harmful) {
           const auto prefix = path_to(si);
-          race = Race{a, b, va.var, harmful, prefix, prefix};
+          race = Race{a, b, sem_.access(a).var, harmful, prefix, prefix};
           race.first_then_second.insert(race.first_then_second.end(), {Step{a, 0}, Step{b, 0}});
           race.second_then_first.insert(race.second_then_first.end(), {Step{b, 0}, Step{a, 0}});
         }

@@ -1,9 +1,11 @@
 // The exhaustive search over single-node firings (section 3.2.1): every
 // terminal state the semantics allows, every race between two accesses to one
 // variable, with a witness schedule for each. The search knows the semantics
-// only through initial, enabled_nodes, fire and access.
+// only through its interface (initial, enabled_nodes, fire, access), and which
+// firings it explores is the reduction's business (reduction.hpp).
 #pragma once
 
+#include "explorer/reduction.hpp"
 #include "semantics/semantics.hpp"
 #include "semantics/session.hpp"
 
@@ -28,20 +30,30 @@ struct Progress {
   double seconds = 0;
 };
 
-struct ExploreOptions {
-  Limits limits{};
-  std::function<void(const Progress&)> progress{};  // called about every 0.25 s
+// Watches the explored state graph (for drawing it): each stored state once,
+// with its index (0 is the initial state), and each explored transition.
+struct Observer {
+  std::function<void(std::uint32_t index, const State& s, bool terminal)> state{};
+  std::function<void(std::uint32_t from, std::uint32_t to, const Schedule& steps)> transition{};
 };
 
-// The number of interleavings reaching an outcome, counted along the state
-// graph (not enumerated); saturates at 2^64 - 1.
+struct ExploreOptions {
+  Por por = Por::rf;
+  Limits limits{};
+  std::function<void(const Progress&)> progress{};  // called about every 0.25 s
+  Observer observer{};
+};
+
+// The number of explored behaviours (paths of the explored state graph from
+// the initial state) reaching a state, counted along the graph, never
+// enumerated; under --por=none, every interleaving. Saturates at 2^64 - 1.
 using PathCount = std::uint64_t;
 
 struct Outcome {
   std::vector<std::pair<std::string, Content>> outputs;  // by fetch name
   std::vector<Tensor> var_value;                         // final VarValue
   std::vector<StuckNode> stuck;
-  PathCount interleavings = 0;
+  PathCount paths = 0;  // explored behaviours reaching it (interleavings under none)
   Schedule witness;
 };
 
@@ -50,7 +62,7 @@ struct Outcome {
 struct Race {
   NodeId first, second;
   VarId var;
-  bool harmful = false;  // the two orders lead to different states
+  bool harmful = false;  // the two orders lead to different states from some explored state
   Schedule first_then_second, second_then_first;
 };
 
@@ -59,9 +71,12 @@ struct Counters {
   std::uint64_t states_matched = 0;
   std::uint64_t transitions = 0;
   std::uint64_t terminal_states = 0;
+  std::uint64_t behaviours = 0;           // complete behaviours explored (paths to terminal states)
+  std::uint64_t transitions_pruned = 0;   // enabled firings the reduction did not explore
 };
 
 struct Result {
+  Por por = Por::none;
   bool complete = true;
   std::string stopped_by;  // the limit that stopped an incomplete search
   std::vector<Outcome> outcomes;

@@ -159,4 +159,33 @@ std::vector<StuckNode> Semantics::stuck(const State& s) const {
 
 Access Semantics::access(NodeId n) const { return access_[n.index()]; }
 
+bool Semantics::overwrites(const State& s, NodeId n) const {
+  const auto& node = program_->node(n);
+  if (node.op.kind != Op::Kind::assign || (node.op.fn->ignored_args & 1U) == 0 || node.op.fn->nondeterministic)
+    return false;
+  const auto* v = std::get_if<Tensor>(&s.in_transit[node.in[1].index()]);
+  return v != nullptr && !v->is_error();
+}
+
+bool Semantics::deterministic(NodeId n) const {
+  const auto& op = program_->node(n).op;
+  return op.fn == nullptr || !op.fn->nondeterministic;
+}
+
+bool Semantics::precedes(NodeId a, NodeId b) const {
+  std::call_once(ancestors_->once, [this] {
+    const std::size_t n = program_->nodes().size(), words = (n + 63) / 64;
+    auto& rows = ancestors_->rows;
+    rows.assign(n, std::vector<std::uint64_t>(words, 0));
+    for (auto v : program_->topological_order())
+      for (auto d : program_->incoming(v)) {
+        const auto& e = program_->edge(d);
+        if (e.is_input()) continue;
+        for (std::size_t w = 0; w < words; ++w) rows[v.index()][w] |= rows[e.src.index()][w];
+        rows[v.index()][e.src.index() / 64] |= std::uint64_t{1} << (e.src.index() % 64);
+      }
+  });
+  return (ancestors_->rows[b.index()][a.index() / 64] >> (a.index() % 64) & 1U) != 0;
+}
+
 }  // namespace tfsem

@@ -12,6 +12,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -74,11 +75,28 @@ class Semantics {
   [[nodiscard]] std::vector<bool> fired(const State& s) const;
 
   [[nodiscard]] Access access(NodeId n) const;
+  // Whether firing n in s sets VarValue(x) without looking at its old value:
+  // Assign-f with f deterministic and ignoring w (Write = Assign-Snd), and an
+  // input v that is not an error (S-ERR-ASSIGN would leave x unchanged).
+  [[nodiscard]] bool overwrites(const State& s, NodeId n) const;
+  // Whether firing n has exactly one possible result (not a relation, S-NONDET).
+  [[nodiscard]] bool deterministic(NodeId n) const;
+  // Whether a fires before b in every behaviour in which b fires: a is an
+  // ancestor of b in G (S-ENABLED: b needs every incoming edge filled, and an
+  // edge is filled only by its source firing).
+  [[nodiscard]] bool precedes(NodeId a, NodeId b) const;
 
  private:
   std::shared_ptr<const Program> program_;
   Options options_;
   std::vector<Access> access_;
+  // Bit a of row b: a precedes b. Built on first use (n^2 bits), so that
+  // large graphs that never ask pay nothing.
+  struct Ancestors {
+    std::once_flag once;
+    std::vector<std::vector<std::uint64_t>> rows;
+  };
+  std::shared_ptr<Ancestors> ancestors_ = std::make_shared<Ancestors>();
 };
 
 }  // namespace tfsem

@@ -364,6 +364,62 @@ json tensor_to_json(const Tensor& t) {
   return {{"dtype", dtype_name(d.dtype())}, {"shape", shape}, {"value", nest(0, pos)}};
 }
 
+namespace {
+
+json attr_to_json(const Attr& a) {
+  return std::visit(
+      [](const auto& v) -> json {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::int64_t>) return v;
+        else if constexpr (std::is_same_v<T, Tensor>) return tensor_to_json(v);
+        else {
+          json list = json::array();
+          for (const auto& t : v) list.push_back(tensor_to_json(t));
+          return list;
+        }
+      },
+      a);
+}
+
+json port_to_json(const PortRef& r) { return r.port ? r.node + ":" + std::to_string(*r.port) : r.node; }
+
+}  // namespace
+
+json program_to_json(const ProgramSpec& spec) {
+  json vars = json::object(), nodes = json::array(), edges = json::array();
+  for (const auto& v : spec.variables) vars[v.name] = v.init ? tensor_to_json(*v.init) : json(nullptr);
+  for (const auto& n : spec.nodes) {
+    json j = {{"id", n.id}, {"op", n.op}};
+    if (!n.var.empty()) j["var"] = n.var;
+    if (!n.attrs.empty()) {
+      j["attrs"] = json::object();
+      for (const auto& [k, a] : n.attrs) j["attrs"][k] = attr_to_json(a);
+    }
+    nodes.push_back(std::move(j));
+  }
+  for (const auto& e : spec.edges) {
+    json j = {{"id", e.id}, {"kind", e.kind}};
+    if (e.from) j["from"] = port_to_json(*e.from);
+    if (e.to) j["to"] = port_to_json(*e.to);
+    std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, Go>) j["value"] = "GO";
+          else if constexpr (std::is_same_v<T, std::string>) j["value"] = v;
+          else if constexpr (std::is_same_v<T, Tensor>) j["value"] = tensor_to_json(v);
+        },
+        e.value);
+    if (e.fetch) j["fetch"] = *e.fetch;
+    edges.push_back(std::move(j));
+  }
+  json doc = {{"name", spec.name}};
+  if (!spec.description.empty()) doc["description"] = spec.description;
+  doc["variables"] = vars;
+  doc["nodes"] = nodes;
+  doc["edges"] = edges;
+  return doc;
+}
+
 json content_to_json(const Program& p, const Content& c) {
   return std::visit(
       [&](const auto& v) -> json {

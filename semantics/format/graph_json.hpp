@@ -15,6 +15,8 @@ namespace tfsem::format {
 
 // Throws InputError naming the JSON path of every problem.
 ProgramSpec parse_program(const nlohmann::json& doc);
+// The inverse of parse_program: a spec as the JSON format writes it.
+nlohmann::json program_to_json(const ProgramSpec& spec);
 // Reads and parses a file; malformed JSON is an InputError with line and column.
 ProgramSpec load_program_file(const std::filesystem::path& file);
 nlohmann::json parse_json_text(const std::string& text, const std::string& origin);

@@ -26,10 +26,12 @@ void check_against_brute_force(const std::string& model) {
   Semantics sem(test::program_file(model));
   std::map<std::string, std::uint64_t> expected, got;
   brute_force(sem, sem.initial(), expected);
-  const auto r = explorer::explore(sem);
+  explorer::ExploreOptions none;
+  none.por = explorer::Por::none;
+  const auto r = explorer::explore(sem, none);
   REQUIRE(r.complete);
   for (const auto& o : r.outcomes) {
-    got[explorer::outcome_text(sem.program(), o)] = o.interleavings;
+    got[explorer::outcome_text(sem.program(), o)] = o.paths;
     // The witness replays to its outcome.
     State s = sem.initial();
     for (const auto& step : o.witness) s = sem.fire(s, step.node)[step.choice];

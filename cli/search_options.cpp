@@ -1,0 +1,38 @@
+#include "cli/search_options.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace tfsem::cli {
+
+void SearchOptions::add_to(CLI::App& app, bool with_por) {
+  if (with_por)
+    app.add_option("--por", por, "partial-order reduction: none (every interleaving), stubborn, rf")
+        ->check(CLI::IsMember({"none", "stubborn", "rf"}))
+        ->capture_default_str();
+  app.add_option("--max-states", max_states, "stop, INCOMPLETE, after storing this many states")->capture_default_str();
+  app.add_option("--max-memory", max_memory_mib, "stop, INCOMPLETE, above this many MiB of search memory")->capture_default_str();
+  app.add_option("--timeout", timeout_s, "stop, INCOMPLETE, after this many seconds (0: none)");
+}
+
+explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
+  explorer::ExploreOptions o;
+  o.por = p;
+  o.limits.max_states = max_states;
+  o.limits.max_memory_bytes = max_memory_mib << 20;
+  if (timeout_s > 0) o.limits.timeout = std::chrono::duration<double>(timeout_s);
+  if (isatty(STDERR_FILENO))
+    o.progress = [](const explorer::Progress& pr) {
+      if (pr.seconds < 1) return;
+      std::fprintf(stderr, "\r%llu states, %.0f states/s, %llu MiB   ", static_cast<unsigned long long>(pr.states),
+                   static_cast<double>(pr.states) / pr.seconds, static_cast<unsigned long long>(pr.memory_bytes >> 20));
+    };
+  return o;
+}
+
+void end_progress(const explorer::ExploreOptions& o, const explorer::Result& r) {
+  if (o.progress && r.seconds >= 1) std::fprintf(stderr, "\n");
+}
+
+}  // namespace tfsem::cli

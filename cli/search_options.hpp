@@ -1,0 +1,29 @@
+// The options every exploring command shares: the reduction, the limits, and
+// a progress line on a terminal.
+#pragma once
+
+#include "explorer/explore.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace tfsem::cli {
+
+struct SearchOptions {
+  std::string por = "rf";
+  std::uint64_t max_states = 50'000'000;
+  std::uint64_t max_memory_mib = 16384;
+  double timeout_s = 0;
+
+  void add_to(CLI::App& app, bool with_por = true);
+  // The explorer's options for `por`; progress goes to stderr when it is a terminal.
+  [[nodiscard]] explorer::ExploreOptions make(explorer::Por por) const;
+  [[nodiscard]] explorer::ExploreOptions make() const { return make(*explorer::parse_por(por)); }
+};
+
+// Ends the progress line, if one was drawn.
+void end_progress(const explorer::ExploreOptions& o, const explorer::Result& r);
+
+}  // namespace tfsem::cli

@@ -1,0 +1,56 @@
+#include "models/generate/spec_builder.hpp"
+
+namespace tfsem::generate {
+
+namespace {
+std::optional<PortRef> port_ref(const std::optional<End>& e) {
+  if (!e) return std::nullopt;
+  return PortRef{e->node, e->port};
+}
+}  // namespace
+
+SpecBuilder::SpecBuilder(std::string name, std::string description) {
+  spec_.name = std::move(name);
+  spec_.description = std::move(description);
+}
+
+void SpecBuilder::variable(const std::string& name, std::optional<Tensor> init) {
+  spec_.variables.push_back({name, std::move(init), ""});
+}
+
+std::string SpecBuilder::node(const std::string& id, const std::string& op, const std::string& var, Attrs attrs) {
+  spec_.nodes.push_back({id, op, var, std::move(attrs), ""});
+  return id;
+}
+
+std::string SpecBuilder::edge_id(const std::string& hint) { return hint + "_" + std::to_string(next_edge_++); }
+
+void SpecBuilder::add(const std::string& kind, std::optional<End> from, std::optional<End> to,
+                      decltype(EdgeSpec::value) value, std::optional<std::string> fetch, std::string id) {
+  if (id.empty()) id = edge_id(kind == "control" ? "c" : kind == "variable" ? "v" : "t");
+  EdgeSpec e;
+  e.id = std::move(id);
+  e.kind = kind;
+  e.from = port_ref(from);
+  e.to = port_ref(to);
+  e.value = std::move(value);
+  e.fetch = std::move(fetch);
+  spec_.edges.push_back(std::move(e));
+}
+
+void SpecBuilder::tensor(const End& from, const End& to) { add("tensor", from, to); }
+void SpecBuilder::control(const std::string& from, const std::string& to) { add("control", End{from, {}}, End{to, {}}); }
+void SpecBuilder::feed(const Tensor& value, const End& to) { add("tensor", std::nullopt, to, value); }
+void SpecBuilder::go(const std::string& to) { add("control", std::nullopt, End{to, {}}, Go{}); }
+
+void SpecBuilder::var_for(const std::string& accessor, const std::string& var) {
+  const auto v = node("var_" + accessor, "Var", var);
+  go(v);
+  add("variable", End{v, 0}, End{accessor, 0});
+}
+
+void SpecBuilder::output(const End& from, const std::string& fetch) {
+  add("tensor", from, std::nullopt, {}, fetch, fetch);
+}
+
+}  // namespace tfsem::generate

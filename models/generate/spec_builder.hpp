@@ -1,0 +1,47 @@
+// Building a ProgramSpec in code: the graph generators' common vocabulary.
+// Node and edge ids are given or numbered; every edge is one call.
+#pragma once
+
+#include "semantics/program.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tfsem::generate {
+
+// "node" or "node:port".
+struct End {
+  std::string node;
+  std::optional<std::int64_t> port;
+};
+
+class SpecBuilder {
+ public:
+  explicit SpecBuilder(std::string name, std::string description = "");
+
+  void variable(const std::string& name, std::optional<Tensor> init);
+  // Adds a node; returns its id.
+  std::string node(const std::string& id, const std::string& op, const std::string& var = "", Attrs attrs = {});
+
+  void tensor(const End& from, const End& to);
+  void control(const std::string& from, const std::string& to);
+  // Input edges: a tensor fed to a port, GO to a node.
+  void feed(const Tensor& value, const End& to);
+  void go(const std::string& to);
+  // Var(x) for an accessor: a Var node triggered by GO, its edge on port 0.
+  void var_for(const std::string& accessor, const std::string& var);
+  // An output edge, fetched under its id.
+  void output(const End& from, const std::string& fetch);
+
+  [[nodiscard]] ProgramSpec build() && { return std::move(spec_); }
+
+ private:
+  ProgramSpec spec_;
+  std::size_t next_edge_ = 0;
+  std::string edge_id(const std::string& hint);
+  void add(const std::string& kind, std::optional<End> from, std::optional<End> to,
+           decltype(EdgeSpec::value) value = {}, std::optional<std::string> fetch = std::nullopt, std::string id = "");
+};
+
+}  // namespace tfsem::generate
