@@ -146,9 +146,10 @@ class ProgramBuilder {
       const std::string fname = n.op == "Write" ? "Snd" : n.op.substr(7);
       const auto* f = reg.find(fname);
       if (!f) error("G-OP", n.where, subject, "'" + n.op + "': no function '" + fname + "' in the registry");
-      else if (f->inputs != 2 || f->outputs != 1 || !f->attrs.empty())
+      else if (f->inputs != 2 || f->outputs != 1 ||
+               std::any_of(f->attrs.begin(), f->attrs.end(), [](const AttrSpec& a) { return a.required; }))
         error("G-OP", n.where, subject,
-              "'" + n.op + "': Assign-f needs f: Tensors x Tensors -> Tensors without attributes, and " + fname +
+              "'" + n.op + "': Assign-f needs f: Tensors x Tensors -> Tensors with no required attributes, and " + fname +
                   " is not one");
       else return Op{Op::Kind::assign, f};
       return std::nullopt;
@@ -164,7 +165,7 @@ class ProgramBuilder {
   void check_attrs(const NodeSpec& n, const Op& op) {
     const auto subject = node_subject(n.id);
     const std::vector<AttrSpec> none;
-    const auto& specs = op.kind == Op::Kind::function ? op.fn->attrs : none;
+    const auto& specs = op.fn != nullptr ? op.fn->attrs : none;  // f's, for a function or Assign-f
     for (const auto& [name, value] : n.attrs) {
       auto it = std::find_if(specs.begin(), specs.end(), [&](const AttrSpec& s) { return s.name == name; });
       if (it == specs.end()) {
