@@ -1,6 +1,7 @@
 // tfsem explore FILE: the search counters of each reduction side by side, and
 // optionally the explored state graph as Graphviz (--dot).
 #include "cli/commands.hpp"
+#include "cli/dot.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
 #include "cli/search_options.hpp"
@@ -9,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -26,16 +26,6 @@ struct ExploreCmd {
   std::string dot;
   std::uint64_t dot_max_states = 500;
 };
-
-std::string dot_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') out += "\\l";
-    else out += c;
-  }
-  return out;
-}
 
 // The explored state graph: each state with its VarValue and non-EMPTY edges,
 // terminal states doubled, each transition labelled with its firings.
@@ -60,11 +50,9 @@ class StateGraphDot {
       throw InputError("", "--dot", "", "the explored state graph has " + std::to_string(states) +
                                             " states; --dot draws at most " + std::to_string(max_) +
                                             " (raise --dot-max-states, or pick a stronger --por)");
-    std::ofstream f(file);
-    f << "digraph states {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  label=\"" << dot_escape(p_.name())
-      << ": explored state graph\";\n"
-      << out_.str() << "}\n";
-    if (!f) throw InputError("", file, "", "cannot write the file");
+    write_dot("digraph states {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  label=\"" +
+                  dot_escape(p_.name()) + ": explored state graph\";\n" + out_.str() + "}\n",
+              file, false);
   }
 
  private:

@@ -17,5 +17,6 @@ Command add_trace(CLI::App& app);
 Command add_check(CLI::App& app);
 Command add_explore(CLI::App& app);
 Command add_generate(CLI::App& app);
+Command add_dot(CLI::App& app);
 
 }  // namespace tfsem::cli
