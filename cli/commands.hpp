@@ -18,5 +18,8 @@ Command add_check(CLI::App& app);
 Command add_explore(CLI::App& app);
 Command add_generate(CLI::App& app);
 Command add_dot(CLI::App& app);
+Command add_run(CLI::App& app);
+Command add_conform(CLI::App& app);
+Command add_fuzz(CLI::App& app);
 
 }  // namespace tfsem::cli

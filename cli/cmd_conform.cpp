@@ -1,0 +1,61 @@
+// tfsem conform FILE: every outcome of the fast executor must be one the
+// reference semantics allows (cli/conform.hpp).
+#include "cli/commands.hpp"
+#include "cli/conform.hpp"
+#include "cli/exec_options.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/graph_options.hpp"
+#include "cli/search_options.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+namespace tfsem::cli {
+
+namespace {
+
+struct ConformCmd {
+  GraphOptions graph;
+  ExecCli exec;
+  SearchOptions search;
+  std::size_t runs = 200;
+  double tolerance = 0;
+  bool json = false;
+};
+
+int run_conform(const ConformCmd& o) {
+  const auto sem = o.graph.load();
+  conform::Options opts;
+  opts.runs = o.runs;
+  opts.exec = o.exec.make(sem.options().terms);
+  opts.tolerance = o.tolerance;
+  opts.explore = o.search.make();
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const auto report = conform::conform(sem.program_ptr(), opts, [&](std::size_t k) {
+    if (tty && k % 100 == 0) std::fprintf(stderr, "\rrun %zu of %zu   ", k, o.runs);
+  });
+  if (tty && o.runs >= 100) std::fprintf(stderr, "\n");
+  std::cout << (o.json ? conform::report_json(sem.program(), report) + "\n" : conform::report_text(sem.program(), report));
+  if (!report.reference.complete) return kIncomplete;
+  return report.conforms() ? kSuccess : kPropertyViolated;
+}
+
+}  // namespace
+
+Command add_conform(CLI::App& app) {
+  auto* sub = app.add_subcommand("conform", "check every outcome of the fast executor against the reference semantics");
+  auto o = std::make_shared<ConformCmd>();
+  o->graph.add_to(*sub);
+  o->exec.add_to(*sub);
+  o->search.add_to(*sub);
+  sub->add_option("--runs", o->runs, "executor runs, each from the initial VarValue")->check(CLI::PositiveNumber)->capture_default_str();
+  sub->add_option("--tolerance", o->tolerance, "relative tolerance for floats: |a-b| <= t(1+|b|) (0: exact)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--json", o->json, "print the report as JSON");
+  return {sub, [o] { return run_conform(*o); }};
+}
+
+}  // namespace tfsem::cli

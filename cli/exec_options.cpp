@@ -1,0 +1,23 @@
+#include "cli/exec_options.hpp"
+
+#include <thread>
+
+namespace tfsem::cli {
+
+void ExecCli::add_to(CLI::App& app) {
+  app.add_option("--threads", threads, "executor threads (0: every hardware thread)")->check(CLI::Range(0, 1024))->capture_default_str();
+  app.add_option("--perturb", perturb, "seed for schedule perturbation (random ready order, short random delays)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--unsafe", unsafe, "Assign-f as separate read, compute and write without the lock (a deliberate bug)");
+}
+
+fast_exec::ExecOptions ExecCli::make(const TermOptions& terms) const {
+  fast_exec::ExecOptions o;
+  o.threads = threads > 0 ? threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  if (perturb >= 0) o.perturb_seed = static_cast<std::uint64_t>(perturb);
+  o.unsafe_assign = unsafe;
+  o.terms = terms;
+  return o;
+}
+
+}  // namespace tfsem::cli

@@ -1,0 +1,21 @@
+// The options every command that runs the fast executor shares.
+#pragma once
+
+#include "fast_exec/session.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+
+namespace tfsem::cli {
+
+struct ExecCli {
+  int threads = 0;  // 0: every hardware thread
+  std::int64_t perturb = -1;
+  bool unsafe = false;
+
+  void add_to(CLI::App& app);
+  [[nodiscard]] fast_exec::ExecOptions make(const TermOptions& terms) const;
+};
+
+}  // namespace tfsem::cli

@@ -1,0 +1,38 @@
+#include "fast_exec/compiled.hpp"
+
+namespace tfsem::fast_exec {
+
+CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p) : program(std::move(p)) {
+  const auto& prog = *program;
+  nodes.reserve(prog.nodes().size());
+  auto u32 = [](std::size_t v) { return static_cast<std::uint32_t>(v); };
+  for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
+    const NodeId id(i);
+    const auto& n = prog.node(id);
+    CompiledNode c;
+    c.kind = n.op.kind;
+    c.fn = n.op.fn;
+    c.attrs = &n.attrs;
+    c.stateful = n.op.kind == Op::Kind::read || n.op.kind == Op::Kind::assign;
+    if (n.op.kind == Op::Kind::var) c.var = n.op.var;
+    else if (c.stateful) c.var = *prog.variable_of(id);
+    c.in_begin = u32(in_edges.size());
+    for (auto e : n.in) in_edges.push_back(e.value);
+    c.in_count = u32(n.in.size());
+    c.out_begin = u32(out_edges.size());
+    for (auto e : n.out) out_edges.push_back(e.value);
+    c.out_count = u32(n.out.size());
+    c.control_out_begin = u32(control_out_edges.size());
+    for (auto e : n.control_out) control_out_edges.push_back(e.value);
+    c.control_out_count = u32(n.control_out.size());
+    c.succ_begin = u32(succ.size());
+    for (auto e : prog.outgoing(id))
+      if (!prog.edge(e).is_output()) succ.push_back(prog.edge(e).dst.value);
+    c.succ_count = u32(succ.size()) - c.succ_begin;
+    for (auto e : prog.incoming(id)) c.pending += prog.edge(e).is_input() ? 0 : 1;
+    if (c.pending == 0) initially_ready.push_back(u32(i));
+    nodes.push_back(c);
+  }
+}
+
+}  // namespace tfsem::fast_exec

@@ -1,0 +1,230 @@
+#include "fast_exec/session.hpp"
+
+#include "semantics/diagnostic.hpp"
+#include "semantics/hash.hpp"
+
+#define EIGEN_USE_THREADS
+#include <unsupported/Eigen/CXX11/ThreadPool>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <thread>
+
+namespace tfsem::fast_exec {
+
+namespace {
+
+std::uint64_t next_random(std::uint64_t& state) {  // splitmix64
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+struct Session::Pool {
+  explicit Pool(int threads) : pool(threads) {}
+  Eigen::ThreadPool pool;
+};
+
+// The state of one run: InTransit, the pending counters, completion.
+struct Session::Run {
+  std::vector<Content> in_transit;
+  std::unique_ptr<std::atomic<std::int32_t>[]> pending;
+  std::vector<std::uint32_t> choices;
+  std::vector<std::uint32_t> forced;  // run_schedule: the result each relation must pick
+  std::atomic<std::size_t> remaining;
+  std::mutex done_lock;
+  std::condition_variable done;
+  std::uint64_t seed = 0;
+  bool perturb = false;
+};
+
+Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
+    : graph_(std::move(program)), options_(options) {
+  for (const auto& v : graph_.program->variables()) {
+    vars_.push_back(std::make_unique<Variable>(v.initial));
+  }
+  if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
+}
+
+Session::~Session() = default;
+
+void Session::reset() {
+  for (std::size_t x = 0; x < vars_.size(); ++x) vars_[x]->value = graph_.program->variables()[x].initial;
+}
+
+void Session::fire(Run& run, std::uint32_t n, std::uint64_t& rng, std::vector<std::uint32_t>& ready) {
+  const auto& c = graph_.nodes[n];
+  auto take = [&](std::uint32_t port) { return std::exchange(run.in_transit[graph_.in_edges[c.in_begin + port]], Empty{}); };
+  auto put = [&](std::uint32_t port, Content v) { run.in_transit[graph_.out_edges[c.out_begin + port]] = std::move(v); };
+  auto pick = [&](std::size_t alternatives) -> std::uint32_t {
+    if (!run.forced.empty()) return std::min(run.forced[n], static_cast<std::uint32_t>(alternatives - 1));
+    if (alternatives == 1) return 0;
+    return static_cast<std::uint32_t>(next_random(rng) % alternatives);
+  };
+  if (run.perturb && c.stateful && next_random(rng) % 2 == 0)
+    std::this_thread::sleep_for(std::chrono::microseconds(next_random(rng) % 50));
+  switch (c.kind) {
+    case Op::Kind::function: {
+      boost::container::small_vector<Tensor, 4> args;
+      for (std::uint32_t i = 0; i < c.in_count; ++i) args.push_back(std::get<Tensor>(take(i)));
+      auto tuples = apply(*c.fn, std::span<const Tensor>(args.data(), args.size()), *c.attrs, options_.terms);
+      const auto k = pick(tuples.size());
+      run.choices[n] = k;
+      for (std::uint32_t j = 0; j < c.out_count; ++j) put(j, std::move(tuples[k][j]));
+      break;
+    }
+    case Op::Kind::var:
+      put(0, c.var);
+      break;
+    case Op::Kind::read: {
+      take(0);
+      auto& x = *vars_[c.var.index()];
+      Tensor v = [&] {
+        std::lock_guard guard(x.lock);
+        x.accesses.emplace_back(n);
+        return x.value;
+      }();
+      put(0, std::move(v));
+      break;
+    }
+    case Op::Kind::assign: {
+      take(0);
+      const auto v = std::get<Tensor>(take(1));
+      auto& x = *vars_[c.var.index()];
+      auto update = [&](const Tensor& w) {
+        const Tensor args[] = {w, v};
+        auto results = apply(*c.fn, args, *c.attrs, options_.terms);
+        const auto k = pick(results.size());
+        run.choices[n] = k;
+        return std::move(results[k][0]);
+      };
+      if (options_.unsafe_assign) {  // read, compute, write: updates can be lost
+        const Tensor w = [&] {
+          std::lock_guard guard(x.lock);
+          return x.value;
+        }();
+        auto next = v.is_error() ? w : update(w);
+        if (run.perturb) std::this_thread::sleep_for(std::chrono::microseconds(next_random(rng) % 50));
+        std::lock_guard guard(x.lock);
+        x.value = std::move(next);
+        x.accesses.emplace_back(n);
+      } else {
+        std::lock_guard guard(x.lock);
+        if (!v.is_error()) x.value = update(x.value);  // S-ERR-ASSIGN: no side effect on an error input
+        x.accesses.emplace_back(n);
+      }
+      break;
+    }
+  }
+  for (std::uint32_t j = 0; j < c.control_out_count; ++j) run.in_transit[graph_.control_out_edges[c.control_out_begin + j]] = Go{};
+  // The pending counter is decremented after the slot is written (release),
+  // and the thread that brings it to zero sees every input (acquire).
+  for (std::uint32_t j = 0; j < c.succ_count; ++j) {
+    const auto s = graph_.succ[c.succ_begin + j];
+    if (run.pending[s].fetch_sub(1, std::memory_order_acq_rel) == 1) ready.push_back(s);
+  }
+  if (run.perturb && ready.size() > 1)
+    for (std::size_t i = ready.size() - 1; i > 0; --i) std::swap(ready[i], ready[next_random(rng) % (i + 1)]);
+}
+
+// Fires n, then keeps going on this thread with one ready successor; the
+// others go to the pool (or, with one thread, to a local stack).
+void Session::work(Run& run, std::uint32_t n, std::uint64_t rng) {
+  std::vector<std::uint32_t> local{n}, ready;
+  std::size_t fired = 0;
+  while (!local.empty()) {
+    const auto m = local.back();
+    local.pop_back();
+    ready.clear();
+    fire(run, m, rng, ready);
+    ++fired;
+    for (std::size_t i = 0; i < ready.size(); ++i) {
+      if (pool_ && i + 1 < ready.size()) {
+        const auto r = ready[i];
+        const auto seed = next_random(rng);
+        pool_->pool.Schedule([this, &run, r, seed] { work(run, r, seed); });
+      } else {
+        local.push_back(ready[i]);
+      }
+    }
+  }
+  if (run.remaining.fetch_sub(fired, std::memory_order_acq_rel) == fired) {
+    std::lock_guard guard(run.done_lock);
+    run.done.notify_all();
+  }
+}
+
+RunResult Session::finish(Run& run) {
+  RunResult r;
+  State s;
+  for (auto& x : vars_) {
+    s.var_value.push_back(x->value);
+    r.accesses.push_back(std::exchange(x->accesses, {}));
+  }
+  s.in_transit = std::move(run.in_transit);
+  r.outputs = outputs(*graph_.program, s);
+  r.var_value = std::move(s.var_value);
+  r.choices = std::move(run.choices);
+  return r;
+}
+
+std::unique_ptr<Session::Run> Session::start_run() {
+  const auto& p = *graph_.program;
+  auto run = std::make_unique<Run>();
+  for (const auto& e : p.edges()) run->in_transit.push_back(e.is_input() ? e.initial : Content{Empty{}});
+  run->pending = std::make_unique<std::atomic<std::int32_t>[]>(graph_.nodes.size());
+  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) run->pending[i].store(graph_.nodes[i].pending, std::memory_order_relaxed);
+  run->choices.assign(graph_.nodes.size(), 0);
+  run->perturb = options_.perturb_seed.has_value();
+  run->seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
+  // In a section-3 graph every node fires exactly once (S-INIT-1: inputs are fed).
+  run->remaining.store(graph_.nodes.size());
+  return run;
+}
+
+RunResult Session::run() {
+  auto owned = start_run();
+  auto& run = *owned;
+  std::uint64_t rng = run.seed;
+  auto ready = graph_.initially_ready;
+  if (run.perturb)
+    for (std::size_t i = ready.size(); i > 1; --i) std::swap(ready[i - 1], ready[next_random(rng) % i]);
+  if (!pool_) {
+    for (auto n : ready) work(run, n, next_random(rng));
+  } else if (!ready.empty()) {
+    for (auto n : ready) {
+      const auto seed = next_random(rng);
+      pool_->pool.Schedule([this, &run, n, seed] { work(run, n, seed); });
+    }
+    std::unique_lock guard(run.done_lock);
+    run.done.wait(guard, [&] { return run.remaining.load(std::memory_order_acquire) == 0; });
+  }
+  return finish(run);
+}
+
+RunResult Session::run_schedule(const Schedule& schedule) {
+  auto owned = start_run();
+  auto& run = *owned;
+  run.perturb = false;
+  run.forced.assign(graph_.nodes.size(), 0);
+  for (const auto& step : schedule) run.forced[step.node.value] = step.choice;
+  std::vector<bool> fired(graph_.nodes.size(), false);
+  std::vector<std::uint32_t> ready;
+  std::uint64_t rng = run.seed;
+  for (std::size_t i = 0; i < schedule.size(); ++i) {
+    const auto n = schedule[i].node.value;
+    if (fired[n] || run.pending[n].load() != 0)
+      throw InputError("T-SCHEDULE", "schedule", "step " + std::to_string(i + 1),
+                       "node '" + graph_.program->node(schedule[i].node).name + "' is not ready in the executor");
+    fire(run, n, rng, ready);
+    fired[n] = true;
+  }
+  return finish(run);
+}
+
+}  // namespace tfsem::fast_exec
