@@ -15,9 +15,13 @@ StateTable::StateTable(const Program& p)
       index_(1024, RowHash{this}, RowEq{this}) {}
 
 std::uint32_t StateTable::intern(const Tensor& t) {
-  auto [it, inserted] = tensor_ids_.emplace(t, static_cast<std::uint32_t>(tensors_.size()));
-  if (inserted) tensors_.push_back(t);
-  return it->second;
+  if (auto it = identity_ids_.find(t.identity()); it != identity_ids_.end()) return it->second;
+  if (auto it = tensor_ids_.find(t); it != tensor_ids_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(tensors_.size());
+  tensor_ids_.emplace(t, id);
+  tensors_.push_back(t);
+  identity_ids_.emplace(t.identity(), id);
+  return id;
 }
 
 std::uint32_t StateTable::code(const Content& c) {
@@ -62,7 +66,7 @@ std::size_t StateTable::bytes() const {
 
 std::size_t StateTable::RowHash::operator()(StateIndex i) const {
   const auto* r = t->row(i);
-  return static_cast<std::size_t>(fnv1a_bytes(r, t->width_ * sizeof(std::uint32_t)));
+  return static_cast<std::size_t>(hash_words(r, t->width_));
 }
 
 bool StateTable::RowEq::operator()(StateIndex a, StateIndex b) const {

@@ -42,6 +42,10 @@ class StateTable {
   std::size_t vars_, width_;
   std::vector<Tensor> tensors_;
   std::unordered_map<Tensor, std::uint32_t> tensor_ids_;
+  // The interned tensors by identity: states unpacked from the table share
+  // them, so most lookups end here. Interned tensors stay alive in tensors_,
+  // so an identity found here cannot belong to another tensor.
+  std::unordered_map<const void*, std::uint32_t> identity_ids_;
   std::vector<std::uint32_t> arena_;  // row i: VarValue ids, then InTransit codes
   std::unordered_set<StateIndex, RowHash, RowEq> index_;
 };

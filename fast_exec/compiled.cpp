@@ -2,7 +2,7 @@
 
 namespace tfsem::fast_exec {
 
-CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p) : program(std::move(p)) {
+CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions& terms) : program(std::move(p)) {
   const auto& prog = *program;
   nodes.reserve(prog.nodes().size());
   auto u32 = [](std::size_t v) { return static_cast<std::uint32_t>(v); };
@@ -31,6 +31,10 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p) : program(std::mo
     c.succ_count = u32(succ.size()) - c.succ_begin;
     for (auto e : prog.incoming(id)) c.pending += prog.edge(e).is_input() ? 0 : 1;
     if (c.pending == 0) initially_ready.push_back(u32(i));
+    if (c.kind == Op::Kind::function && c.fn->inputs == 0 && !c.fn->nondeterministic) {
+      constants.push_back(std::move(apply(*c.fn, {}, n.attrs, terms).front()));
+      c.constant = u32(constants.size());
+    }
     nodes.push_back(c);
   }
 }

@@ -27,6 +27,9 @@ struct CompiledNode {
   std::uint32_t succ_count = 0;
   std::int32_t pending = 0;  // incoming edges that are not input edges
   bool stateful = false;     // Read or Assign-f
+  // A deterministic function without inputs (Const) is computed once, here:
+  // its result is constants[constant - 1]. 0: computed at run time.
+  std::uint32_t constant = 0;
 };
 
 struct CompiledGraph {
@@ -34,8 +37,9 @@ struct CompiledGraph {
   std::vector<CompiledNode> nodes;
   std::vector<std::uint32_t> in_edges, out_edges, control_out_edges, succ;
   std::vector<std::uint32_t> initially_ready;  // nodes with no pending edge
+  std::vector<Tuple> constants;
 
-  explicit CompiledGraph(std::shared_ptr<const Program> p);
+  CompiledGraph(std::shared_ptr<const Program> p, const TermOptions& terms);
 };
 
 }  // namespace tfsem::fast_exec

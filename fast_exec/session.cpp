@@ -41,10 +41,11 @@ struct Session::Run {
   std::condition_variable done;
   std::uint64_t seed = 0;
   bool perturb = false;
+  Session* session = nullptr;
 };
 
 Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
-    : graph_(std::move(program)), options_(options) {
+    : graph_(std::move(program), options.terms), options_(options) {
   for (const auto& v : graph_.program->variables()) {
     vars_.push_back(std::make_unique<Variable>(v.initial));
   }
@@ -57,7 +58,7 @@ void Session::reset() {
   for (std::size_t x = 0; x < vars_.size(); ++x) vars_[x]->value = graph_.program->variables()[x].initial;
 }
 
-void Session::fire(Run& run, std::uint32_t n, std::uint64_t& rng, std::vector<std::uint32_t>& ready) {
+void Session::fire(Run& run, std::uint32_t n, std::uint64_t& rng, Ready& ready) {
   const auto& c = graph_.nodes[n];
   auto take = [&](std::uint32_t port) { return std::exchange(run.in_transit[graph_.in_edges[c.in_begin + port]], Empty{}); };
   auto put = [&](std::uint32_t port, Content v) { run.in_transit[graph_.out_edges[c.out_begin + port]] = std::move(v); };
@@ -70,6 +71,11 @@ void Session::fire(Run& run, std::uint32_t n, std::uint64_t& rng, std::vector<st
     std::this_thread::sleep_for(std::chrono::microseconds(next_random(rng) % 50));
   switch (c.kind) {
     case Op::Kind::function: {
+      if (c.constant != 0) {
+        const auto& tuple = graph_.constants[c.constant - 1];
+        for (std::uint32_t j = 0; j < c.out_count; ++j) put(j, tuple[j]);
+        break;
+      }
       boost::container::small_vector<Tensor, 4> args;
       for (std::uint32_t i = 0; i < c.in_count; ++i) args.push_back(std::get<Tensor>(take(i)));
       auto tuples = apply(*c.fn, std::span<const Tensor>(args.data(), args.size()), *c.attrs, options_.terms);
@@ -132,10 +138,20 @@ void Session::fire(Run& run, std::uint32_t n, std::uint64_t& rng, std::vector<st
     for (std::size_t i = ready.size() - 1; i > 0; --i) std::swap(ready[i], ready[next_random(rng) % (i + 1)]);
 }
 
+// Queues work(run, n) on the pool. The task's capture fits std::function's
+// small buffer (16 bytes), so queueing allocates nothing.
+void Session::schedule(Run& run, std::uint32_t n, std::uint64_t seed) {
+  Run* r = &run;
+  const auto low = static_cast<std::uint32_t>(seed);
+  pool_->pool.Schedule([r, n, low] { r->session->work(*r, n, low); });
+}
+
 // Fires n, then keeps going on this thread with one ready successor; the
 // others go to the pool (or, with one thread, to a local stack).
 void Session::work(Run& run, std::uint32_t n, std::uint64_t rng) {
-  std::vector<std::uint32_t> local{n}, ready;
+  // On the stack: Eigen's pool runs a task inline when its queue is full, so
+  // work can nest.
+  boost::container::small_vector<std::uint32_t, 16> local{n}, ready;
   std::size_t fired = 0;
   while (!local.empty()) {
     const auto m = local.back();
@@ -145,9 +161,7 @@ void Session::work(Run& run, std::uint32_t n, std::uint64_t rng) {
     ++fired;
     for (std::size_t i = 0; i < ready.size(); ++i) {
       if (pool_ && i + 1 < ready.size()) {
-        const auto r = ready[i];
-        const auto seed = next_random(rng);
-        pool_->pool.Schedule([this, &run, r, seed] { work(run, r, seed); });
+        schedule(run, ready[i], next_random(rng));
       } else {
         local.push_back(ready[i]);
       }
@@ -176,6 +190,7 @@ RunResult Session::finish(Run& run) {
 std::unique_ptr<Session::Run> Session::start_run() {
   const auto& p = *graph_.program;
   auto run = std::make_unique<Run>();
+  run->session = this;
   for (const auto& e : p.edges()) run->in_transit.push_back(e.is_input() ? e.initial : Content{Empty{}});
   run->pending = std::make_unique<std::atomic<std::int32_t>[]>(graph_.nodes.size());
   for (std::size_t i = 0; i < graph_.nodes.size(); ++i) run->pending[i].store(graph_.nodes[i].pending, std::memory_order_relaxed);
@@ -197,10 +212,7 @@ RunResult Session::run() {
   if (!pool_) {
     for (auto n : ready) work(run, n, next_random(rng));
   } else if (!ready.empty()) {
-    for (auto n : ready) {
-      const auto seed = next_random(rng);
-      pool_->pool.Schedule([this, &run, n, seed] { work(run, n, seed); });
-    }
+    for (auto n : ready) schedule(run, n, next_random(rng));
     std::unique_lock guard(run.done_lock);
     run.done.wait(guard, [&] { return run.remaining.load(std::memory_order_acquire) == 0; });
   }
@@ -214,7 +226,7 @@ RunResult Session::run_schedule(const Schedule& schedule) {
   run.forced.assign(graph_.nodes.size(), 0);
   for (const auto& step : schedule) run.forced[step.node.value] = step.choice;
   std::vector<bool> fired(graph_.nodes.size(), false);
-  std::vector<std::uint32_t> ready;
+  Ready ready;
   std::uint64_t rng = run.seed;
   for (std::size_t i = 0; i < schedule.size(); ++i) {
     const auto n = schedule[i].node.value;

@@ -11,6 +11,8 @@
 #include "fast_exec/compiled.hpp"
 #include "semantics/session.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -74,8 +76,10 @@ class Session {
   std::unique_ptr<Pool> pool_;
   std::uint64_t runs_ = 0;
 
-  void fire(Run& run, std::uint32_t n, std::uint64_t& rng, std::vector<std::uint32_t>& ready);
+  using Ready = boost::container::small_vector<std::uint32_t, 16>;
+  void fire(Run& run, std::uint32_t n, std::uint64_t& rng, Ready& ready);
   void work(Run& run, std::uint32_t n, std::uint64_t rng);
+  void schedule(Run& run, std::uint32_t n, std::uint64_t seed);
   std::unique_ptr<Run> start_run();
   RunResult finish(Run& run);
 };

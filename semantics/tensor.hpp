@@ -75,6 +75,9 @@ class Tensor {
   [[nodiscard]] const Error& as_error() const;
 
   [[nodiscard]] std::size_t hash() const;
+  // Tensors are immutable and share their representation when copied: equal
+  // identities imply equal tensors (a cheap first test for interning).
+  [[nodiscard]] const void* identity() const { return rep_.get(); }
   friend bool operator==(const Tensor& a, const Tensor& b);
   // A total structural order (used to normalize terms modulo commutativity).
   friend std::strong_ordering compare(const Tensor& a, const Tensor& b);
