@@ -37,13 +37,13 @@ int run_run(const RunCmd& o) {
     const auto r = forced.empty() ? session.run() : session.run_schedule(forced[k]);
     if (o.json) {
       nlohmann::json outs = nlohmann::json::object(), vars = nlohmann::json::object();
-      for (const auto& [f, c] : r.outputs) outs[f] = format::content_to_json(p, c);
+      for (const auto& [f, c] : session.outputs(r)) outs[f] = format::content_to_json(p, c);
       for (std::size_t x = 0; x < r.var_value.size(); ++x) vars[p.variable(VarId(x)).name] = format::tensor_to_json(r.var_value[x]);
       all.push_back({{"outputs", outs}, {"VarValue", vars}});
       continue;
     }
     std::cout << "run " << k + 1 << "\n";
-    for (const auto& [f, c] : r.outputs) std::cout << "  output " << f << " = " << content_to_string(p, c) << "\n";
+    for (const auto& [f, c] : session.outputs(r)) std::cout << "  output " << f << " = " << content_to_string(p, c) << "\n";
     for (std::size_t x = 0; x < r.var_value.size(); ++x)
       std::cout << "  VarValue: " << p.variable(VarId(x)).name << " = " << r.var_value[x].to_string() << "\n";
   }

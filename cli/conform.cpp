@@ -100,12 +100,13 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
   for (std::size_t k = 1; k <= o.runs; ++k) {
     session.reset();  // each run starts from the initial VarValue
     const auto run = session.run();
+    const auto run_outputs = session.outputs(run);
     ++r.runs;
     if (on_run) on_run(k);
-    const auto text = run_text(*program, run.outputs, run.var_value);
+    const auto text = run_text(*program, run_outputs, run.var_value);
     const auto& outs = r.reference.outcomes;
     const auto match = std::find_if(outs.begin(), outs.end(), [&](const explorer::Outcome& ref) {
-      return ref.stuck.empty() && same(ref.outputs, ref.var_value, run.outputs, run.var_value, o.tolerance);
+      return ref.stuck.empty() && same(ref.outputs, ref.var_value, run_outputs, run.var_value, o.tolerance);
     });
     const auto schedule = schedule_of(*program, run);
     if (match == outs.end()) {
@@ -128,7 +129,7 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
       s = std::move(sem.fire(s, step.node)[step.choice]);
     }
     ++r.replayed;
-    if (!replayable || !same(outputs(*program, s), s.var_value, run.outputs, run.var_value, o.tolerance))
+    if (!replayable || !same(outputs(*program, s), s.var_value, run_outputs, run.var_value, o.tolerance))
       r.failures.push_back({k,
                             "the recorded access order replays in the semantics to " +
                                 (replayable ? run_text(*program, outputs(*program, s), s.var_value) : "a refused step"),

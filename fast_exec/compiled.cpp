@@ -37,6 +37,8 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     }
     nodes.push_back(c);
   }
+  for (std::size_t e = 0; e < prog.edges().size(); ++e)
+    if (prog.edge(EdgeId(e)).is_output() && !prog.edge(EdgeId(e)).fetch.empty()) fetched.push_back(u32(e));
 }
 
 }  // namespace tfsem::fast_exec

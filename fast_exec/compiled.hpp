@@ -38,6 +38,7 @@ struct CompiledGraph {
   std::vector<std::uint32_t> in_edges, out_edges, control_out_edges, succ;
   std::vector<std::uint32_t> initially_ready;  // nodes with no pending edge
   std::vector<Tuple> constants;
+  std::vector<std::uint32_t> fetched;  // the output edges that have a fetch name, in edge order
 
   CompiledGraph(std::shared_ptr<const Program> p, const TermOptions& terms);
 };

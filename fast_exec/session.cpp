@@ -175,36 +175,49 @@ void Session::work(Run& run, std::uint32_t n, std::uint64_t rng) {
 
 RunResult Session::finish(Run& run) {
   RunResult r;
-  State s;
   for (auto& x : vars_) {
-    s.var_value.push_back(x->value);
+    r.var_value.push_back(x->value);
     r.accesses.push_back(std::exchange(x->accesses, {}));
   }
-  s.in_transit = std::move(run.in_transit);
-  r.outputs = outputs(*graph_.program, s);
-  r.var_value = std::move(s.var_value);
-  r.choices = std::move(run.choices);
+  r.fetched.reserve(graph_.fetched.size());
+  for (auto e : graph_.fetched) r.fetched.push_back(std::move(run.in_transit[e]));
+  r.choices = run.choices;
   return r;
 }
 
-std::unique_ptr<Session::Run> Session::start_run() {
+std::vector<std::pair<std::string, Content>> Session::outputs(const RunResult& r) const {
+  std::vector<std::pair<std::string, Content>> out;
+  for (std::size_t i = 0; i < graph_.fetched.size(); ++i)
+    out.emplace_back(graph_.program->edge(EdgeId(graph_.fetched[i])).fetch, r.fetched[i]);
+  return out;
+}
+
+Session::Run& Session::start_run() {
   const auto& p = *graph_.program;
-  auto run = std::make_unique<Run>();
-  run->session = this;
-  for (const auto& e : p.edges()) run->in_transit.push_back(e.is_input() ? e.initial : Content{Empty{}});
-  run->pending = std::make_unique<std::atomic<std::int32_t>[]>(graph_.nodes.size());
-  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) run->pending[i].store(graph_.nodes[i].pending, std::memory_order_relaxed);
-  run->choices.assign(graph_.nodes.size(), 0);
-  run->perturb = options_.perturb_seed.has_value();
-  run->seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
+  const auto n = graph_.nodes.size();
+  if (!run_) {
+    run_ = std::make_unique<Run>();
+    run_->session = this;
+    run_->in_transit.resize(p.edges().size());
+    run_->pending = std::make_unique<std::atomic<std::int32_t>[]>(n);
+  }
+  auto& run = *run_;
+  for (std::size_t e = 0; e < p.edges().size(); ++e) {
+    const auto& edge = p.edge(EdgeId(e));
+    run.in_transit[e] = edge.is_input() ? edge.initial : Content{Empty{}};
+  }
+  for (std::size_t i = 0; i < n; ++i) run.pending[i].store(graph_.nodes[i].pending, std::memory_order_relaxed);
+  run.choices.assign(n, 0);
+  run.forced.clear();
+  run.perturb = options_.perturb_seed.has_value();
+  run.seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
   // In a section-3 graph every node fires exactly once (S-INIT-1: inputs are fed).
-  run->remaining.store(graph_.nodes.size());
+  run.remaining.store(n);
   return run;
 }
 
 RunResult Session::run() {
-  auto owned = start_run();
-  auto& run = *owned;
+  auto& run = start_run();
   std::uint64_t rng = run.seed;
   auto ready = graph_.initially_ready;
   if (run.perturb)
@@ -220,8 +233,7 @@ RunResult Session::run() {
 }
 
 RunResult Session::run_schedule(const Schedule& schedule) {
-  auto owned = start_run();
-  auto& run = *owned;
+  auto& run = start_run();
   run.perturb = false;
   run.forced.assign(graph_.nodes.size(), 0);
   for (const auto& step : schedule) run.forced[step.node.value] = step.choice;

@@ -35,7 +35,7 @@ struct ExecOptions {
 };
 
 struct RunResult {
-  std::vector<std::pair<std::string, Content>> outputs;  // by fetch name
+  std::vector<Content> fetched;  // each fetched output edge's contents (CompiledGraph::fetched)
   std::vector<Tensor> var_value;                         // VarValue after the run
   // The order in which Read and Assign-f nodes touched each variable.
   std::vector<std::vector<NodeId>> accesses;
@@ -56,6 +56,8 @@ class Session {
   // check); throws InputError when a step is not ready.
   RunResult run_schedule(const Schedule& schedule);
 
+  // A run's outputs by fetch name.
+  [[nodiscard]] std::vector<std::pair<std::string, Content>> outputs(const RunResult& r) const;
   // VarValue back to the variables' initial values (a fresh session).
   void reset();
 
@@ -80,7 +82,8 @@ class Session {
   void fire(Run& run, std::uint32_t n, std::uint64_t& rng, Ready& ready);
   void work(Run& run, std::uint32_t n, std::uint64_t rng);
   void schedule(Run& run, std::uint32_t n, std::uint64_t seed);
-  std::unique_ptr<Run> start_run();
+  std::unique_ptr<Run> run_;  // reused by every run: a session runs one run at a time
+  Run& start_run();
   RunResult finish(Run& run);
 };
 

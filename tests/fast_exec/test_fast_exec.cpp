@@ -14,9 +14,7 @@ using namespace tfsem;
 
 namespace {
 
-std::string output_text(const Program& p, const fast_exec::RunResult& r) {
-  return content_to_string(p, r.outputs.at(0).second);
-}
+std::string output_text(const Program& p, const fast_exec::RunResult& r) { return content_to_string(p, r.fetched.at(0)); }
 
 conform::Options stressed(std::size_t runs) {
   conform::Options o;
