@@ -21,5 +21,6 @@ Command add_dot(CLI::App& app);
 Command add_run(CLI::App& app);
 Command add_conform(CLI::App& app);
 Command add_fuzz(CLI::App& app);
+Command add_export(CLI::App& app);
 
 }  // namespace tfsem::cli
