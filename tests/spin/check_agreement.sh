@@ -21,7 +21,7 @@ for model in "$SRC"/models/*.json "$work"/*.json; do
     echo "not exported: $name ($(head -1 "$work/why"))"
     continue
   fi
-  (cd "$work" && spin -a model.pml > /dev/null && cc -O2 -DSAFETY -DPRINTF -w -o pan pan.c && ./pan -m100000 > pan.out) ||
+  (cd "$work" && spin -a model.pml > /dev/null && cc -O2 -DSAFETY -DPRINTF -DVECTORSZ=8192 -w -o pan pan.c && ./pan -m100000 > pan.out) ||
     { echo "SPIN failed on $name"; status=1; continue; }
   grep '^OUTCOME ' "$work/pan.out" | sed 's/^OUTCOME //' | sort -u > "$work/spin.txt"
   "$TFSEM" check "$model" --no-fix | grep '^outcome: ' | sed 's/^outcome: //; s/ | .*//' | sort -u > "$work/tfsem.txt"
