@@ -8,7 +8,7 @@
 set -eu
 TFSEM=${1:-./build/cli/tfsem}
 shift || true
-CASES=${*:-lost-update:4 lost-update:5 lost-update:6 lastwrite:6 lastwrite:8 assign-add:6 independent-chains:6 sgd-workers:4}
+CASES=${*:-lost-update:4 lost-update:5 lastwrite:6 lastwrite:8 assign-add:6 independent-chains:6 sgd-workers:3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '| graph | SPIN states | SPIN transitions | SPIN s | SPIN MiB | tfsem states | tfsem transitions | tfsem s | tfsem MiB | time SPIN/tfsem | memory SPIN/tfsem | outcomes agree |\n'
