@@ -3,18 +3,17 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
+#include "cli/output.hpp"
 #include "cli/schedule_file.hpp"
 #include "cli/search_options.hpp"
 #include "explorer/explore.hpp"
 #include "explorer/fix.hpp"
-#include "semantics/diagnostic.hpp"
 #include "semantics/format/graph_json.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -119,11 +118,8 @@ int run_check(const CheckOptions& o) {
   if (!o.no_fix) fixes = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
   if (o.json) std::cout << check_json(p, result, fixes).dump(2) << "\n";
   else print_text(p, result, fixes);
-  if (!o.fixed_graph.empty() && !fixes.empty()) {
-    std::ofstream out(o.fixed_graph);
-    out << format::program_to_json(fixes.front().fixed).dump(2) << "\n";
-    if (!out) throw InputError("", o.fixed_graph, "", "cannot write the fixed graph");
-  }
+  if (!o.fixed_graph.empty() && !fixes.empty())
+    write_text(format::program_to_json(fixes.front().fixed).dump(2) + "\n", o.fixed_graph);
   if (!o.witness_dir.empty()) {
     std::filesystem::create_directories(o.witness_dir);
     for (std::size_t k = 0; k < result.outcomes.size(); ++k)

@@ -6,11 +6,11 @@
 #include "cli/dot.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
+#include "cli/output.hpp"
 #include "explorer/explore.hpp"
 #include "semantics/diagnostic.hpp"
 #include "semantics/session.hpp"
 
-#include <iostream>
 #include <memory>
 #include <sstream>
 
@@ -97,8 +97,8 @@ int run_dot(const DotCmd& o) {
   const auto sem = o.graph.load();
   const auto text = program_dot(sem, o);
   if (o.svg && o.output.empty()) throw InputError("", "--svg", "", "--svg needs -o FILE");
-  if (o.output.empty()) std::cout << text;
-  else write_dot(text, o.output, o.svg);
+  if (o.svg) render_svg(text, o.output);
+  else write_text(text, o.output);
   return kSuccess;
 }
 

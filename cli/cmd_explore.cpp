@@ -2,6 +2,7 @@
 // optionally the explored state graph as Graphviz (--dot).
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
+#include "cli/output.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
 #include "cli/search_options.hpp"
@@ -50,9 +51,9 @@ class StateGraphDot {
       throw InputError("", "--dot", "", "the explored state graph has " + std::to_string(states) +
                                             " states; --dot draws at most " + std::to_string(max_) +
                                             " (raise --dot-max-states, or pick a stronger --por)");
-    write_dot("digraph states {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  label=\"" +
+    write_text("digraph states {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  label=\"" +
                   dot_escape(p_.name()) + ": explored state graph\";\n" + out_.str() + "}\n",
-              file, false);
+              file);
   }
 
  private:

@@ -2,11 +2,10 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
+#include "cli/output.hpp"
 #include "semantics/diagnostic.hpp"
 #include "semantics/format/promela.hpp"
 
-#include <fstream>
-#include <iostream>
 #include <memory>
 
 namespace tfsem::cli {
@@ -22,14 +21,7 @@ struct ExportCmd {
 int run_export(const ExportCmd& o) {
   if (!o.promela) throw InputError("", "export", "", "name a format: --promela");
   const auto sem = o.graph.load();
-  const auto text = format::to_promela(sem.program());
-  if (o.output.empty()) {
-    std::cout << text;
-    return kSuccess;
-  }
-  std::ofstream f(o.output);
-  f << text;
-  if (!f) throw InputError("", o.output, "", "cannot write the file");
+  write_text(format::to_promela(sem.program()), o.output);
   return kSuccess;
 }
 

@@ -4,12 +4,11 @@
 #include "cli/conform.hpp"
 #include "cli/exec_options.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
 #include "models/generate/random_graph.hpp"
-#include "semantics/diagnostic.hpp"
 #include "semantics/format/graph_json.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -38,7 +37,7 @@ int run_fuzz(const FuzzCmd& o) {
     ++failed;
     std::filesystem::create_directories(o.save_dir);
     const auto file = o.save_dir + "/" + spec.name + ".json";
-    std::ofstream(file) << format::program_to_json(spec).dump(2) << "\n";
+    write_text(format::program_to_json(spec).dump(2) + "\n", file);
     std::cout << "FAIL: seed " << s << " saved as " << file << "\n" << conform::report_text(*program, report, 2);
   }
   std::cout << "fuzzed: " << o.count << " graphs from seed " << o.seed << ", " << o.runs << " runs each\nfailed: " << failed

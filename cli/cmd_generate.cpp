@@ -2,12 +2,11 @@
 // FAMILY random, the seeded random graph N; written as the JSON format.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
 #include "models/generate/families.hpp"
 #include "models/generate/random_graph.hpp"
-#include "semantics/diagnostic.hpp"
 #include "semantics/format/graph_json.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -31,14 +30,7 @@ int run_generate(const GenerateCmd& o) {
   const auto spec = o.family == "random" ? generate::random_graph(o.n)
                                          : generate::family_graph(o.family, static_cast<int>(std::min<std::uint64_t>(o.n, 1 << 20)));
   Program::build(spec);  // a generator bug must not leave an invalid file behind
-  const auto text = format::program_to_json(spec).dump(2) + "\n";
-  if (o.output.empty()) {
-    std::cout << text;
-    return kSuccess;
-  }
-  std::ofstream f(o.output);
-  f << text;
-  if (!f) throw InputError("", o.output, "", "cannot write the file");
+  write_text(format::program_to_json(spec).dump(2) + "\n", o.output);
   return kSuccess;
 }
 

@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 
 namespace tfsem::cli {
 
@@ -18,13 +17,7 @@ std::string dot_escape(const std::string& s) {
   return out;
 }
 
-void write_dot(const std::string& dot_text, const std::string& file, bool svg) {
-  if (!svg) {
-    std::ofstream f(file);
-    f << dot_text;
-    if (!f) throw InputError("", file, "", "cannot write the file");
-    return;
-  }
+void render_svg(const std::string& dot_text, const std::string& file) {
   if (std::system("command -v dot >/dev/null 2>&1") != 0)
     throw InputError("", "--svg", "", "Graphviz's dot is not installed (Debian: apt-get install graphviz)");
   if (file.find('\'') != std::string::npos) throw InputError("", file, "", "a file name for --svg may not contain a quote");

@@ -7,9 +7,8 @@ namespace tfsem::cli {
 
 // Text inside a double-quoted Graphviz label; newlines become left-justified breaks.
 std::string dot_escape(const std::string& s);
-// Writes `dot_text` to `file`, or renders it as SVG through Graphviz's `dot`
-// when `svg`; throws InputError when the file cannot be written or `dot` is
-// not installed.
-void write_dot(const std::string& dot_text, const std::string& file, bool svg);
+// Renders `dot_text` as SVG into `file` through Graphviz's `dot`; throws
+// InputError when `dot` is not installed or fails.
+void render_svg(const std::string& dot_text, const std::string& file);
 
 }  // namespace tfsem::cli

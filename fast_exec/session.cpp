@@ -14,17 +14,6 @@
 
 namespace tfsem::fast_exec {
 
-namespace {
-
-std::uint64_t next_random(std::uint64_t& state) {  // splitmix64
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-}  // namespace
-
 struct Session::Pool {
   explicit Pool(int threads) : pool(threads) {}
   Eigen::ThreadPool pool;
@@ -58,17 +47,16 @@ void Session::reset() {
   for (std::size_t x = 0; x < vars_.size(); ++x) vars_[x]->value = graph_.program->variables()[x].initial;
 }
 
-void Session::fire(Run& run, std::uint32_t n, std::uint64_t& rng, Ready& ready) {
+void Session::fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready) {
   const auto& c = graph_.nodes[n];
   auto take = [&](std::uint32_t port) { return std::exchange(run.in_transit[graph_.in_edges[c.in_begin + port]], Empty{}); };
   auto put = [&](std::uint32_t port, Content v) { run.in_transit[graph_.out_edges[c.out_begin + port]] = std::move(v); };
   auto pick = [&](std::size_t alternatives) -> std::uint32_t {
     if (!run.forced.empty()) return std::min(run.forced[n], static_cast<std::uint32_t>(alternatives - 1));
     if (alternatives == 1) return 0;
-    return static_cast<std::uint32_t>(next_random(rng) % alternatives);
+    return static_cast<std::uint32_t>(rng.below(alternatives));
   };
-  if (run.perturb && c.stateful && next_random(rng) % 2 == 0)
-    std::this_thread::sleep_for(std::chrono::microseconds(next_random(rng) % 50));
+  if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
   switch (c.kind) {
     case Op::Kind::function: {
       if (c.constant != 0) {
@@ -115,7 +103,7 @@ void Session::fire(Run& run, std::uint32_t n, std::uint64_t& rng, Ready& ready) 
           return x.value;
         }();
         auto next = v.is_error() ? w : update(w);
-        if (run.perturb) std::this_thread::sleep_for(std::chrono::microseconds(next_random(rng) % 50));
+        if (run.perturb) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
         std::lock_guard guard(x.lock);
         x.value = std::move(next);
         x.accesses.emplace_back(n);
@@ -134,8 +122,7 @@ void Session::fire(Run& run, std::uint32_t n, std::uint64_t& rng, Ready& ready) 
     const auto s = graph_.succ[c.succ_begin + j];
     if (run.pending[s].fetch_sub(1, std::memory_order_acq_rel) == 1) ready.push_back(s);
   }
-  if (run.perturb && ready.size() > 1)
-    for (std::size_t i = ready.size() - 1; i > 0; --i) std::swap(ready[i], ready[next_random(rng) % (i + 1)]);
+  if (run.perturb) rng.shuffle(ready);
 }
 
 // Queues work(run, n) on the pool. The task's capture fits std::function's
@@ -148,10 +135,11 @@ void Session::schedule(Run& run, std::uint32_t n, std::uint64_t seed) {
 
 // Fires n, then keeps going on this thread with one ready successor; the
 // others go to the pool (or, with one thread, to a local stack).
-void Session::work(Run& run, std::uint32_t n, std::uint64_t rng) {
+void Session::work(Run& run, std::uint32_t n, std::uint64_t seed) {
+  RandomScheduler rng(seed);
   // On the stack: Eigen's pool runs a task inline when its queue is full, so
   // work can nest.
-  boost::container::small_vector<std::uint32_t, 16> local{n}, ready;
+  Ready local{n}, ready;
   std::size_t fired = 0;
   while (!local.empty()) {
     const auto m = local.back();
@@ -161,7 +149,7 @@ void Session::work(Run& run, std::uint32_t n, std::uint64_t rng) {
     ++fired;
     for (std::size_t i = 0; i < ready.size(); ++i) {
       if (pool_ && i + 1 < ready.size()) {
-        schedule(run, ready[i], next_random(rng));
+        schedule(run, ready[i], rng.next());
       } else {
         local.push_back(ready[i]);
       }
@@ -218,14 +206,13 @@ Session::Run& Session::start_run() {
 
 RunResult Session::run() {
   auto& run = start_run();
-  std::uint64_t rng = run.seed;
+  RandomScheduler rng(run.seed);
   auto ready = graph_.initially_ready;
-  if (run.perturb)
-    for (std::size_t i = ready.size(); i > 1; --i) std::swap(ready[i - 1], ready[next_random(rng) % i]);
+  if (run.perturb) rng.shuffle(ready);
   if (!pool_) {
-    for (auto n : ready) work(run, n, next_random(rng));
+    for (auto n : ready) work(run, n, rng.next());
   } else if (!ready.empty()) {
-    for (auto n : ready) schedule(run, n, next_random(rng));
+    for (auto n : ready) schedule(run, n, rng.next());
     std::unique_lock guard(run.done_lock);
     run.done.wait(guard, [&] { return run.remaining.load(std::memory_order_acquire) == 0; });
   }
@@ -239,7 +226,7 @@ RunResult Session::run_schedule(const Schedule& schedule) {
   for (const auto& step : schedule) run.forced[step.node.value] = step.choice;
   std::vector<bool> fired(graph_.nodes.size(), false);
   Ready ready;
-  std::uint64_t rng = run.seed;
+  RandomScheduler rng(run.seed);
   for (std::size_t i = 0; i < schedule.size(); ++i) {
     const auto n = schedule[i].node.value;
     if (fired[n] || run.pending[n].load() != 0)

@@ -79,8 +79,8 @@ class Session {
   std::uint64_t runs_ = 0;
 
   using Ready = boost::container::small_vector<std::uint32_t, 16>;
-  void fire(Run& run, std::uint32_t n, std::uint64_t& rng, Ready& ready);
-  void work(Run& run, std::uint32_t n, std::uint64_t rng);
+  void fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready);
+  void work(Run& run, std::uint32_t n, std::uint64_t seed);
   void schedule(Run& run, std::uint32_t n, std::uint64_t seed);
   std::unique_ptr<Run> run_;  // reused by every run: a session runs one run at a time
   Run& start_run();

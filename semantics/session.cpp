@@ -65,9 +65,9 @@ std::vector<std::pair<std::string, Content>> outputs(const Program& p, const Sta
   return out;
 }
 
-std::size_t RandomScheduler::below(std::size_t n) {
+std::uint64_t RandomScheduler::next() {
   state_ += 0x9e3779b97f4a7c15ULL;
-  return static_cast<std::size_t>(mix64(state_) % n);
+  return mix64(state_);
 }
 
 }  // namespace tfsem

@@ -6,7 +6,9 @@
 #include "semantics/semantics.hpp"
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -35,7 +37,14 @@ std::vector<std::pair<std::string, Content>> outputs(const Program& p, const Sta
 class RandomScheduler {
  public:
   explicit RandomScheduler(std::uint64_t seed) : state_(seed) {}
-  std::size_t below(std::size_t n);
+  std::uint64_t next();
+  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
+  // A uniformly random permutation of the range (Fisher-Yates).
+  template <class Range>
+  void shuffle(Range& r) {
+    for (std::size_t i = std::size(r); i > 1; --i) std::swap(r[i - 1], r[below(i)]);
+  }
+
  private:
   std::uint64_t state_;
 };

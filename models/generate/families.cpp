@@ -19,17 +19,22 @@ void final_read(SpecBuilder& b, const std::string& var, const std::vector<std::s
   b.output({r, 0}, fetch);
 }
 
+// Read x, Add `constant`, Write x (Figure 4's replica); returns the Write.
+std::string read_add_write(SpecBuilder& b, int i, const std::string& var, int constant) {
+  const auto r = b.node(at("read", i), "Read"), add = b.node(at("add", i), "Add"), w = b.node(at("write", i), "Write");
+  b.var_for(r, var);
+  b.var_for(w, var);
+  b.tensor({r, 0}, {add, 0});
+  b.feed(i32(constant), {add, 1});
+  b.tensor({add, 0}, {w, 1});
+  return w;
+}
+
 ProgramSpec independent_chains(int n) {
   SpecBuilder b(graph_name("independent-chains", n), "n chains, each reads its own variable, adds 1 and writes it back");
   for (int i = 0; i < n; ++i) {
-    const auto x = at("x", i), r = b.node(at("read", i), "Read"), add = b.node(at("add", i), "Add"),
-               w = b.node(at("write", i), "Write");
-    b.variable(x, i32(0));
-    b.var_for(r, x);
-    b.var_for(w, x);
-    b.tensor({r, 0}, {add, 0});
-    b.feed(i32(1), {add, 1});
-    b.tensor({add, 0}, {w, 1});
+    b.variable(at("x", i), i32(0));
+    read_add_write(b, i, at("x", i), 1);
   }
   return std::move(b).build();
 }
@@ -53,15 +58,7 @@ ProgramSpec lost_update(int n) {
                 "n replicas each Read x, Add a distinct constant and Write x (Figure 4); then a Read after all writes");
   b.variable("x", i32(0));
   std::vector<std::string> writes;
-  for (int i = 0; i < n; ++i) {
-    const auto r = b.node(at("read", i), "Read"), add = b.node(at("add", i), "Add"), w = b.node(at("write", i), "Write");
-    b.var_for(r, "x");
-    b.var_for(w, "x");
-    b.tensor({r, 0}, {add, 0});
-    b.feed(i32(i + 1), {add, 1});
-    b.tensor({add, 0}, {w, 1});
-    writes.push_back(w);
-  }
+  for (int i = 0; i < n; ++i) writes.push_back(read_add_write(b, i, "x", i + 1));
   final_read(b, "x", writes, "y");
   return std::move(b).build();
 }

@@ -23,8 +23,7 @@ class Generator {
     const int accesses = 2 + pick(o_.max_accesses - 1), functions = pick(o_.max_functions + 1);
     std::vector<char> is_access(static_cast<std::size_t>(accesses + functions), 0);
     std::fill_n(is_access.begin(), accesses, 1);
-    for (int i = static_cast<int>(is_access.size()); i > 1; --i)
-      std::swap(is_access[static_cast<std::size_t>(i - 1)], is_access[static_cast<std::size_t>(pick(i))]);
+    rng_.shuffle(is_access);
     for (char a : is_access) a ? access(vars) : function();
     for (std::size_t i = 0; i < pending_.size(); ++i) b_.output(pending_[i], "out" + std::to_string(i));
     return std::move(b_).build();
