@@ -49,11 +49,10 @@ nlohmann::json check_json(const Program& p, const explorer::Result& r, const std
   using nlohmann::json;
   json outcomes = json::array(), races = json::array();
   for (const auto& o : r.outcomes) {
-    json outs = json::object(), vars = json::object(), stuck = json::array();
-    for (const auto& [f, c] : o.outputs) outs[f] = format::content_to_json(p, c);
-    for (std::size_t x = 0; x < o.var_value.size(); ++x) vars[p.variable(VarId(x)).name] = format::tensor_to_json(o.var_value[x]);
+    json stuck = json::array();
     for (const auto& s : o.stuck) stuck.push_back(p.node(s.node).name);
-    outcomes.push_back({{"outputs", outs}, {"VarValue", vars}, {"stuck", stuck}, {paths_key(r), o.paths},
+    outcomes.push_back({{"outputs", format::outputs_to_json(p, o.outputs)}, {"VarValue", format::var_value_to_json(p, o.var_value)},
+                        {"stuck", stuck}, {paths_key(r), o.paths},
                         {"witness", schedule_to_string(p, o.witness)}});
   }
   for (const auto& race : r.races)

@@ -36,10 +36,8 @@ int run_run(const RunCmd& o) {
   for (std::size_t k = 0; k < runs; ++k) {
     const auto r = forced.empty() ? session.run() : session.run_schedule(forced[k]);
     if (o.json) {
-      nlohmann::json outs = nlohmann::json::object(), vars = nlohmann::json::object();
-      for (const auto& [f, c] : session.outputs(r)) outs[f] = format::content_to_json(p, c);
-      for (std::size_t x = 0; x < r.var_value.size(); ++x) vars[p.variable(VarId(x)).name] = format::tensor_to_json(r.var_value[x]);
-      all.push_back({{"outputs", outs}, {"VarValue", vars}});
+      all.push_back({{"outputs", format::outputs_to_json(p, session.outputs(r))},
+                     {"VarValue", format::var_value_to_json(p, r.var_value)}});
       continue;
     }
     std::cout << "run " << k + 1 << "\n";

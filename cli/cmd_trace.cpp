@@ -93,9 +93,8 @@ int run_trace(const TraceOptions& o) {
     const bool terminal = sem.terminal(s);
     jr["schedule"] = schedule_to_string(p, taken);
     jr["terminal"] = terminal;
-    nlohmann::json outs = nlohmann::json::object(), stuck = nlohmann::json::array();
-    for (const auto& [fetch, c] : outputs(p, s)) outs[fetch] = format::content_to_json(p, c);
-    jr["outputs"] = outs;
+    nlohmann::json stuck = nlohmann::json::array();
+    jr["outputs"] = format::outputs_to_json(p, outputs(p, s));
     if (!o.json) {
       if (terminal) std::cout << "  terminal state after " << index << " steps\n";
       else {
@@ -120,7 +119,7 @@ int run_trace(const TraceOptions& o) {
     jr["stuck"] = stuck;
     doc["runs"].push_back(std::move(jr));
   }
-  doc["VarValue"] = format::state_to_json(p, s)["VarValue"];
+  doc["VarValue"] = format::var_value_to_json(p, s.var_value);
   if (o.json) std::cout << doc.dump(2) << "\n";
   else {
     std::cout << "final VarValue:";

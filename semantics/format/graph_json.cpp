@@ -432,12 +432,23 @@ json content_to_json(const Program& p, const Content& c) {
       c);
 }
 
+json outputs_to_json(const Program& p, const std::vector<std::pair<std::string, Content>>& outputs) {
+  json out = json::object();
+  for (const auto& [fetch, c] : outputs) out[fetch] = content_to_json(p, c);
+  return out;
+}
+
+json var_value_to_json(const Program& p, const std::vector<Tensor>& var_value) {
+  json out = json::object();
+  for (std::size_t x = 0; x < var_value.size(); ++x) out[p.variable(VarId(x)).name] = tensor_to_json(var_value[x]);
+  return out;
+}
+
 json state_to_json(const Program& p, const State& s) {
-  json vars = json::object(), transit = json::object();
-  for (std::size_t x = 0; x < s.var_value.size(); ++x) vars[p.variable(VarId(x)).name] = tensor_to_json(s.var_value[x]);
+  json transit = json::object();
   for (std::size_t e = 0; e < s.in_transit.size(); ++e)
     if (!is_empty(s.in_transit[e])) transit[p.edge(EdgeId(e)).name] = content_to_json(p, s.in_transit[e]);
-  return {{"VarValue", vars}, {"InTransit", transit}};
+  return {{"VarValue", var_value_to_json(p, s.var_value)}, {"InTransit", transit}};
 }
 
 }  // namespace tfsem::format

@@ -33,5 +33,8 @@ void apply_feed(ProgramSpec& spec, const std::string& assignment);
 nlohmann::json tensor_to_json(const Tensor& t);
 nlohmann::json content_to_json(const Program& p, const Content& c);
 nlohmann::json state_to_json(const Program& p, const State& s);  // {"VarValue": {...}, "InTransit": {...}}
+// A run's outputs by fetch name ({"y": ...}) and VarValue by variable name ({"x": ...}).
+nlohmann::json outputs_to_json(const Program& p, const std::vector<std::pair<std::string, Content>>& outputs);
+nlohmann::json var_value_to_json(const Program& p, const std::vector<Tensor>& var_value);
 
 }  // namespace tfsem::format
