@@ -40,10 +40,7 @@ const char* edge_style(EdgeKind k) {
 State state_after(const Semantics& sem, const std::string& schedule) {
   State s = sem.initial();
   if (schedule == "initial") return s;
-  for (const auto& step : parse_schedule(sem.program(), schedule)) {
-    if (auto why = refuse_step(sem, s, step)) throw InputError("T-SCHEDULE", "--state", "", *why);
-    s = sem.fire(s, step.node)[step.choice];
-  }
+  if (auto why = replay(sem, s, parse_schedule(sem.program(), schedule))) throw InputError("T-SCHEDULE", "--state", "", *why);
   return s;
 }
 

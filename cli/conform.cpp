@@ -120,14 +120,7 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
       continue;
     }
     State s = sem.initial();
-    bool replayable = true;
-    for (const auto& step : schedule) {
-      if (refuse_step(sem, s, step)) {
-        replayable = false;
-        break;
-      }
-      s = std::move(sem.fire(s, step.node)[step.choice]);
-    }
+    const bool replayable = !replay(sem, s, schedule);
     ++r.replayed;
     if (!replayable || !same(outputs(*program, s), s.var_value, run_outputs, run.var_value, o.tolerance))
       r.failures.push_back({k,

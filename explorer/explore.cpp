@@ -134,7 +134,7 @@ class Search {
     for (; arrival_[s].parent != kNoParent; s = arrival_[s].parent) chain.push_back(&arrival_[s]);
     Schedule out = initial_steps_;
     State at = sem_.initial();
-    for (const auto& step : initial_steps_) at = std::move(sem_.fire(at, step.node)[step.choice]);
+    replay(sem_, at, initial_steps_);  // the settling firings, always enabled
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       auto landing = std::move(reduction_.fire(at, (*it)->move)[(*it)->result]);
       out.insert(out.end(), landing.steps.begin(), landing.steps.end());

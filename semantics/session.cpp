@@ -56,6 +56,14 @@ std::optional<std::string> refuse_step(const Semantics& sem, const State& s, con
   return std::nullopt;
 }
 
+std::optional<std::string> replay(const Semantics& sem, State& s, const Schedule& schedule) {
+  for (const auto& step : schedule) {
+    if (auto why = refuse_step(sem, s, step)) return why;
+    s = std::move(sem.fire(s, step.node)[step.choice]);
+  }
+  return std::nullopt;
+}
+
 std::vector<std::pair<std::string, Content>> outputs(const Program& p, const State& s) {
   std::vector<std::pair<std::string, Content>> out;
   for (std::size_t e = 0; e < p.edges().size(); ++e) {

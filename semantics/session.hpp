@@ -30,6 +30,10 @@ std::string schedule_to_string(const Program& p, const Schedule& s);
 // Whether `step` can fire in s, and if not, why (S-ENABLED, and a choice in range).
 std::optional<std::string> refuse_step(const Semantics& sem, const State& s, const Step& step);
 
+// Fires the schedule's steps from s, in place; stops at the first step that
+// cannot fire and returns why (refuse_step's reason).
+std::optional<std::string> replay(const Semantics& sem, State& s, const Schedule& schedule);
+
 // A run's outputs: each fetched output edge's contents, by fetch name.
 std::vector<std::pair<std::string, Content>> outputs(const Program& p, const State& s);
 

@@ -37,26 +37,23 @@ std::set<std::tuple<std::string, std::string, std::string, bool>> race_set(const
   return out;
 }
 
-State replay(const Semantics& sem, const Schedule& schedule) {
+State replayed(const Semantics& sem, const Schedule& schedule) {
   State s = sem.initial();
-  for (const auto& step : schedule) {
-    REQUIRE_FALSE(refuse_step(sem, s, step).has_value());
-    s = sem.fire(s, step.node)[step.choice];
-  }
+  REQUIRE_FALSE(replay(sem, s, schedule).has_value());
   return s;
 }
 
 void check_witnesses(const Semantics& sem, const explorer::Result& r) {
   const auto& p = sem.program();
   for (const auto& o : r.outcomes) {
-    const auto end = replay(sem, o.witness);
+    const auto end = replayed(sem, o.witness);
     CHECK(sem.terminal(end));
     CHECK(explorer::outcome_text(p, {outputs(p, end), end.var_value, sem.stuck(end), 0, {}}) ==
           explorer::outcome_text(p, o));
   }
   for (const auto& race : r.races) {
-    replay(sem, race.first_then_second);
-    replay(sem, race.second_then_first);
+    replayed(sem, race.first_then_second);
+    replayed(sem, race.second_then_first);
   }
 }
 
