@@ -6,6 +6,7 @@
 # and whether the two outcome sets agree. Prints a Markdown table.
 # Usage: bench/spin_vs_tfsem.sh [TFSEM] [FAMILY:N ...]
 set -eu
+. "$(dirname "$0")/../tests/spin/spin_lib.sh"
 TFSEM=${1:-./build/cli/tfsem}
 shift || true
 CASES=${*:-lost-update:4 lost-update:5 lastwrite:6 lastwrite:8 assign-add:6 independent-chains:6 sgd-workers:3}
@@ -18,13 +19,13 @@ for c in $CASES; do
   g="$work/g.json"
   "$TFSEM" generate "$family" "$n" -o "$g"
   "$TFSEM" export --promela "$g" -o "$work/model.pml"
-  (cd "$work" && spin -a model.pml > /dev/null && cc -O2 -DSAFETY -DPRINTF -DVECTORSZ=8192 -w -o pan pan.c)
+  build_pan "$work"
   /usr/bin/time -f '%e %M' -o "$work/spin.time" sh -c "cd '$work' && ./pan -m1000000 > pan.out"
   spin_states=$(awk '/states, stored/ {print $1}' "$work/pan.out")
   spin_trans=$(awk '/transitions \(= stored\+matched\)/ {print $1}' "$work/pan.out")
-  grep '^OUTCOME ' "$work/pan.out" | sed 's/^OUTCOME //' | sort -u > "$work/spin.txt"
+  spin_outcomes "$work/pan.out" > "$work/spin.txt"
   /usr/bin/time -f '%e %M' -o "$work/tfsem.time" "$TFSEM" explore "$g" --por rf --json > "$work/explore.json"
-  "$TFSEM" check "$g" --no-fix | grep '^outcome: ' | sed 's/^outcome: //; s/ | .*//' | sort -u > "$work/tfsem.txt"
+  tfsem_outcomes "$TFSEM" "$g" > "$work/tfsem.txt"
   agree=false
   cmp -s "$work/spin.txt" "$work/tfsem.txt" && agree=true
   grep -q 'errors: 0' "$work/pan.out" || agree="SPIN-error:$(grep -m1 'pan:' "$work/pan.out" | tr '|' ' ')"

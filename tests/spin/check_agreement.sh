@@ -7,6 +7,7 @@
 set -u
 TFSEM=$1
 SRC=$2
+. "$(dirname "$0")/spin_lib.sh"
 command -v spin >/dev/null 2>&1 || { echo "spin is not installed: skipped"; exit 77; }
 command -v cc >/dev/null 2>&1 || { echo "no C compiler: skipped"; exit 77; }
 work=$(mktemp -d)
@@ -21,10 +22,9 @@ for model in "$SRC"/models/*.json "$work"/*.json; do
     echo "not exported: $name ($(head -1 "$work/why"))"
     continue
   fi
-  (cd "$work" && spin -a model.pml > /dev/null && cc -O2 -DSAFETY -DPRINTF -DVECTORSZ=8192 -w -o pan pan.c && ./pan -m100000 > pan.out) ||
-    { echo "SPIN failed on $name"; status=1; continue; }
-  grep '^OUTCOME ' "$work/pan.out" | sed 's/^OUTCOME //' | sort -u > "$work/spin.txt"
-  "$TFSEM" check "$model" --no-fix | grep '^outcome: ' | sed 's/^outcome: //; s/ | .*//' | sort -u > "$work/tfsem.txt"
+  (build_pan "$work" && cd "$work" && ./pan -m100000 > pan.out) || { echo "SPIN failed on $name"; status=1; continue; }
+  spin_outcomes "$work/pan.out" > "$work/spin.txt"
+  tfsem_outcomes "$TFSEM" "$model" > "$work/tfsem.txt"
   if diff -u "$work/tfsem.txt" "$work/spin.txt" > "$work/diff"; then
     echo "agree: $name ($(wc -l < "$work/spin.txt") outcomes)"
   else
