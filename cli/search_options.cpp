@@ -14,11 +14,15 @@ void SearchOptions::add_to(CLI::App& app, bool with_por) {
   app.add_option("--max-states", max_states, "stop, INCOMPLETE, after storing this many states")->capture_default_str();
   app.add_option("--max-memory", max_memory_mib, "stop, INCOMPLETE, above this many MiB of search memory")->capture_default_str();
   app.add_option("--timeout", timeout_s, "stop, INCOMPLETE, after this many seconds (0: none)");
+  app.add_option("--threads", threads, "threads expanding states (the results do not depend on it)")
+      ->check(CLI::Range(1U, 256U))
+      ->capture_default_str();
 }
 
 explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
   explorer::ExploreOptions o;
   o.por = p;
+  o.threads = threads;
   o.limits.max_states = max_states;
   o.limits.max_memory_bytes = max_memory_mib << 20;
   if (timeout_s > 0) o.limits.timeout = std::chrono::duration<double>(timeout_s);

@@ -16,6 +16,7 @@ struct SearchOptions {
   std::uint64_t max_states = 50'000'000;
   std::uint64_t max_memory_mib = 16384;
   double timeout_s = 0;
+  unsigned threads = 1;
 
   void add_to(CLI::App& app, bool with_por = true);
   // The explorer's options for `por`; progress goes to stderr when it is a terminal.

@@ -2,8 +2,13 @@
 
 #include "explorer/state_table.hpp"
 
+#include <unsupported/Eigen/CXX11/ThreadPool>
+
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <map>
+#include <memory>
 #include <unordered_map>
 
 namespace tfsem::explorer {
@@ -14,56 +19,130 @@ using Clock = std::chrono::steady_clock;
 
 PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-// The states reachable by firing a then b (every result of each).
-std::vector<State> fire_both(const Semantics& sem, const State& s, NodeId a, NodeId b) {
-  std::vector<State> out;
-  for (const auto& mid : sem.fire(s, a))
-    if (sem.enabled(mid, b))
-      for (auto& end : sem.fire(mid, b)) out.push_back(std::move(end));
-  return out;
-}
-
-// Whether the two orders of a and b lead to different sets of states.
-bool order_matters(const Semantics& sem, const State& s, NodeId a, NodeId b) {
-  const auto ab = fire_both(sem, s, a, b), ba = fire_both(sem, s, b, a);
-  return ab.size() != ba.size() || !std::is_permutation(ab.begin(), ab.end(), ba.begin());
-}
-
-SleepSet intersect(const SleepSet& a, const SleepSet& b) {
+SleepSet intersect(const SleepSet& a, std::span<const NodeId> b) {
   SleepSet out;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
 }
 
+// Which pairs of accessors of one variable have been seen racing, and which of
+// them harmfully: a byte per pair, read at every state, so kept dense.
+class RaceFlags {
+ public:
+  static constexpr std::uint8_t unseen = 0, benign = 1, harmful = 2;
+  explicit RaceFlags(const Semantics& sem) : local_(sem.program().nodes().size()), flags_(sem.program().variables().size()) {
+    std::vector<std::uint32_t> count(flags_.size(), 0);
+    for (std::size_t i = 0; i < local_.size(); ++i)
+      if (const auto a = sem.access(NodeId(i)); a.kind != Access::Kind::none) local_[i] = count[a.var.index()]++;
+    for (std::size_t x = 0; x < flags_.size(); ++x) size_.push_back(count[x]);
+  }
+  [[nodiscard]] std::uint8_t get(VarId x, NodeId a, NodeId b) const {
+    const auto& f = flags_[x.index()];
+    return f.empty() ? unseen : f[index(x, a, b)];
+  }
+  void set(VarId x, NodeId a, NodeId b, std::uint8_t v) {
+    auto& f = flags_[x.index()];
+    if (f.empty()) f.assign(std::size_t{size_[x.index()]} * size_[x.index()], unseen);
+    f[index(x, a, b)] = v;
+  }
+  [[nodiscard]] std::size_t bytes() const {
+    std::size_t n = 0;
+    for (const auto& f : flags_) n += f.size();
+    return n;
+  }
+
+ private:
+  [[nodiscard]] std::size_t index(VarId x, NodeId a, NodeId b) const {
+    return std::size_t{local_[a.index()]} * size_[x.index()] + local_[b.index()];
+  }
+  std::vector<std::uint32_t> local_;  // a node's index among its variable's accessors
+  std::vector<std::uint32_t> size_;   // accessors by variable
+  std::vector<std::vector<std::uint8_t>> flags_;
+};
+
+// What one thread needs to expand states: its cache of firings and scratch space.
+struct Worker {
+  Worker(const Semantics& sem, Codec& codec, Por por)
+      : firings(sem, codec), reduction(firings, por), landings(codec.width()) {}
+  Firings firings;
+  Reduction reduction;
+  Landings landings;
+  std::vector<NodeId> enabled;
+  std::vector<Move> moves;
+  SleepSet sleep;
+  std::vector<Code> ab, ba, mid;
+};
+
+// How a state was first reached: a move from its parent, and which result.
+struct Arrival {
+  StateIndex parent;
+  Move move;
+  std::uint32_t result;
+};
+
+// What expanding a block of states found; merged into the search in order.
+struct Batch {
+  struct Expanded {
+    StateIndex state;
+    bool terminal;
+    std::uint64_t pruned;
+    std::uint32_t races_end, successors_end;
+  };
+  struct RaceSeen {
+    NodeId a, b;
+    bool harmful;
+  };
+  struct Successor {
+    Arrival how;
+    std::uint64_t hash;
+    std::uint32_t sleep_end, steps_end;
+  };
+  std::vector<Expanded> states;
+  std::vector<RaceSeen> races;
+  std::vector<Successor> successors;
+  std::vector<Code> rows;  // one per successor
+  SleepSet sleep;          // each successor's, one after the other
+  Schedule steps;          // each successor's firings, one after the other
+  void clear() {
+    states.clear(), races.clear(), successors.clear(), rows.clear(), sleep.clear(), steps.clear();
+  }
+};
+
 // States are expanded in order of how many firings reach them (every path to a
 // state fires the same nodes), so every arrival at a state, with its path
-// count and sleep set, is known before the state is expanded.
+// count and sleep set, is known before the state is expanded. A bucket is
+// expanded in chunks: threads expand the states of a chunk, which only reads
+// the search, then one thread merges what they found, in order, so the result
+// does not depend on the number of threads.
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
-      : sem_(sem), opts_(opts), reduction_(sem, opts.por), table_(sem.program()) {}
+      : sem_(sem), opts_(opts), codec_(sem.program()), table_(codec_.width()), race_flags_(sem) {
+    const auto threads = std::max(1U, opts.threads);
+    for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Worker>(sem, codec_, opts.por));
+    if (threads > 1) pool_ = std::make_unique<Eigen::ThreadPool>(static_cast<int>(threads - 1));
+  }
 
   Result run() {
-    const auto start = Clock::now();
-    auto last_report = start;
+    start_ = last_report_ = Clock::now();
     result_.por = opts_.por;
-    State init = sem_.initial();
-    reduction_.settle(init, initial_steps_);
-    add(init, {kNoParent, {}, 0}, initial_steps_.size(), {}, 1);
+    initial_row_.resize(codec_.width());
+    codec_.pack(sem_.initial(), initial_row_.data());
+    std::vector<NodeId> every;
+    for (std::size_t i = 0; i < sem_.program().nodes().size(); ++i) every.emplace_back(i);
+    reduction().settle(initial_row_.data(), initial_steps_, std::move(every));
+    add(initial_row_.data(), table_.hash(initial_row_.data()), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1);
     for (std::size_t depth = 0; depth < buckets_.size() && result_.complete; ++depth) {
-      // Expanding may add to later buckets; take this one out first.
+      // Merging adds to later buckets only (every move fires a node); take this one out first.
       const auto bucket = std::move(buckets_[depth]);
-      for (auto s : bucket) {
-        expand(s, depth);
-        if (!within_limits(start)) break;
-        if (opts_.progress && Clock::now() - last_report > std::chrono::milliseconds(250)) {
-          last_report = Clock::now();
-          opts_.progress({table_.size(), memory(), elapsed(start)});
-        }
+      for (std::size_t begin = 0; begin < bucket.size() && result_.complete; begin += kChunk) {
+        const std::span<const StateIndex> chunk(bucket.data() + begin, std::min(kChunk, bucket.size() - begin));
+        expand_chunk(chunk);
+        for (std::size_t b = 0; b * kBlock < chunk.size() && result_.complete; ++b) merge(batches_[b], depth);
       }
     }
     result_.counters.states_stored = table_.size();
-    result_.seconds = elapsed(start);
+    result_.seconds = elapsed();
     result_.memory_bytes = memory();
     for (auto& o : outcome_order_) result_.outcomes.push_back(std::move(outcomes_[o]));
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
@@ -72,16 +151,17 @@ class Search {
 
  private:
   static constexpr StateIndex kNoParent = UINT32_MAX;
-  // How a state was first reached: a move from its parent, and which result.
-  struct Arrival {
-    StateIndex parent;
-    Move move;
-    std::uint32_t result;
-  };
+  static constexpr std::size_t kBlock = 64, kChunk = 64 * kBlock;
+
   const Semantics& sem_;
   const ExploreOptions& opts_;
-  Reduction reduction_;
+  Codec codec_;
   StateTable table_;
+  RaceFlags race_flags_;
+  std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] is the merging thread's
+  std::unique_ptr<Eigen::ThreadPool> pool_;
+  std::vector<Batch> batches_ = std::vector<Batch>(kChunk / kBlock);
+  std::vector<Code> initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
   std::vector<Arrival> arrival_;
   std::vector<PathCount> paths_;
@@ -91,31 +171,183 @@ class Search {
   std::vector<std::string> outcome_order_;
   std::map<std::pair<NodeId, NodeId>, Race> races_;
   Result result_;
+  Clock::time_point start_, last_report_;
 
-  static double elapsed(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+  Reduction& reduction() { return workers_[0]->reduction; }
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   std::uint64_t memory() const {
-    return table_.bytes() + arrival_.capacity() * sizeof(Arrival) + paths_.capacity() * sizeof(PathCount);
+    std::uint64_t firings = 0;
+    for (const auto& w : workers_) firings += w->firings.bytes();
+    return table_.bytes() + codec_.bytes() + firings + race_flags_.bytes() + arrival_.capacity() * sizeof(Arrival) +
+           paths_.capacity() * sizeof(PathCount) + sleep_.size() * 64;
   }
 
-  bool within_limits(Clock::time_point start) {
+  bool within_limits() {
     const auto& l = opts_.limits;
     if (table_.size() > l.max_states) result_.stopped_by = "max-states " + std::to_string(l.max_states);
     else if (memory() > l.max_memory_bytes) result_.stopped_by = "max-memory " + std::to_string(l.max_memory_bytes >> 20) + " MiB";
-    else if (l.timeout && elapsed(start) > l.timeout->count()) result_.stopped_by = "timeout";
+    else if (l.timeout && elapsed() > l.timeout->count()) result_.stopped_by = "timeout";
     else return true;
     result_.complete = false;
     return false;
   }
 
-  // Records an arrival at s, `depth` firings from the initial state.
-  StateIndex add(const State& s, Arrival how, std::size_t depth, SleepSet sleep, PathCount paths) {
-    auto [i, fresh] = table_.insert(s);
+  // ---- Expanding: reads the search, writes only the batch. ----
+
+  void expand_chunk(std::span<const StateIndex> chunk) {
+    const std::size_t blocks = (chunk.size() + kBlock - 1) / kBlock;
+    std::atomic<std::size_t> next{0};
+    auto work = [&](Worker& w) {
+      for (std::size_t b; (b = next.fetch_add(1)) < blocks;) {
+        batches_[b].clear();
+        for (auto s : chunk.subspan(b * kBlock, std::min(kBlock, chunk.size() - b * kBlock))) expand(w, s, batches_[b]);
+      }
+    };
+    if (!pool_ || blocks == 1) return work(*workers_[0]);
+    Eigen::Barrier done(static_cast<unsigned>(workers_.size() - 1));
+    std::vector<std::exception_ptr> errors(workers_.size());
+    for (std::size_t t = 1; t < workers_.size(); ++t)
+      pool_->Schedule([&, t] {
+        try {
+          work(*workers_[t]);
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+        done.Notify();
+      });
+    try {
+      work(*workers_[0]);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+    done.Wait();
+    for (const auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+
+  void expand(Worker& w, StateIndex si, Batch& out) {
+    const Code* row = table_.row(si);
+    auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
+    w.firings.enabled_nodes(row, w.enabled);
+    expanded.terminal = w.enabled.empty();
+    if (!expanded.terminal) {
+      find_races(w, row, out);
+      explore_moves(w, si, row, out);
+    }
+    expanded.pruned = expanded.terminal ? 0 : w.enabled.size() - std::min(w.enabled.size(), w.moves.size());
+    expanded.races_end = static_cast<std::uint32_t>(out.races.size());
+    expanded.successors_end = static_cast<std::uint32_t>(out.successors.size());
+  }
+
+  void explore_moves(Worker& w, StateIndex si, const Code* row, Batch& out) {
+    w.sleep.clear();
+    if (auto it = sleep_.find(si); it != sleep_.end()) w.sleep = it->second;
+    w.reduction.moves(row, w.enabled, w.sleep, w.moves);
+    for (const auto& m : w.moves) {
+      w.reduction.fire(row, m, w.landings);
+      for (std::uint32_t r = 0; r < w.landings.size(); ++r) {
+        const auto steps = w.landings.steps(r);
+        // Sleep-set rule: a sibling explored earlier, or a sleeper, still sleeps
+        // after this move when it is independent of every firing in it.
+        for (auto z : w.sleep)
+          if (std::all_of(steps.begin(), steps.end(), [&](const Step& st) { return w.reduction.independent(z, st.node); }))
+            out.sleep.push_back(z);
+        out.rows.insert(out.rows.end(), w.landings.row(r), w.landings.row(r) + codec_.width());
+        out.steps.insert(out.steps.end(), steps.begin(), steps.end());
+        out.successors.push_back({{si, m, r}, table_.hash(w.landings.row(r)),
+                                  static_cast<std::uint32_t>(out.sleep.size()), static_cast<std::uint32_t>(out.steps.size())});
+      }
+      if (!m.write_phase && opts_.por != Por::none) w.sleep.insert(std::upper_bound(w.sleep.begin(), w.sleep.end(), m.node), m.node);
+    }
+  }
+
+  // Every pair of enabled conflicting accesses is a race; whether the two
+  // orders lead to different states is decided here, recorded by the merge.
+  void find_races(Worker& w, const Code* row, Batch& out) {
+    for (std::size_t i = 0; i < w.enabled.size(); ++i)
+      for (std::size_t j = i + 1; j < w.enabled.size(); ++j) {
+        const auto a = w.enabled[i], b = w.enabled[j];
+        if (w.reduction.independent(a, b)) continue;
+        const auto flag = race_flags_.get(sem_.access(a).var, a, b);
+        if (flag == RaceFlags::harmful) continue;  // its witnesses are final
+        const bool harmful = order_matters(w, row, a, b);
+        if (flag == RaceFlags::unseen || harmful) out.races.push_back({a, b, harmful});
+      }
+  }
+
+  // The states reachable by firing a then b (every result of each), appended to out.
+  static std::size_t fire_both(Worker& w, const Code* row, NodeId a, NodeId b, std::vector<Code>& out) {
+    const auto width = w.firings.width();
+    std::size_t n = 0;
+    out.clear();
+    w.mid.resize(width);
+    for (std::size_t ra = 0, na = w.firings.results(row, a); ra < na; ++ra) {
+      w.firings.fire(row, a, ra, w.mid.data());
+      if (!w.firings.enabled(w.mid.data(), b)) continue;
+      for (std::size_t rb = 0, nb = w.firings.results(w.mid.data(), b); rb < nb; ++rb, ++n) {
+        out.resize((n + 1) * width);
+        w.firings.fire(w.mid.data(), b, rb, out.data() + n * width);
+      }
+    }
+    return n;
+  }
+
+  // Whether the two orders of a and b lead to different multisets of states.
+  static bool order_matters(Worker& w, const Code* row, NodeId a, NodeId b) {
+    const auto width = w.firings.width();
+    const auto n = fire_both(w, row, a, b, w.ab);
+    if (n != fire_both(w, row, b, a, w.ba)) return true;
+    auto rows = [&](const std::vector<Code>& flat) {
+      std::vector<std::span<const Code>> out;
+      for (std::size_t i = 0; i < n; ++i) out.emplace_back(flat.data() + i * width, width);
+      return out;
+    };
+    if (n == 1) return !std::equal(w.ab.begin(), w.ab.end(), w.ba.begin());
+    auto ab = rows(w.ab), ba = rows(w.ba);
+    return !std::is_permutation(ab.begin(), ab.end(), ba.begin(), [](auto x, auto y) {
+      return std::equal(x.begin(), x.end(), y.begin());
+    });
+  }
+
+  // ---- Merging: one thread, in the order of the bucket. ----
+
+  void merge(const Batch& batch, std::size_t depth) {
+    std::uint32_t race = 0, successor = 0, sleep = 0, step = 0;
+    for (const auto& e : batch.states) {
+      const auto si = e.state;
+      if (opts_.observer.state) opts_.observer.state(si, codec_.unpack(table_.row(si)), e.terminal);
+      if (e.terminal) record_terminal(si);
+      for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
+      sleep_.erase(si);
+      result_.counters.transitions_pruned += e.pruned;
+      for (; successor < e.successors_end; ++successor) {
+        const auto& s = batch.successors[successor];
+        const std::span<const NodeId> next_sleep(batch.sleep.data() + sleep, s.sleep_end - sleep);
+        const std::span<const Step> steps(batch.steps.data() + step, s.steps_end - step);
+        ++result_.counters.transitions;
+        const auto to = add(batch.rows.data() + std::size_t{successor} * codec_.width(), s.hash, s.how,
+                            depth + steps.size(), next_sleep, paths_[si]);
+        if (opts_.observer.transition) opts_.observer.transition(si, to, Schedule(steps.begin(), steps.end()));
+        sleep = s.sleep_end, step = s.steps_end;
+      }
+      if (!within_limits()) return;
+      if (opts_.progress && Clock::now() - last_report_ > std::chrono::milliseconds(250)) {
+        last_report_ = Clock::now();
+        opts_.progress({table_.size(), memory(), elapsed()});
+      }
+    }
+  }
+
+  // Records an arrival at a state, `depth` firings from the initial state.
+  StateIndex add(const Code* row, std::uint64_t hash, Arrival how, std::size_t depth, std::span<const NodeId> sleep,
+                 PathCount paths) {
+    auto [i, fresh] = table_.insert(row, hash);
     if (fresh) {
       arrival_.push_back(how);
       paths_.push_back(paths);
       if (buckets_.size() <= depth) buckets_.resize(depth + 1);
       buckets_[depth].push_back(i);
-      if (!sleep.empty()) sleep_.emplace(i, std::move(sleep));
+      if (!sleep.empty()) sleep_.emplace(i, SleepSet(sleep.begin(), sleep.end()));
       return i;
     }
     ++result_.counters.states_matched;
@@ -129,55 +361,25 @@ class Search {
   }
 
   // The schedule reaching s: its moves replayed from the initial state.
-  Schedule path_to(StateIndex s) const {
+  Schedule path_to(StateIndex s) {
     std::vector<const Arrival*> chain;
     for (; arrival_[s].parent != kNoParent; s = arrival_[s].parent) chain.push_back(&arrival_[s]);
     Schedule out = initial_steps_;
-    State at = sem_.initial();
-    replay(sem_, at, initial_steps_);  // the settling firings, always enabled
+    auto at = initial_row_;
+    auto& landings = workers_[0]->landings;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      auto landing = std::move(reduction_.fire(at, (*it)->move)[(*it)->result]);
-      out.insert(out.end(), landing.steps.begin(), landing.steps.end());
-      at = std::move(landing.state);
+      reduction().fire(at.data(), (*it)->move, landings);
+      const auto steps = landings.steps((*it)->result);
+      out.insert(out.end(), steps.begin(), steps.end());
+      std::copy_n(landings.row((*it)->result), at.size(), at.begin());
     }
     return out;
   }
 
-  void expand(StateIndex si, std::size_t depth) {
-    const State s = table_.unpack(si);
-    const auto enabled = sem_.enabled_nodes(s);
-    if (opts_.observer.state) opts_.observer.state(si, s, enabled.empty());
-    if (enabled.empty()) return record_terminal(si, s);
-    record_races(si, s, enabled);
-    SleepSet sleep;
-    if (auto it = sleep_.find(si); it != sleep_.end()) {
-      sleep = std::move(it->second);
-      sleep_.erase(it);
-    }
-    const auto moves = reduction_.moves(s, enabled, sleep);
-    if (moves.size() < enabled.size()) result_.counters.transitions_pruned += enabled.size() - moves.size();
-    for (const auto& m : moves) {
-      auto landings = reduction_.fire(s, m);
-      for (std::uint32_t r = 0; r < landings.size(); ++r) {
-        ++result_.counters.transitions;
-        // Sleep-set rule: a sibling explored earlier, or a sleeper, still sleeps
-        // after this move when it is independent of every firing in it.
-        SleepSet next;
-        for (auto z : sleep)
-          if (std::all_of(landings[r].steps.begin(), landings[r].steps.end(),
-                          [&](const Step& st) { return reduction_.independent(z, st.node); }))
-            next.push_back(z);
-        std::sort(next.begin(), next.end());
-        const auto to = add(landings[r].state, {si, m, r}, depth + landings[r].steps.size(), std::move(next), paths_[si]);
-        if (opts_.observer.transition) opts_.observer.transition(si, to, landings[r].steps);
-      }
-      if (!m.write_phase && opts_.por != Por::none) sleep.insert(std::upper_bound(sleep.begin(), sleep.end(), m.node), m.node);
-    }
-  }
-
-  void record_terminal(StateIndex si, const State& s) {
+  void record_terminal(StateIndex si) {
     ++result_.counters.terminal_states;
     result_.counters.behaviours = saturating_add(result_.counters.behaviours, paths_[si]);
+    const auto s = codec_.unpack(table_.row(si));
     Outcome o{outputs(sem_.program(), s), s.var_value, sem_.stuck(s), 0, {}};
     const auto key = outcome_text(sem_.program(), o);
     auto [it, fresh] = outcomes_.try_emplace(key, std::move(o));
@@ -188,22 +390,19 @@ class Search {
     it->second.paths = saturating_add(it->second.paths, paths_[si]);
   }
 
-  void record_races(StateIndex si, const State& s, const std::vector<NodeId>& enabled) {
-    for (std::size_t i = 0; i < enabled.size(); ++i)
-      for (std::size_t j = i + 1; j < enabled.size(); ++j) {
-        const auto a = enabled[i], b = enabled[j];
-        if (reduction_.independent(a, b)) continue;
-        auto [it, fresh] = races_.try_emplace({a, b});
-        auto& race = it->second;
-        if (!fresh && race.harmful) continue;  // its witnesses are final
-        const bool harmful = order_matters(sem_, s, a, b);
-        if (fresh || harmful) {
-          const auto prefix = path_to(si);
-          race = Race{a, b, sem_.access(a).var, harmful, prefix, prefix};
-          race.first_then_second.insert(race.first_then_second.end(), {Step{a, 0}, Step{b, 0}});
-          race.second_then_first.insert(race.second_then_first.end(), {Step{b, 0}, Step{a, 0}});
-        }
-      }
+  void record_race(StateIndex si, const Batch::RaceSeen& seen) {
+    const auto [a, b, harmful] = seen;
+    const auto x = sem_.access(a).var;
+    auto [it, fresh] = races_.try_emplace({a, b});
+    auto& race = it->second;
+    if (!fresh && race.harmful) return;
+    if (fresh || harmful) {
+      const auto prefix = path_to(si);
+      race = Race{a, b, x, harmful, prefix, prefix};
+      race.first_then_second.insert(race.first_then_second.end(), {Step{a, 0}, Step{b, 0}});
+      race.second_then_first.insert(race.second_then_first.end(), {Step{b, 0}, Step{a, 0}});
+      race_flags_.set(x, a, b, harmful ? RaceFlags::harmful : RaceFlags::benign);
+    }
   }
 };
 

@@ -1,7 +1,8 @@
 // The exhaustive search over single-node firings (section 3.2.1): every
 // terminal state the semantics allows, every race between two accesses to one
 // variable, with a witness schedule for each. The search knows the semantics
-// only through its interface (initial, enabled_nodes, fire, access), and which
+// only through its interface (initial, enabled, fire, access, stuck), keeps
+// states packed (codec.hpp) and firings cached (firings.hpp), and which
 // firings it explores is the reduction's business (reduction.hpp).
 #pragma once
 
@@ -39,6 +40,9 @@ struct Observer {
 
 struct ExploreOptions {
   Por por = Por::rf;
+  // Threads expanding states; the states found, the counters, the witnesses
+  // and the order of everything reported are the same for every count.
+  unsigned threads = 1;
   Limits limits{};
   std::function<void(const Progress&)> progress{};  // called about every 0.25 s
   Observer observer{};

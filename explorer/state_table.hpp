@@ -1,13 +1,12 @@
-// Compact storage of explored states: each tensor is interned once and
-// referred to by a 32-bit id, so a state is one small integer per variable and
-// per edge, kept in a flat arena and found through a hash set.
+// The set of explored states: packed rows (codec.hpp) in an arena of fixed-size
+// chunks, so rows never move and growing never copies them, found through an
+// open-addressing table of (hash fragment, index) words.
 #pragma once
 
-#include "semantics/semantics.hpp"
+#include "explorer/codec.hpp"
 
 #include <cstdint>
-#include <unordered_map>
-#include <unordered_set>
+#include <memory>
 #include <vector>
 
 namespace tfsem::explorer {
@@ -16,38 +15,29 @@ using StateIndex = std::uint32_t;
 
 class StateTable {
  public:
-  explicit StateTable(const Program& p);
+  explicit StateTable(std::size_t width);
 
-  // Returns the state's index and whether it was new.
-  std::pair<StateIndex, bool> insert(const State& s);
-  [[nodiscard]] State unpack(StateIndex i) const;
-  [[nodiscard]] std::size_t size() const { return arena_.size() / width_; }
+  [[nodiscard]] std::uint64_t hash(const Code* row) const;
+  // Returns the row's index and whether it was new; h is hash(row).
+  std::pair<StateIndex, bool> insert(const Code* row, std::uint64_t h);
+  [[nodiscard]] const Code* row(StateIndex i) const { return at(i); }
+  [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] std::size_t bytes() const;
 
  private:
-  std::uint32_t code(const Content& c);
-  std::uint32_t intern(const Tensor& t);
-  [[nodiscard]] Content decode(std::uint32_t code) const;
-  [[nodiscard]] const std::uint32_t* row(StateIndex i) const { return arena_.data() + std::size_t{i} * width_; }
+  static constexpr unsigned kChunkBits = 14;
+  static constexpr std::size_t kChunkRows = std::size_t{1} << kChunkBits;
 
-  struct RowHash {
-    const StateTable* t;
-    std::size_t operator()(StateIndex i) const;
-  };
-  struct RowEq {
-    const StateTable* t;
-    bool operator()(StateIndex a, StateIndex b) const;
-  };
+  void grow();
+  [[nodiscard]] Code* at(StateIndex i) const {
+    return chunks_[i >> kChunkBits].get() + std::size_t{i & (kChunkRows - 1)} * width_;
+  }
 
-  std::size_t vars_, width_;
-  std::vector<Tensor> tensors_;
-  std::unordered_map<Tensor, std::uint32_t> tensor_ids_;
-  // The interned tensors by identity: states unpacked from the table share
-  // them, so most lookups end here. Interned tensors stay alive in tensors_,
-  // so an identity found here cannot belong to another tensor.
-  std::unordered_map<const void*, std::uint32_t> identity_ids_;
-  std::vector<std::uint32_t> arena_;  // row i: VarValue ids, then InTransit codes
-  std::unordered_set<StateIndex, RowHash, RowEq> index_;
+  std::size_t width_, size_ = 0;
+  std::vector<std::unique_ptr<Code[]>> chunks_;
+  // 0: free; otherwise the hash's high 32 bits, then index + 1. The slot is
+  // found from the same high bits, so growing needs no row.
+  std::vector<std::uint64_t> slots_;
 };
 
 }  // namespace tfsem::explorer

@@ -31,12 +31,7 @@ State Semantics::next_run(const State& end_of_run) const {
 }
 
 bool Semantics::enabled(const State& s, NodeId n) const {
-  const auto& node = program_->node(n);
-  for (auto d : node.in)
-    if (is_empty(s.in_transit[d.index()])) return false;
-  for (auto d : node.control_in)  // S-CTRL-1: InTransit(d) = GO for all incoming control edges d
-    if (is_empty(s.in_transit[d.index()])) return false;
-  return true;
+  return enabled_by(n, [&](EdgeId d) { return is_empty(s.in_transit[d.index()]); });
 }
 
 std::vector<Blocker> Semantics::why_not_enabled(const State& s, NodeId n) const {
@@ -137,15 +132,8 @@ bool Semantics::terminal(const State& s) const {
 }
 
 std::vector<bool> Semantics::fired(const State& s) const {
-  std::vector<bool> done(program_->nodes().size(), false);
-  for (auto n : program_->topological_order()) {
-    bool all = true;
-    for (auto d : program_->incoming(n)) {
-      const auto& e = program_->edge(d);
-      all = all && is_empty(s.in_transit[d.index()]) && (e.is_input() || done[e.src.index()]);
-    }
-    done[n.index()] = all;
-  }
+  std::vector<bool> done;
+  fired_by([&](EdgeId d) { return is_empty(s.in_transit[d.index()]); }, done);
   return done;
 }
 
@@ -161,10 +149,14 @@ Access Semantics::access(NodeId n) const { return access_[n.index()]; }
 
 bool Semantics::overwrites(const State& s, NodeId n) const {
   const auto& node = program_->node(n);
-  if (node.op.kind != Op::Kind::assign || (node.op.fn->ignored_args & 1U) == 0 || node.op.fn->nondeterministic)
-    return false;
-  const auto* v = std::get_if<Tensor>(&s.in_transit[node.in[1].index()]);
-  return v != nullptr && !v->is_error();
+  return node.op.kind == Op::Kind::assign && overwrites(n, s.in_transit[node.in[1].index()]);
+}
+
+bool Semantics::overwrites(NodeId n, const Content& v) const {
+  const auto& op = program_->node(n).op;
+  if (op.kind != Op::Kind::assign || (op.fn->ignored_args & 1U) == 0 || op.fn->nondeterministic) return false;
+  const auto* t = std::get_if<Tensor>(&v);
+  return t != nullptr && !t->is_error();
 }
 
 bool Semantics::deterministic(NodeId n) const {

@@ -61,6 +61,17 @@ class Semantics {
 
   // S-ENABLED: every incoming edge holds its contents (GO on control edges).
   [[nodiscard]] bool enabled(const State& s, NodeId n) const;
+  // The same rule over any representation of InTransit: empty(d) says whether
+  // edge d is EMPTY (the explorer keeps states packed).
+  template <class EmptyFn>
+  [[nodiscard]] bool enabled_by(NodeId n, EmptyFn&& empty) const {
+    const auto& node = program_->node(n);
+    for (auto d : node.in)
+      if (empty(d)) return false;
+    for (auto d : node.control_in)  // S-CTRL-1: InTransit(d) = GO for all incoming control edges d
+      if (empty(d)) return false;
+    return true;
+  }
   [[nodiscard]] std::vector<Blocker> why_not_enabled(const State& s, NodeId n) const;
   [[nodiscard]] std::vector<NodeId> enabled_nodes(const State& s) const;
   // The states s' that firing n in s can cause. Precondition: enabled(s, n).
@@ -73,12 +84,28 @@ class Semantics {
   // Whether n has fired in s, a state reached from initial(): n fired exactly
   // when all its incoming edges are EMPTY and the sources of all of them fired.
   [[nodiscard]] std::vector<bool> fired(const State& s) const;
+  template <class EmptyFn>
+  void fired_by(EmptyFn&& empty, std::vector<bool>& done) const {
+    done.assign(program_->nodes().size(), false);
+    for (auto n : program_->topological_order()) {
+      bool all = true;
+      const auto& node = program_->node(n);
+      for (const auto* ports : {&node.in, &node.control_in})
+        for (auto d : *ports) {
+          const auto& e = program_->edge(d);
+          all = all && empty(d) && (e.is_input() || done[e.src.index()]);
+        }
+      done[n.index()] = all;
+    }
+  }
 
   [[nodiscard]] Access access(NodeId n) const;
   // Whether firing n in s sets VarValue(x) without looking at its old value:
   // Assign-f with f deterministic and ignoring w (Write = Assign-Snd), and an
   // input v that is not an error (S-ERR-ASSIGN would leave x unchanged).
   [[nodiscard]] bool overwrites(const State& s, NodeId n) const;
+  // The same, given the contents v of n's incoming tensor edge.
+  [[nodiscard]] bool overwrites(NodeId n, const Content& v) const;
   // Whether firing n has exactly one possible result (not a relation, S-NONDET).
   [[nodiscard]] bool deterministic(NodeId n) const;
   // Whether a fires before b in every behaviour in which b fires: a is an

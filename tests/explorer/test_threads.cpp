@@ -1,0 +1,81 @@
+// The search's threads change nothing it reports: with 2 and 3 threads, the
+// counters, outcomes (path counts and witnesses included) and races (witnesses
+// included) are those of one thread, under every reduction.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "explorer/explore.hpp"
+#include "models/generate/families.hpp"
+#include "models/generate/random_graph.hpp"
+#include "support/graphs.hpp"
+
+#include <filesystem>
+#include <span>
+
+using namespace tfsem;
+using explorer::Por;
+
+namespace {
+
+explorer::Result run(const Semantics& sem, Por por, unsigned threads) {
+  explorer::ExploreOptions o;
+  o.por = por;
+  o.threads = threads;
+  return explorer::explore(sem, o);
+}
+
+void check_same(const Program& p, const explorer::Result& a, const explorer::Result& b) {
+  const auto& x = a.counters;
+  const auto& y = b.counters;
+  CHECK(x.states_stored == y.states_stored);
+  CHECK(x.states_matched == y.states_matched);
+  CHECK(x.transitions == y.transitions);
+  CHECK(x.terminal_states == y.terminal_states);
+  CHECK(x.behaviours == y.behaviours);
+  CHECK(x.transitions_pruned == y.transitions_pruned);
+  REQUIRE(a.outcomes.size() == b.outcomes.size());
+  for (std::size_t i = 0; i < a.outcomes.size(); ++i) {
+    CHECK(explorer::outcome_text(p, a.outcomes[i]) == explorer::outcome_text(p, b.outcomes[i]));
+    CHECK(a.outcomes[i].paths == b.outcomes[i].paths);
+    CHECK(schedule_to_string(p, a.outcomes[i].witness) == schedule_to_string(p, b.outcomes[i].witness));
+  }
+  REQUIRE(a.races.size() == b.races.size());
+  for (std::size_t i = 0; i < a.races.size(); ++i) {
+    CHECK(a.races[i].first == b.races[i].first);
+    CHECK(a.races[i].second == b.races[i].second);
+    CHECK(a.races[i].harmful == b.races[i].harmful);
+    CHECK(schedule_to_string(p, a.races[i].first_then_second) == schedule_to_string(p, b.races[i].first_then_second));
+  }
+}
+
+void check_threads(const std::shared_ptr<const Program>& program, std::span<const Por> pors = explorer::kAllPor) {
+  const Semantics sem(program);
+  CAPTURE(program->name());
+  for (auto por : pors) {
+    CAPTURE(explorer::por_name(por));
+    const auto one = run(sem, por, 1);
+    for (unsigned threads : {2U, 3U}) check_same(*program, one, run(sem, por, threads));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every shipped model") {
+  for (const auto& f : std::filesystem::directory_iterator(std::string(TFSEM_SOURCE_DIR) + "/models"))
+    if (f.path().extension() == ".json") check_threads(Program::build(format::load_program_file(f.path())));
+}
+
+TEST_CASE("benchmark families; lost-update-6 has thousands of states per level") {
+  for (const auto& family : generate::families())
+    for (int n = 1; n <= 4; ++n) check_threads(Program::build(generate::family_graph(family.name, n)));
+  const Por reduced[] = {Por::stubborn, Por::rf};
+  check_threads(Program::build(generate::family_graph("lost-update", 6)), reduced);
+}
+
+TEST_CASE("200 seeded random graphs") {
+  const generate::RandomGraphOptions larger{.max_variables = 3, .max_accesses = 8, .max_functions = 4};
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    CAPTURE(seed);
+    check_threads(Program::build(generate::random_graph(seed, larger)));
+  }
+}
