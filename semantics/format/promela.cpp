@@ -20,14 +20,11 @@ class Exporter {
       const auto& v = p_.variable(VarId(x));
       out << "int x" << x << " = " << scalar(v.initial, "variable '" + v.name + "'", v.where) << "; /* " << v.name << " */\n";
     }
+    out << "hidden int a0, a1, r0; /* a step's arguments and result */\n";
     for (std::size_t i = 0; i < p_.edges().size(); ++i) {
       const auto& e = p_.edge(EdgeId(i));
-      out << "chan e" << i << " = [1] of { " << channel_type(e) << " }; /* " << e.name << " */\n";
+      if (!e.is_input()) out << "chan e" << i << " = [1] of { " << channel_type(e) << " }; /* " << e.name << " */\n";
     }
-    out << "\ninit {\n  atomic {\n";
-    for (std::size_t i = 0; i < p_.edges().size(); ++i)
-      if (const auto& e = p_.edge(EdgeId(i)); e.is_input()) out << "    e" << i << "!" << initial(e) << ";\n";
-    out << "  }\n}\n";
     for (std::size_t n = 0; n < p_.nodes().size(); ++n) out << process(NodeId(n));
     out << monitor();
     if (!problems_.empty()) throw InputError(std::move(problems_));
@@ -82,11 +79,18 @@ class Exporter {
     for (auto d : p_.incoming(id))
       if (!p_.edge(d).is_input()) decl << "  xr e" << d.value << ";\n";
     for (auto e : p_.outgoing(id)) decl << "  xs e" << e.value << ";\n";
-    decl << "  int a0, a1, r0, r1;\n";
-    for (auto d : p_.incoming(id)) guard << (guard.tellp() > 0 ? " && " : "") << "nempty(e" << d.value << ")";
+    for (auto d : p_.incoming(id))
+      if (!p_.edge(d).is_input()) guard << (guard.tellp() > 0 ? " && " : "") << "nempty(e" << d.value << ")";
+    if (guard.tellp() == 0) guard << "true";
     int arg = 0;
-    for (auto d : n.in) body << " e" << d.value << "?" << (p_.edge(d).kind == EdgeKind::variable ? "_" : "a" + std::to_string(arg++)) << ";";
-    for (auto d : n.control_in) body << " e" << d.value << "?_;";
+    for (auto d : n.in) {
+      const auto& e = p_.edge(d);
+      const auto a = e.kind == EdgeKind::variable ? "_" : "a" + std::to_string(arg++);
+      if (!e.is_input()) body << " e" << d.value << "?" << a << ";";
+      else if (a != "_") body << " " << a << " = " << initial(e) << ";";
+    }
+    for (auto d : n.control_in)
+      if (!p_.edge(d).is_input()) body << " e" << d.value << "?_;";
     const auto var = [&] { return "x" + std::to_string(p_.variable_of(id)->value); };
     switch (n.op.kind) {
       case Op::Kind::var: body << " e" << n.out[0].value << "!" << n.op.var.value << ";"; break;
@@ -131,7 +135,8 @@ class Exporter {
       if (!e.is_output() || e.fetch.empty()) continue;
       if (e.kind != EdgeKind::tensor) refuse(e.where, "edge '" + e.name + "'", "a fetched " + std::string(edge_kind_name(e.kind)) + " edge");
       decl << "  int o" << k << ";\n";
-      args << " e" << i << "?<o" << k << ">;";
+      if (e.is_input()) args << " o" << k << " = " << initial(e) << ";";
+      else args << " e" << i << "?<o" << k << ">;";
       format << (format.tellp() > 0 ? "; " : "") << e.fetch << "=i32:%d";
       ++k;
     }
