@@ -50,7 +50,7 @@ Command add_conform(CLI::App& app) {
   auto o = std::make_shared<ConformCmd>();
   o->graph.add_to(*sub);
   o->exec.add_to(*sub);
-  o->search.add_to(*sub);
+  o->search.add_to(*sub, true, "--search-threads");
   sub->add_option("--runs", o->runs, "executor runs, each from the initial VarValue")->check(CLI::PositiveNumber)->capture_default_str();
   sub->add_option("--tolerance", o->tolerance, "relative tolerance for floats: |a-b| <= t(1+|b|) (0: exact)")
       ->check(CLI::NonNegativeNumber);

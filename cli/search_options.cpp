@@ -6,7 +6,7 @@
 
 namespace tfsem::cli {
 
-void SearchOptions::add_to(CLI::App& app, bool with_por) {
+void SearchOptions::add_to(CLI::App& app, bool with_por, const std::string& threads_flag) {
   if (with_por)
     app.add_option("--por", por, "partial-order reduction: none (every interleaving), stubborn, rf")
         ->check(CLI::IsMember({"none", "stubborn", "rf"}))
@@ -14,7 +14,7 @@ void SearchOptions::add_to(CLI::App& app, bool with_por) {
   app.add_option("--max-states", max_states, "stop, INCOMPLETE, after storing this many states")->capture_default_str();
   app.add_option("--max-memory", max_memory_mib, "stop, INCOMPLETE, above this many MiB of search memory")->capture_default_str();
   app.add_option("--timeout", timeout_s, "stop, INCOMPLETE, after this many seconds (0: none)");
-  app.add_option("--threads", threads, "threads expanding states (the results do not depend on it)")
+  app.add_option(threads_flag, threads, "threads expanding states (the results do not depend on it)")
       ->check(CLI::Range(1U, 256U))
       ->capture_default_str();
 }
