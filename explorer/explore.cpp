@@ -63,13 +63,14 @@ class RaceFlags {
 // What one thread needs to expand states: its cache of firings and scratch space.
 struct Worker {
   Worker(const Semantics& sem, Codec& codec, Por por)
-      : firings(sem, codec), reduction(firings, por), landings(codec.width()) {}
+      : firings(sem, codec), reduction(firings, por), landings(codec.width()), row(codec.width()) {}
   Firings firings;
   Reduction reduction;
   Landings landings;
   std::vector<NodeId> enabled;
   std::vector<Move> moves;
   SleepSet sleep;
+  std::vector<Code> row;  // the state being expanded
   std::vector<Code> ab, ba, mid;
 };
 
@@ -226,7 +227,8 @@ class Search {
   }
 
   void expand(Worker& w, StateIndex si, Batch& out) {
-    const Code* row = table_.row(si);
+    table_.load(si, w.row.data());
+    const Code* row = w.row.data();
     auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
     w.firings.enabled_nodes(row, w.enabled);
     expanded.terminal = w.enabled.empty();
@@ -315,7 +317,7 @@ class Search {
     std::uint32_t race = 0, successor = 0, sleep = 0, step = 0;
     for (const auto& e : batch.states) {
       const auto si = e.state;
-      if (opts_.observer.state) opts_.observer.state(si, codec_.unpack(table_.row(si)), e.terminal);
+      if (opts_.observer.state) opts_.observer.state(si, state_at(si), e.terminal);
       if (e.terminal) record_terminal(si);
       for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
       sleep_.erase(si);
@@ -376,10 +378,16 @@ class Search {
     return out;
   }
 
+  State state_at(StateIndex si) const {
+    std::vector<Code> row(codec_.width());
+    table_.load(si, row.data());
+    return codec_.unpack(row.data());
+  }
+
   void record_terminal(StateIndex si) {
     ++result_.counters.terminal_states;
     result_.counters.behaviours = saturating_add(result_.counters.behaviours, paths_[si]);
-    const auto s = codec_.unpack(table_.row(si));
+    const auto s = state_at(si);
     Outcome o{outputs(sem_.program(), s), s.var_value, sem_.stuck(s), 0, {}};
     const auto key = outcome_text(sem_.program(), o);
     auto [it, fresh] = outcomes_.try_emplace(key, std::move(o));

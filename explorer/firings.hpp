@@ -10,7 +10,6 @@
 #include "explorer/codec.hpp"
 #include "semantics/semantics.hpp"
 
-#include <unordered_map>
 #include <vector>
 
 namespace tfsem::explorer {
@@ -40,32 +39,36 @@ class Firings {
   // Semantics::overwrites of n, enabled in row.
   bool overwrites(const Code* row, NodeId n) { return effect(row, n).overwrites; }
 
-  [[nodiscard]] std::size_t bytes() const { return bytes_; }
+  [[nodiscard]] std::size_t bytes() const {
+    return effects_.capacity() * sizeof(Effect) + (keys_.capacity() + writes_.capacity()) * sizeof(Code) +
+           slots_.capacity() * sizeof(std::uint32_t);
+  }
 
  private:
-  using Key = std::vector<Code>;
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const;
-  };
-  struct Effect {
-    std::vector<Code> writes;  // count rows of frame_[n].writes.size() codes
-    std::uint32_t count = 0;
-    bool overwrites = false;
-  };
   struct Frame {
     std::vector<std::uint32_t> reads;   // slots firing depends on
     std::vector<std::uint32_t> writes;  // slots firing may change
   };
+  // One computed firing: node n, with the codes of its reads at keys_[key..],
+  // has count results, each writing its frame's slots from writes_[writes..].
+  struct Effect {
+    std::uint64_t hash;
+    std::uint32_t node, key, writes, count;
+    bool overwrites;
+  };
 
   const Effect& effect(const Code* row, NodeId n);
-  Effect compute(const Code* row, NodeId n);
+  [[nodiscard]] std::uint64_t key_hash(const Code* row, NodeId n) const;
+  void compute(const Code* row, NodeId n, Effect& e);
+  void grow();
 
   const Semantics& sem_;
   Codec& codec_;
-  std::vector<Frame> frames_;                            // by node
-  std::vector<std::unordered_map<Key, Effect, KeyHash>> memo_;  // by node
-  Key key_;  // scratch: the codes of the slots a firing reads
-  std::size_t bytes_ = 0;
+  std::vector<Frame> frames_;  // by node
+  // An open-addressing table of effects: slots_ holds index + 1 into effects_.
+  std::vector<Effect> effects_;
+  std::vector<Code> keys_, writes_;
+  std::vector<std::uint32_t> slots_ = std::vector<std::uint32_t>(256, 0);
 };
 
 }  // namespace tfsem::explorer

@@ -151,8 +151,11 @@ void Reduction::fire(const Code* row, const Move& m, Landings& out) {
   out.steps_.clear();
   out.ends_.clear();
   if (m.write_phase) {
-    f_.fired(row, fired_);
-    write_phase(row, sem_.access(m.node).var, writes_);
+    // The phase moves() found: every enabled overwrite of the variable (an
+    // enabled node has not fired), the others being pending in its wake.
+    writes_.clear();
+    for (auto a : accessors_[sem_.access(m.node).var.index()])
+      if (f_.enabled(row, a) && f_.overwrites(row, a)) writes_.push_back(a);
     std::stable_partition(writes_.begin(), writes_.end(), [&](NodeId w) { return w != m.node; });
     out.rows_.assign(row, row + width);
     std::vector<NodeId> seeds;

@@ -3,39 +3,101 @@
 #include "semantics/hash.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
 namespace tfsem::explorer {
 
 namespace {
+
 std::uint64_t fragment(std::uint64_t h) { return h >> 32; }
+
+unsigned bytes_for(Code c) { return c <= 0xffU ? 1 : c <= 0xffffU ? 2 : 4; }
+
+// Row r of `width` codes stored with `bytes` bytes per code, and back.
+template <class T>
+void store_as(const Code* r, std::size_t width, std::uint8_t* out) {
+  for (std::size_t i = 0; i < width; ++i) {
+    const auto v = static_cast<T>(r[i]);
+    std::memcpy(out + i * sizeof(T), &v, sizeof(T));
+  }
+}
+template <class T>
+void load_as(const std::uint8_t* in, std::size_t width, Code* r) {
+  for (std::size_t i = 0; i < width; ++i) {
+    T v;
+    std::memcpy(&v, in + i * sizeof(T), sizeof(T));
+    r[i] = v;
+  }
+}
+template <class T>
+bool equal_as(const std::uint8_t* in, std::size_t width, const Code* r) {
+  for (std::size_t i = 0; i < width; ++i) {
+    T v;
+    std::memcpy(&v, in + i * sizeof(T), sizeof(T));
+    if (v != r[i]) return false;
+  }
+  return true;
+}
+
+void store(const Code* r, std::size_t width, unsigned bytes, std::uint8_t* out) {
+  if (bytes == 1) store_as<std::uint8_t>(r, width, out);
+  else if (bytes == 2) store_as<std::uint16_t>(r, width, out);
+  else store_as<std::uint32_t>(r, width, out);
+}
+
 }  // namespace
 
 StateTable::StateTable(std::size_t width) : width_(width), slots_(std::size_t{1} << 12, 0) {}
 
 std::uint64_t StateTable::hash(const Code* row) const { return hash_words(row, width_); }
 
+bool StateTable::equal(StateIndex i, const Code* r) const {
+  if (code_bytes_ == 1) return equal_as<std::uint8_t>(at(i), width_, r);
+  if (code_bytes_ == 2) return equal_as<std::uint16_t>(at(i), width_, r);
+  return equal_as<std::uint32_t>(at(i), width_, r);
+}
+
+void StateTable::load(StateIndex i, Code* r) const {
+  if (code_bytes_ == 1) load_as<std::uint8_t>(at(i), width_, r);
+  else if (code_bytes_ == 2) load_as<std::uint16_t>(at(i), width_, r);
+  else load_as<std::uint32_t>(at(i), width_, r);
+}
+
 std::pair<StateIndex, bool> StateTable::insert(const Code* r, std::uint64_t h) {
   if ((size_ + 1) * 10 > slots_.size() * 7) grow();
   const auto mask = slots_.size() - 1, frag = fragment(h);
-  for (auto pos = frag & mask;; pos = (pos + 1) & mask) {
+  auto pos = frag & mask;
+  for (; slots_[pos] != 0; pos = (pos + 1) & mask) {
     const auto slot = slots_[pos];
-    if (slot == 0) break;
     if (slot >> 32 != frag) continue;
     const auto i = static_cast<StateIndex>((slot & 0xffffffffU) - 1);
-    if (std::equal(r, r + width_, row(i))) return {i, false};
+    if (equal(i, r)) return {i, false};
   }
   if (size_ >= std::numeric_limits<StateIndex>::max() - 1) throw std::length_error("state table: 2^32 states");
+  const auto widest = bytes_for(*std::max_element(r, r + width_));
+  if (widest > code_bytes_) widen(widest);
   const auto i = static_cast<StateIndex>(size_++);
-  if ((i >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<Code[]>(kChunkRows * width_));
-  std::copy(r, r + width_, at(i));
-  for (auto pos = frag & mask;; pos = (pos + 1) & mask)
-    if (slots_[pos] == 0) {
-      slots_[pos] = frag << 32 | (std::uint64_t{i} + 1);
-      break;
-    }
+  if ((i >> kChunkBits) == chunks_.size())
+    chunks_.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(kChunkRows * width_ * code_bytes_));
+  store(r, width_, code_bytes_, at(i));
+  slots_[pos] = frag << 32 | (std::uint64_t{i} + 1);
   return {i, true};
+}
+
+void StateTable::widen(unsigned code_bytes) {
+  std::vector<Code> r(width_);
+  std::vector<std::unique_ptr<std::uint8_t[]>> wider;
+  for (std::size_t c = 0; c < chunks_.size(); ++c) {
+    wider.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(kChunkRows * width_ * code_bytes));
+    for (std::size_t k = 0; k < kChunkRows && c * kChunkRows + k < size_; ++k) {
+      load(static_cast<StateIndex>(c * kChunkRows + k), r.data());
+      store(r.data(), width_, code_bytes, wider.back().get() + k * width_ * code_bytes);
+    }
+  }
+  chunks_ = std::move(wider);
+  code_bytes_ = code_bytes;
 }
 
 void StateTable::grow() {
@@ -51,7 +113,7 @@ void StateTable::grow() {
 }
 
 std::size_t StateTable::bytes() const {
-  return chunks_.size() * kChunkRows * width_ * sizeof(Code) + slots_.size() * sizeof(std::uint64_t);
+  return chunks_.size() * kChunkRows * width_ * code_bytes_ + slots_.size() * sizeof(std::uint64_t);
 }
 
 }  // namespace tfsem::explorer

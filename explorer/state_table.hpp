@@ -1,6 +1,8 @@
 // The set of explored states: packed rows (codec.hpp) in an arena of fixed-size
 // chunks, so rows never move and growing never copies them, found through an
-// open-addressing table of (hash fragment, index) words.
+// open-addressing table of (hash fragment, index) words. Rows are stored with
+// the fewest bytes per code that every code so far fits in (1, 2 or 4); the
+// first code that does not fit widens the whole arena once.
 #pragma once
 
 #include "explorer/codec.hpp"
@@ -20,7 +22,8 @@ class StateTable {
   [[nodiscard]] std::uint64_t hash(const Code* row) const;
   // Returns the row's index and whether it was new; h is hash(row).
   std::pair<StateIndex, bool> insert(const Code* row, std::uint64_t h);
-  [[nodiscard]] const Code* row(StateIndex i) const { return at(i); }
+  // Copies row i to out (width codes).
+  void load(StateIndex i, Code* out) const;
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] std::size_t bytes() const;
 
@@ -29,12 +32,15 @@ class StateTable {
   static constexpr std::size_t kChunkRows = std::size_t{1} << kChunkBits;
 
   void grow();
-  [[nodiscard]] Code* at(StateIndex i) const {
-    return chunks_[i >> kChunkBits].get() + std::size_t{i & (kChunkRows - 1)} * width_;
+  void widen(unsigned code_bytes);
+  [[nodiscard]] std::uint8_t* at(StateIndex i) const {
+    return chunks_[i >> kChunkBits].get() + std::size_t{i & (kChunkRows - 1)} * width_ * code_bytes_;
   }
+  [[nodiscard]] bool equal(StateIndex i, const Code* row) const;
 
   std::size_t width_, size_ = 0;
-  std::vector<std::unique_ptr<Code[]>> chunks_;
+  unsigned code_bytes_ = 1;
+  std::vector<std::unique_ptr<std::uint8_t[]>> chunks_;
   // 0: free; otherwise the hash's high 32 bits, then index + 1. The slot is
   // found from the same high bits, so growing needs no row.
   std::vector<std::uint64_t> slots_;
