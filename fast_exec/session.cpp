@@ -21,11 +21,12 @@ struct Session::Pool {
 
 // The state of one run: InTransit, the pending counters, completion.
 struct Session::Run {
-  std::vector<Content> in_transit;
+  std::vector<Slot> in_transit;
   std::unique_ptr<std::atomic<std::int32_t>[]> pending;
   std::vector<std::uint32_t> choices;
   std::vector<std::uint32_t> forced;  // run_schedule: the result each relation must pick
   std::atomic<std::size_t> remaining;
+  std::atomic<std::uint64_t> uploads{0}, downloads{0};
   std::mutex done_lock;
   std::condition_variable done;
   std::uint64_t seed = 0;
@@ -35,50 +36,138 @@ struct Session::Run {
 
 Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
     : graph_(std::move(program), options.terms), options_(options) {
-  for (const auto& v : graph_.program->variables()) {
-    vars_.push_back(std::make_unique<Variable>(v.initial));
-  }
+  place();
+  for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
+}
+
+std::size_t Placement::accelerated() const {
+  return static_cast<std::size_t>(std::count(on_accelerator.begin(), on_accelerator.end(), true));
+}
+
+// A variable lives on the accelerator when its value can; its Read and
+// Assign-f nodes run where it lives. A function runs on the accelerator when
+// it has a kernel there; a constant, when everything it feeds does. A
+// forwarding function (Identity, Copy, Snd) moves nothing: its results stay
+// where its argument is. Var(x) and relations (Choice) run on the host.
+void Session::place() {
+  const auto& p = *graph_.program;
+  auto& pl = placement_;
+  pl.on_accelerator.assign(graph_.nodes.size(), false);
+  pl.resident.assign(p.variables().size(), false);
+  const auto& acc = options_.accelerator;
+  if (!acc) return;
+  for (std::size_t x = 0; x < p.variables().size(); ++x) pl.resident[x] = acc->holds(p.variables()[x].initial);
+  for (std::size_t n = 0; n < graph_.nodes.size(); ++n) {
+    const auto& c = graph_.nodes[n];
+    if (c.stateful) pl.on_accelerator[n] = pl.resident[c.var.index()];
+    else if (c.kind == Op::Kind::function && c.constant == 0)
+      pl.on_accelerator[n] = !c.fn->forwards && !c.fn->nondeterministic && acc->implements(*c.fn, *c.attrs);
+  }
+  device_constants_.resize(graph_.constants.size());
+  for (std::size_t n = 0; n < graph_.nodes.size(); ++n) {
+    const auto& c = graph_.nodes[n];
+    if (c.constant == 0 || c.succ_count == 0) continue;
+    bool all = true;
+    for (std::uint32_t j = 0; j < c.succ_count; ++j) all = all && pl.on_accelerator[graph_.succ[c.succ_begin + j]];
+    const auto& tuple = graph_.constants[c.constant - 1];
+    for (const auto& t : tuple) all = all && acc->holds(t);
+    if (!all) continue;
+    pl.on_accelerator[n] = true;
+    if (!device_constants_[c.constant - 1]) device_constants_[c.constant - 1] = acc->upload(tuple[0]);
+  }
+}
+
+void Session::set_variable(Variable& x, Tensor initial) {
+  const auto& acc = options_.accelerator;
+  if (acc && acc->holds(initial)) x.value = Slot{Empty{}, acc->upload(initial)};
+  else x.value = Slot{std::move(initial), {}};
+}
+
+Tensor Session::on_host(Run& run, const Slot& v) const {
+  if (!v.device) return std::get<Tensor>(v.host);
+  run.downloads.fetch_add(1, std::memory_order_relaxed);
+  return options_.accelerator->download(v.device);
+}
+
+Slot Session::to_accelerator(Run& run, Slot v) const {
+  if (v.device) return v;
+  const auto* t = std::get_if<Tensor>(&v.host);
+  if (t == nullptr || !options_.accelerator->holds(*t)) return v;  // stays on the host
+  run.uploads.fetch_add(1, std::memory_order_relaxed);
+  return Slot{Empty{}, options_.accelerator->upload(*t)};
+}
+
+std::uint32_t Session::pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng) {
+  if (!run.forced.empty()) return std::min(run.forced[n], static_cast<std::uint32_t>(alternatives - 1));
+  if (alternatives == 1) return 0;
+  return static_cast<std::uint32_t>(rng.below(alternatives));
+}
+
+std::vector<Slot> Session::compute(Run& run, std::uint32_t n, std::span<const Slot> args, RandomScheduler& rng) const {
+  const auto& c = graph_.nodes[n];
+  const auto& f = *c.fn;
+  std::vector<Slot> out;
+  if (f.forwards) {  // the one argument f inspects, on every output, wherever it is
+    const auto inspected = (f.ignored_args & 1U) != 0 ? 1U : 0U;
+    out.assign(f.outputs, args[inspected]);
+    return out;
+  }
+  if (placement_.on_accelerator[n]) {
+    std::vector<DeviceTensor> dev;
+    for (const auto& a : args) {
+      auto v = to_accelerator(run, a);
+      if (!v.device) break;
+      dev.push_back(std::move(v.device));
+    }
+    if (dev.size() == args.size())
+      if (auto results = options_.accelerator->run(f, *c.attrs, dev)) {
+        for (auto& r : *results) out.push_back(Slot{Empty{}, std::move(r)});
+        return out;
+      }
+  }
+  boost::container::small_vector<Tensor, 4> host;
+  for (const auto& a : args) host.push_back(on_host(run, a));
+  auto tuples = apply(f, std::span<const Tensor>(host.data(), host.size()), *c.attrs, options_.terms);
+  const auto k = pick(run, n, tuples.size(), rng);
+  run.choices[n] = k;
+  for (auto& t : tuples[k]) out.push_back(Slot{std::move(t), {}});
+  return out;
 }
 
 Session::~Session() = default;
 
 void Session::reset() {
-  for (std::size_t x = 0; x < vars_.size(); ++x) vars_[x]->value = graph_.program->variables()[x].initial;
+  for (std::size_t x = 0; x < vars_.size(); ++x) set_variable(*vars_[x], graph_.program->variables()[x].initial);
 }
 
 void Session::fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready) {
   const auto& c = graph_.nodes[n];
-  auto take = [&](std::uint32_t port) { return std::exchange(run.in_transit[graph_.in_edges[c.in_begin + port]], Empty{}); };
-  auto put = [&](std::uint32_t port, Content v) { run.in_transit[graph_.out_edges[c.out_begin + port]] = std::move(v); };
-  auto pick = [&](std::size_t alternatives) -> std::uint32_t {
-    if (!run.forced.empty()) return std::min(run.forced[n], static_cast<std::uint32_t>(alternatives - 1));
-    if (alternatives == 1) return 0;
-    return static_cast<std::uint32_t>(rng.below(alternatives));
-  };
+  auto take = [&](std::uint32_t port) { return std::exchange(run.in_transit[graph_.in_edges[c.in_begin + port]], Slot{}); };
+  auto put = [&](std::uint32_t port, Slot v) { run.in_transit[graph_.out_edges[c.out_begin + port]] = std::move(v); };
   if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
   switch (c.kind) {
     case Op::Kind::function: {
       if (c.constant != 0) {
         const auto& tuple = graph_.constants[c.constant - 1];
-        for (std::uint32_t j = 0; j < c.out_count; ++j) put(j, tuple[j]);
+        if (placement_.on_accelerator[n]) put(0, Slot{Empty{}, device_constants_[c.constant - 1]});
+        else
+          for (std::uint32_t j = 0; j < c.out_count; ++j) put(j, Slot{tuple[j], {}});
         break;
       }
-      boost::container::small_vector<Tensor, 4> args;
-      for (std::uint32_t i = 0; i < c.in_count; ++i) args.push_back(std::get<Tensor>(take(i)));
-      auto tuples = apply(*c.fn, std::span<const Tensor>(args.data(), args.size()), *c.attrs, options_.terms);
-      const auto k = pick(tuples.size());
-      run.choices[n] = k;
-      for (std::uint32_t j = 0; j < c.out_count; ++j) put(j, std::move(tuples[k][j]));
+      boost::container::small_vector<Slot, 4> args;
+      for (std::uint32_t i = 0; i < c.in_count; ++i) args.push_back(take(i));
+      auto results = compute(run, n, std::span<const Slot>(args.data(), args.size()), rng);
+      for (std::uint32_t j = 0; j < c.out_count; ++j) put(j, std::move(results[j]));
       break;
     }
     case Op::Kind::var:
-      put(0, c.var);
+      put(0, Slot{c.var, {}});
       break;
     case Op::Kind::read: {
       take(0);
       auto& x = *vars_[c.var.index()];
-      Tensor v = [&] {
+      Slot v = [&] {
         std::lock_guard guard(x.lock);
         x.accesses.emplace_back(n);
         return x.value;
@@ -88,34 +177,33 @@ void Session::fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready
     }
     case Op::Kind::assign: {
       take(0);
-      const auto v = std::get<Tensor>(take(1));
+      const Slot v = take(1);
+      const bool error = !v.device && std::get<Tensor>(v.host).is_error();
       auto& x = *vars_[c.var.index()];
-      auto update = [&](const Tensor& w) {
-        const Tensor args[] = {w, v};
-        auto results = apply(*c.fn, args, *c.attrs, options_.terms);
-        const auto k = pick(results.size());
-        run.choices[n] = k;
-        return std::move(results[k][0]);
+      auto update = [&](const Slot& w) {  // f(w, v), kept where the variable lives
+        const Slot args[] = {w, v};
+        auto next = std::move(compute(run, n, args, rng)[0]);
+        return placement_.resident[c.var.index()] ? to_accelerator(run, std::move(next)) : next;
       };
       if (options_.unsafe_assign) {  // read, compute, write: updates can be lost
-        const Tensor w = [&] {
+        const Slot w = [&] {
           std::lock_guard guard(x.lock);
           return x.value;
         }();
-        auto next = v.is_error() ? w : update(w);
+        auto next = error ? w : update(w);
         if (run.perturb) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
         std::lock_guard guard(x.lock);
         x.value = std::move(next);
         x.accesses.emplace_back(n);
       } else {
         std::lock_guard guard(x.lock);
-        if (!v.is_error()) x.value = update(x.value);  // S-ERR-ASSIGN: no side effect on an error input
+        if (!error) x.value = update(x.value);  // S-ERR-ASSIGN: no side effect on an error input
         x.accesses.emplace_back(n);
       }
       break;
     }
   }
-  for (std::uint32_t j = 0; j < c.control_out_count; ++j) run.in_transit[graph_.control_out_edges[c.control_out_begin + j]] = Go{};
+  for (std::uint32_t j = 0; j < c.control_out_count; ++j) run.in_transit[graph_.control_out_edges[c.control_out_begin + j]] = Slot{Go{}, {}};
   // The pending counter is decremented after the slot is written (release),
   // and the thread that brings it to zero sees every input (acquire).
   for (std::uint32_t j = 0; j < c.succ_count; ++j) {
@@ -164,11 +252,16 @@ void Session::work(Run& run, std::uint32_t n, std::uint64_t seed) {
 RunResult Session::finish(Run& run) {
   RunResult r;
   for (auto& x : vars_) {
-    r.var_value.push_back(x->value);
+    if (options_.var_values) r.var_value.push_back(on_host(run, x->value));
     r.accesses.push_back(std::exchange(x->accesses, {}));
   }
   r.fetched.reserve(graph_.fetched.size());
-  for (auto e : graph_.fetched) r.fetched.push_back(std::move(run.in_transit[e]));
+  for (auto e : graph_.fetched) {
+    auto& v = run.in_transit[e];
+    r.fetched.push_back(v.device ? Content{on_host(run, v)} : std::move(v.host));
+  }
+  r.uploads = run.uploads.exchange(0);
+  r.downloads = run.downloads.exchange(0);
   r.choices = run.choices;
   return r;
 }
@@ -192,7 +285,7 @@ Session::Run& Session::start_run() {
   auto& run = *run_;
   for (std::size_t e = 0; e < p.edges().size(); ++e) {
     const auto& edge = p.edge(EdgeId(e));
-    run.in_transit[e] = edge.is_input() ? edge.initial : Content{Empty{}};
+    run.in_transit[e] = Slot{edge.is_input() ? edge.initial : Content{Empty{}}, {}};
   }
   for (std::size_t i = 0; i < n; ++i) run.pending[i].store(graph_.nodes[i].pending, std::memory_order_relaxed);
   run.choices.assign(n, 0);

@@ -9,11 +9,13 @@
 #pragma once
 
 #include "fast_exec/compiled.hpp"
+#include "fast_exec/device.hpp"
 #include "semantics/session.hpp"
 
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
+#include <span>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,6 +34,18 @@ struct ExecOptions {
   // conformance must catch.
   bool unsafe_assign = false;
   TermOptions terms{};
+  // Where kernels run besides the host (--device gpu); null: the host only.
+  std::shared_ptr<Device> accelerator;
+  // Copy VarValue back to the host after each run (RunResult::var_value); a
+  // benchmark that never looks at it leaves device-resident variables alone.
+  bool var_values = true;
+};
+
+// What an edge or a variable holds in the executor: contents on the host, or
+// a tensor resident on the accelerator.
+struct Slot {
+  Content host = Empty{};
+  DeviceTensor device;
 };
 
 struct RunResult {
@@ -41,6 +55,15 @@ struct RunResult {
   std::vector<std::vector<NodeId>> accesses;
   // The result each node picked, for a relation f (Choice); 0 otherwise.
   std::vector<std::uint32_t> choices;
+  // The copies made where an edge crossed devices, fetches and VarValue included.
+  std::uint64_t uploads = 0, downloads = 0;
+};
+
+// Which device each node runs on: the host, or the accelerator.
+struct Placement {
+  std::vector<bool> on_accelerator;  // by node
+  std::vector<bool> resident;        // by variable: VarValue lives on the accelerator
+  [[nodiscard]] std::size_t accelerated() const;
 };
 
 class Session {
@@ -62,24 +85,36 @@ class Session {
   void reset();
 
   [[nodiscard]] const CompiledGraph& graph() const { return graph_; }
+  [[nodiscard]] const Placement& placement() const { return placement_; }
 
  private:
   struct Run;
   struct Pool;  // Eigen's ThreadPool, kept out of this header
   struct Variable {
-    explicit Variable(Tensor v) : value(std::move(v)) {}
     std::mutex lock;
-    Tensor value;
+    Slot value;
     std::vector<NodeId> accesses;
   };
   CompiledGraph graph_;
   ExecOptions options_;
+  Placement placement_;
+  std::vector<DeviceTensor> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
   std::unique_ptr<Pool> pool_;
   std::uint64_t runs_ = 0;
 
   using Ready = boost::container::small_vector<std::uint32_t, 16>;
+  void place();
   void fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready);
+  // The copies between devices, counted in the run.
+  Tensor on_host(Run& run, const Slot& v) const;
+  Slot to_accelerator(Run& run, Slot v) const;
+  // f on the node's device; on the host when the accelerator declines.
+  // Records the result picked (run.choices) when f is a relation.
+  std::vector<Slot> compute(Run& run, std::uint32_t n, std::span<const Slot> args, RandomScheduler& rng) const;
+  // Which of `alternatives` results node n takes: forced by run_schedule, or random.
+  static std::uint32_t pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng);
+  void set_variable(Variable& x, Tensor initial);
   void work(Run& run, std::uint32_t n, std::uint64_t seed);
   void schedule(Run& run, std::uint32_t n, std::uint64_t seed);
   std::unique_ptr<Run> run_;  // reused by every run: a session runs one run at a time

@@ -1,0 +1,115 @@
+// The executor with an accelerator, emulated in host memory
+// (support/emulated_device.hpp), so that placement, the copies on edges that
+// cross devices, variables resident across runs and falling back to the host
+// are checked on every machine. The CUDA device itself: tests/gpu/.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "cli/conform.hpp"
+#include "models/generate/random_graph.hpp"
+#include "support/emulated_device.hpp"
+#include "support/graphs.hpp"
+
+#include <filesystem>
+
+using namespace tfsem;
+
+namespace {
+
+conform::Options on_accelerator(std::shared_ptr<fast_exec::Device> d, std::size_t runs) {
+  conform::Options o;
+  o.runs = runs;
+  o.exec.threads = 2;
+  o.exec.perturb_seed = 7;
+  o.exec.accelerator = std::move(d);
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("every model conforms with an accelerator") {
+  auto device = std::make_shared<test::EmulatedDevice>();
+  for (const auto& f : std::filesystem::directory_iterator(std::string(TFSEM_SOURCE_DIR) + "/models")) {
+    if (f.path().extension() != ".json") continue;
+    CAPTURE(f.path().string());
+    const auto report = conform::conform(Program::build(format::load_program_file(f.path())), on_accelerator(device, 20));
+    CHECK(report.conforms());
+  }
+  CHECK(device->kernels > 0);
+}
+
+TEST_CASE("arguments outside the kernel are computed on the host: the semantics' error element") {
+  const auto p = test::program_from(R"({"name": "mismatch", "nodes": [{"id": "add", "op": "Add"}],
+    "edges": [{"kind": "tensor", "id": "a", "to": "add:0", "value": {"dtype": "i32", "value": [1, 2]}},
+              {"kind": "tensor", "id": "b", "to": "add:1", "value": {"dtype": "i32", "value": [1, 2, 3]}}, {"kind": "tensor", "from": "add", "id": "y"}]})");
+  auto device = std::make_shared<test::EmulatedDevice>();
+  fast_exec::ExecOptions o;
+  o.accelerator = device;
+  fast_exec::Session session(p, o);
+  CHECK(session.placement().on_accelerator[0]);
+  const auto r = session.run();
+  CAPTURE(content_to_string(*p, r.fetched.at(0)));
+  CHECK(std::get<Tensor>(r.fetched.at(0)).is_error());
+  CHECK(device->declined == 1);
+}
+
+TEST_CASE("300 fuzzed graphs conform with an accelerator") {
+  auto device = std::make_shared<test::EmulatedDevice>();
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    CAPTURE(seed);
+    CHECK(conform::conform(Program::build(generate::random_graph(seed)), on_accelerator(device, 2)).conforms());
+  }
+}
+
+TEST_CASE("placement: the kernels on the accelerator, copies only where an edge crosses devices") {
+  // Figure 4: x = Var; write (Assign of a constant), two Read/Add/Write replicas, a final Read.
+  const auto p = test::program_file("models/figure-4-lost-update.json");
+  fast_exec::ExecOptions o;
+  o.accelerator = std::make_shared<test::EmulatedDevice>();
+  fast_exec::Session session(p, o);
+  const auto& pl = session.placement();
+  REQUIRE(pl.resident.size() == 1);
+  CHECK(pl.resident[0]);
+  for (std::size_t n = 0; n < p->nodes().size(); ++n) {
+    CAPTURE(p->node(NodeId(n)).name);
+    const auto& node = p->node(NodeId(n));
+    // Var(x) hands out a handle on the host; the emulated device has no Project.
+    const bool host = node.op.kind == Op::Kind::var || (node.op.fn != nullptr && node.op.fn->name == "Project");
+    CHECK(pl.on_accelerator[n] == !host);
+  }
+  // Up: each tensor edge from the host (an input edge included) to the
+  // accelerator. Down: each one the other way, each fetch made on the
+  // accelerator, and VarValue.
+  std::uint64_t up = 0, down = 1;
+  auto on = [&](NodeId n) { return n.valid() && pl.on_accelerator[n.index()]; };
+  for (const auto& e : p->edges()) {
+    if (e.kind != EdgeKind::tensor) continue;
+    if (e.is_output()) down += on(e.src) ? 1 : 0;
+    else if (on(e.dst) != on(e.src)) (on(e.dst) ? up : down) += 1;
+  }
+  const auto r = session.run();
+  CHECK(r.uploads == up);
+  CHECK(r.downloads == down);
+}
+
+TEST_CASE("variables stay on the accelerator across runs; a host-only function gets its value copied") {
+  const auto p = test::program_from(R"({"name": "acc", "variables": {"x": {"dtype": "i32", "value": [1, 2, 3]}},
+    "nodes": [{"id": "v", "op": "Var", "var": "x"}, {"id": "add", "op": "Assign-Add"}, {"id": "v2", "op": "Var", "var": "x"},
+              {"id": "read", "op": "Read"}, {"id": "head", "op": "Project", "attrs": {"begin": 0, "end": 1}}],
+    "edges": [{"id": "g", "kind": "control", "to": "v", "value": "GO"}, {"from": "v", "to": "add:0", "kind": "variable", "id": "h"},
+              {"kind": "tensor", "id": "one", "to": "add:1", "value": {"dtype": "i32", "shape": [], "value": 1}},
+              {"id": "done", "kind": "control", "from": "add", "to": "v2"}, {"from": "v2", "to": "read", "kind": "variable", "id": "h2"},
+              {"kind": "tensor", "from": "read", "to": "head", "id": "r"}, {"kind": "tensor", "from": "head", "id": "y"}]})");
+  fast_exec::ExecOptions o;
+  o.accelerator = std::make_shared<test::EmulatedDevice>();
+  o.var_values = false;
+  fast_exec::Session session(p, o);
+  CHECK_FALSE(session.placement().on_accelerator[p->find_node("head")->index()]);
+  for (int k = 1; k <= 3; ++k) {
+    const auto r = session.run();
+    CHECK(content_to_string(*p, r.fetched.at(0)) == "i32:[" + std::to_string(1 + k) + "]");
+    CHECK(r.uploads == 1);    // the constant 1, consumed by Assign-Add on the accelerator
+    CHECK(r.downloads == 1);  // Read's value, to Project on the host; y is then on the host already
+    CHECK(r.var_value.empty());
+  }
+}
