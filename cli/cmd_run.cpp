@@ -27,20 +27,27 @@ struct RunCmd {
 int run_run(const RunCmd& o) {
   const auto sem = o.graph.load();
   const auto& p = sem.program();
-  fast_exec::Session session(sem.program_ptr(), o.exec.make(sem.options().terms));
+  const auto exec = o.exec.make(sem.options().terms);
+  fast_exec::Session session(sem.program_ptr(), exec);
   std::vector<Schedule> forced;
   if (!o.replay.empty()) forced = read_schedule_file(p, o.replay);
   const auto runs = forced.empty() ? o.runs : forced.size();
   nlohmann::json all = nlohmann::json::array();
   if (!o.json) std::cout << "graph " << p.name() << " hash " << p.hash_hex() << "\n";
+  if (!o.json && exec.accelerator)
+    std::cout << "device " << exec.accelerator->name() << ": " << session.placement().accelerated() << " of "
+              << p.nodes().size() << " nodes\n";
   for (std::size_t k = 0; k < runs; ++k) {
     const auto r = forced.empty() ? session.run() : session.run_schedule(forced[k]);
     if (o.json) {
       all.push_back({{"outputs", format::outputs_to_json(p, session.outputs(r))},
-                     {"VarValue", format::var_value_to_json(p, r.var_value)}});
+                     {"VarValue", format::var_value_to_json(p, r.var_value)},
+                     {"copies", {{"host-to-device", r.uploads}, {"device-to-host", r.downloads}}}});
       continue;
     }
     std::cout << "run " << k + 1 << "\n";
+    if (exec.accelerator)
+      std::cout << "  copies: " << r.uploads << " host to device, " << r.downloads << " device to host\n";
     for (const auto& [f, c] : session.outputs(r)) std::cout << "  output " << f << " = " << content_to_string(p, c) << "\n";
     for (std::size_t x = 0; x < r.var_value.size(); ++x)
       std::cout << "  VarValue: " << p.variable(VarId(x)).name << " = " << r.var_value[x].to_string() << "\n";

@@ -10,8 +10,6 @@
 
 namespace tfsem::conform {
 
-namespace {
-
 bool close(const Tensor& a, const Tensor& b, double tol) {
   if (a == b) return true;
   if (tol == 0 || a.kind() != Tensor::Kind::dense || b.kind() != Tensor::Kind::dense) return false;
@@ -33,6 +31,8 @@ bool close(const Tensor& a, const Tensor& b, double tol) {
       },
       da.data);
 }
+
+namespace {
 
 bool close(const Content& a, const Content& b, double tol) {
   if (std::holds_alternative<Tensor>(a) && std::holds_alternative<Tensor>(b))

@@ -15,6 +15,12 @@
 
 namespace tfsem::conform {
 
+// The default tolerance of --device gpu: 1024 times the f32 epsilon (2^-23),
+// the classic bound n * eps on the relative error of an n-term sum in any
+// order, for the reductions and dot products of up to 1024 terms that the
+// models and the benchmark have. docs/gpu.md gives the argument.
+inline constexpr double kGpuTolerance = 1024.0 / (1 << 23);
+
 struct Options {
   std::size_t runs = 100;
   fast_exec::ExecOptions exec{};
@@ -23,6 +29,9 @@ struct Options {
   double tolerance = 0;
   explorer::ExploreOptions explore{};
 };
+
+// Equal, or (tol > 0) dense floats of one shape with |a - b| <= tol * (1 + |b|) elementwise.
+bool close(const Tensor& a, const Tensor& b, double tol);
 
 // One executor run that broke the contract.
 struct Failure {

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace tfsem::cli {
 
@@ -13,8 +14,10 @@ struct ExecCli {
   int threads = 0;  // 0: every hardware thread
   std::int64_t perturb = -1;
   bool unsafe = false;
+  std::string device = "cpu";
 
   void add_to(CLI::App& app);
+  // Opens the --device gpu accelerator; without one, an InputError that says why.
   [[nodiscard]] fast_exec::ExecOptions make(const TermOptions& terms) const;
 };
 
