@@ -36,7 +36,7 @@ namespace {
 
 bool close(const Content& a, const Content& b, double tol) {
   if (std::holds_alternative<Tensor>(a) && std::holds_alternative<Tensor>(b))
-    return close(std::get<Tensor>(a), std::get<Tensor>(b), tol);
+    return conform::close(std::get<Tensor>(a), std::get<Tensor>(b), tol);
   return a == b;
 }
 
@@ -47,7 +47,7 @@ bool same(const Outputs& oa, const std::vector<Tensor>& va, const Outputs& ob, c
   for (std::size_t i = 0; i < oa.size(); ++i)
     if (oa[i].first != ob[i].first || !close(oa[i].second, ob[i].second, tol)) return false;
   for (std::size_t i = 0; i < va.size(); ++i)
-    if (!close(va[i], vb[i], tol)) return false;
+    if (!conform::close(va[i], vb[i], tol)) return false;
   return true;
 }
 
