@@ -266,15 +266,25 @@ class CudaDevice final : public fast_exec::Device {
 };
 
 }  // namespace
-
-bool built_with_cuda() { return true; }
-
-std::shared_ptr<fast_exec::Device> open_cuda_device() {
-  int count = 0;
-  if (const auto e = cudaGetDeviceCount(&count); e != cudaSuccess)
-    throw Unavailable(std::string("no usable CUDA device (CUDA runtime: ") + cudaGetErrorString(e) + ")");
-  if (count == 0) throw Unavailable("no CUDA device on this machine");
-  return std::make_shared<CudaDevice>(0);
-}
-
 }  // namespace tfsem::gpu
+
+// The module's one entry point (gpu/loader.cpp): the first CUDA device, or
+// null with the reason in *why.
+extern "C" __attribute__((visibility("default"))) std::shared_ptr<tfsem::fast_exec::Device> tfsem_open_cuda_device(
+    std::string* why) {
+  int count = 0;
+  if (const auto e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    *why = std::string("no usable CUDA device (CUDA runtime: ") + cudaGetErrorString(e) + ")";
+    return nullptr;
+  }
+  if (count == 0) {
+    *why = "no CUDA device on this machine";
+    return nullptr;
+  }
+  try {
+    return std::make_shared<tfsem::gpu::CudaDevice>(0);
+  } catch (const std::exception& e) {
+    *why = e.what();
+    return nullptr;
+  }
+}

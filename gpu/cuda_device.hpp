@@ -19,9 +19,10 @@ struct Unavailable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Whether this tfsem was built with the CUDA backend.
+// Whether this tfsem was built with the CUDA backend (the tfsem_cuda module).
 bool built_with_cuda();
-// The first CUDA device; throws Unavailable with the reason.
+// The first CUDA device, from the module loaded on first use ($TFSEM_CUDA_MODULE
+// overrides its path); throws Unavailable with the reason.
 std::shared_ptr<fast_exec::Device> open_cuda_device();
 
 }  // namespace tfsem::gpu
