@@ -55,26 +55,25 @@ cublasHandle_t blas() {
   return handle.h;
 }
 
-std::optional<kernels::Binary> binary_op(std::string_view f) {
-  constexpr std::array<std::pair<std::string_view, kernels::Binary>, 6> ops{{{"Add", kernels::Binary::add},
-                                                                            {"Sub", kernels::Binary::sub},
-                                                                            {"Mul", kernels::Binary::mul},
-                                                                            {"Div", kernels::Binary::div},
-                                                                            {"Less", kernels::Binary::less},
-                                                                            {"Equal", kernels::Binary::equal}}};
+template <class Op, std::size_t N>
+std::optional<Op> lookup(const std::array<std::pair<std::string_view, Op>, N>& ops, std::string_view f) {
   for (const auto& [name, op] : ops)
     if (name == f) return op;
   return std::nullopt;
 }
 
+std::optional<kernels::Binary> binary_op(std::string_view f) {
+  using B = kernels::Binary;
+  static constexpr std::array<std::pair<std::string_view, B>, 6> ops{
+      {{"Add", B::add}, {"Sub", B::sub}, {"Mul", B::mul}, {"Div", B::div}, {"Less", B::less}, {"Equal", B::equal}}};
+  return lookup(ops, f);
+}
+
 std::optional<kernels::Unary> unary_op(std::string_view f) {
-  constexpr std::array<std::pair<std::string_view, kernels::Unary>, 4> ops{{{"Neg", kernels::Unary::neg},
-                                                                           {"Square", kernels::Unary::square},
-                                                                           {"Sigmoid", kernels::Unary::sigmoid},
-                                                                           {"Relu", kernels::Unary::relu}}};
-  for (const auto& [name, op] : ops)
-    if (name == f) return op;
-  return std::nullopt;
+  using U = kernels::Unary;
+  static constexpr std::array<std::pair<std::string_view, U>, 4> ops{
+      {{"Neg", U::neg}, {"Square", U::square}, {"Sigmoid", U::sigmoid}, {"Relu", U::relu}}};
+  return lookup(ops, f);
 }
 
 bool valid_axis(const Shape& s, std::int64_t axis) { return axis >= 0 && axis < static_cast<std::int64_t>(s.size()); }
@@ -119,7 +118,7 @@ class CudaDevice final : public fast_exec::Device {
 
   Tensor download(const fast_exec::DeviceTensor& t) override {
     select();
-    return with_storage(t.dtype, [&](auto v) {
+    return with_element_type(t.dtype, [&](auto v) -> Tensor {
       using T = decltype(v);
       Buffer<T> buf(element_count(t.shape));
       check(cudaMemcpyAsync(buf.data(), t.memory.get(), buf.size() * sizeof(T), cudaMemcpyDeviceToHost, stream()), "download");
@@ -141,18 +140,6 @@ class CudaDevice final : public fast_exec::Device {
   std::string name_;
 
   void select() const { check(cudaSetDevice(ordinal_), "cudaSetDevice"); }
-
-  template <class F>
-  static Tensor with_storage(DType d, F&& f) {
-    switch (d) {
-      case DType::f32: return f(float{});
-      case DType::f64: return f(double{});
-      case DType::i32: return f(std::int32_t{});
-      case DType::i64: return f(std::int64_t{});
-      case DType::boolean: break;
-    }
-    return f(bool{});
-  }
 
   using Results = std::optional<std::vector<fast_exec::DeviceTensor>>;
 

@@ -119,17 +119,6 @@ Tensor unary_typed(Unary op, std::string_view name, const Tensor::Dense& a) {
   }
 }
 
-template <class F>
-decltype(auto) with_dtype(DType d, F&& f) {
-  switch (d) {
-    case DType::f32: return f(float{});
-    case DType::f64: return f(double{});
-    case DType::i32: return f(std::int32_t{});
-    case DType::i64: return f(std::int64_t{});
-    case DType::boolean: break;
-  }
-  return f(bool{});
-}
 
 std::optional<Tensor> same_dtype(std::string_view name, const Tensor::Dense& a, const Tensor::Dense& b) {
   if (a.dtype() != b.dtype()) return dtype_error(name, a.dtype(), b.dtype());
@@ -156,12 +145,12 @@ Tensor binary(Binary op, std::string_view name, const Tensor& ta, const Tensor& 
   const auto &a = ta.as_dense(), &b = tb.as_dense();
   if (auto e = same_dtype(name, a, b)) return *e;
   if (a.shape != b.shape && !a.shape.empty() && !b.shape.empty()) return shape_error(name, a.shape, b.shape);
-  return with_dtype(a.dtype(), [&](auto t) { return binary_typed<decltype(t)>(op, name, a, b); });
+  return with_element_type(a.dtype(), [&](auto t) { return binary_typed<decltype(t)>(op, name, a, b); });
 }
 
 Tensor unary(Unary op, std::string_view name, const Tensor& ta) {
   const auto& a = ta.as_dense();
-  return with_dtype(a.dtype(), [&](auto t) { return unary_typed<decltype(t)>(op, name, a); });
+  return with_element_type(a.dtype(), [&](auto t) { return unary_typed<decltype(t)>(op, name, a); });
 }
 
 Tensor matmul(const Tensor& ta, const Tensor& tb) {
@@ -170,7 +159,7 @@ Tensor matmul(const Tensor& ta, const Tensor& tb) {
   if (a.shape.size() != 2 || b.shape.size() != 2 || a.shape[1] != b.shape[0])
     return shape_error("MatMul", a.shape, b.shape);
   const auto m = a.shape[0], k = a.shape[1], n = b.shape[1];
-  return with_dtype(a.dtype(), [&](auto t) -> Tensor {
+  return with_element_type(a.dtype(), [&](auto t) -> Tensor {
     using T = decltype(t);
     if constexpr (std::is_same_v<T, bool>) {
       return unsupported("MatMul", DType::boolean);
@@ -210,7 +199,7 @@ Tensor reduce(Reduce op, std::string_view name, const Tensor& ta, std::optional<
   }
   if (op == Reduce::mean && len == 0)
     return Tensor::error(ErrorKind::domain, std::string(name) + ": mean of no elements");
-  return with_dtype(a.dtype(), [&](auto t) -> Tensor {
+  return with_element_type(a.dtype(), [&](auto t) -> Tensor {
     using T = decltype(t);
     if constexpr (std::is_same_v<T, bool>) {
       return unsupported(name, DType::boolean);

@@ -22,6 +22,19 @@ std::string_view dtype_name(DType d);
 std::optional<DType> dtype_from_name(std::string_view name);
 bool is_floating(DType d);
 
+// Calls f with a value of d's element type: float, double, int32_t, int64_t or bool.
+template <class F>
+decltype(auto) with_element_type(DType d, F&& f) {
+  switch (d) {
+    case DType::f32: return f(float{});
+    case DType::f64: return f(double{});
+    case DType::i32: return f(std::int32_t{});
+    case DType::i64: return f(std::int64_t{});
+    case DType::boolean: break;
+  }
+  return f(bool{});
+}
+
 using Shape = boost::container::small_vector<std::int64_t, 4>;
 std::int64_t element_count(const Shape& s);
 std::string shape_to_string(const Shape& s);

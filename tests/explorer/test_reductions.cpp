@@ -77,8 +77,7 @@ void check_reductions(const std::shared_ptr<const Program>& program) {
 }  // namespace
 
 TEST_CASE("every shipped model: every reduction finds the outcomes and races of the full search") {
-  for (const auto& f : std::filesystem::directory_iterator(std::string(TFSEM_SOURCE_DIR) + "/models"))
-    if (f.path().extension() == ".json") check_reductions(Program::build(format::load_program_file(f.path())));
+  for (const auto& p : test::shipped_models()) check_reductions(p);
 }
 
 TEST_CASE("benchmark families, small sizes") {

@@ -61,8 +61,7 @@ void check_threads(const std::shared_ptr<const Program>& program, std::span<cons
 }  // namespace
 
 TEST_CASE("every shipped model") {
-  for (const auto& f : std::filesystem::directory_iterator(std::string(TFSEM_SOURCE_DIR) + "/models"))
-    if (f.path().extension() == ".json") check_threads(Program::build(format::load_program_file(f.path())));
+  for (const auto& p : test::shipped_models()) check_threads(p);
 }
 
 TEST_CASE("benchmark families; lost-update-6 has thousands of states per level") {

@@ -29,10 +29,9 @@ conform::Options on_accelerator(std::shared_ptr<fast_exec::Device> d, std::size_
 
 TEST_CASE("every model conforms with an accelerator") {
   auto device = std::make_shared<test::EmulatedDevice>();
-  for (const auto& f : std::filesystem::directory_iterator(std::string(TFSEM_SOURCE_DIR) + "/models")) {
-    if (f.path().extension() != ".json") continue;
-    CAPTURE(f.path().string());
-    const auto report = conform::conform(Program::build(format::load_program_file(f.path())), on_accelerator(device, 20));
+  for (const auto& p : test::shipped_models()) {
+    CAPTURE(p->name());
+    const auto report = conform::conform(p, on_accelerator(device, 20));
     CHECK(report.conforms());
   }
   CHECK(device->kernels > 0);

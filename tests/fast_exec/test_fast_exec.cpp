@@ -56,10 +56,9 @@ TEST_CASE("the access log records each variable's order, and it replays") {
 }
 
 TEST_CASE("every model conforms, with perturbed schedules on two threads") {
-  for (const auto& f : std::filesystem::directory_iterator(std::string(TFSEM_SOURCE_DIR) + "/models")) {
-    if (f.path().extension() != ".json") continue;
-    CAPTURE(f.path().string());
-    const auto report = conform::conform(Program::build(format::load_program_file(f.path())), stressed(30));
+  for (const auto& p : test::shipped_models()) {
+    CAPTURE(p->name());
+    const auto report = conform::conform(p, stressed(30));
     CHECK(report.conforms());
     CHECK(report.replayed == 30);
   }

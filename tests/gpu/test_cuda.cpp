@@ -34,14 +34,7 @@ Tensor random_tensor(DType d, const Shape& shape, RandomScheduler& rng) {
     }
     return Tensor::dense(shape, Storage{std::move(b)});
   };
-  switch (d) {
-    case DType::f32: return fill(float{});
-    case DType::f64: return fill(double{});
-    case DType::i32: return fill(std::int32_t{});
-    case DType::i64: return fill(std::int64_t{});
-    case DType::boolean: break;
-  }
-  return fill(bool{});
+  return with_element_type(d, fill);
 }
 
 // f on the GPU against f on the host, or both declining into an error element.
@@ -98,16 +91,15 @@ TEST_CASE("every kernel against the reference, on every dtype") {
 }
 
 TEST_CASE("every model conforms on the GPU") {
-  for (const auto& f : std::filesystem::directory_iterator(std::string(TFSEM_SOURCE_DIR) + "/models")) {
-    if (f.path().extension() != ".json") continue;
-    CAPTURE(f.path().string());
+  for (const auto& p : test::shipped_models()) {
+    CAPTURE(p->name());
     conform::Options o;
     o.runs = 20;
     o.exec.threads = 2;
     o.exec.perturb_seed = 5;
     o.exec.accelerator = device;
     o.tolerance = conform::kGpuTolerance;
-    CHECK(conform::conform(Program::build(format::load_program_file(f.path())), o).conforms());
+    CHECK(conform::conform(p, o).conforms());
   }
 }
 

@@ -6,7 +6,9 @@
 #include "semantics/semantics.hpp"
 #include "semantics/session.hpp"
 
+#include <filesystem>
 #include <set>
+#include <vector>
 #include <string>
 
 namespace tfsem::test {
@@ -17,6 +19,14 @@ inline std::shared_ptr<const Program> program_from(const std::string& json_text)
 
 inline std::shared_ptr<const Program> program_file(const std::string& model) {
   return Program::build(format::load_program_file(std::string(TFSEM_SOURCE_DIR) + "/" + model));
+}
+
+// Every shipped model, built.
+inline std::vector<std::shared_ptr<const Program>> shipped_models() {
+  std::vector<std::shared_ptr<const Program>> out;
+  for (const auto& f : std::filesystem::directory_iterator(std::string(TFSEM_SOURCE_DIR) + "/models"))
+    if (f.path().extension() == ".json") out.push_back(Program::build(format::load_program_file(f.path())));
+  return out;
 }
 
 // The text of each fetched output in a state: "y=B".
