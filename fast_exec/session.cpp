@@ -21,7 +21,17 @@ struct Session::Pool {
 
 // The state of one run: InTransit, the pending counters, completion.
 struct Session::Run {
-  std::vector<Slot> in_transit;
+  // InTransit: the host contents of each edge and, with an accelerator, its
+  // device tensor (apart, so that a host-only run touches only the first).
+  std::vector<Content> in_transit;
+  std::vector<std::shared_ptr<const DeviceTensor>> on_device;
+  Slot take(std::uint32_t e) {
+    return {std::exchange(in_transit[e], Empty{}), on_device.empty() ? nullptr : std::exchange(on_device[e], nullptr)};
+  }
+  void put(std::uint32_t e, Slot v) {
+    in_transit[e] = std::move(v.host);
+    if (v.device) on_device[e] = std::move(v.device);
+  }
   std::unique_ptr<std::atomic<std::int32_t>[]> pending;
   std::vector<std::uint32_t> choices;
   std::vector<std::uint32_t> forced;  // run_schedule: the result each relation must pick
@@ -74,20 +84,21 @@ void Session::place() {
     for (const auto& t : tuple) all = all && acc->holds(t);
     if (!all) continue;
     pl.on_accelerator[n] = true;
-    if (!device_constants_[c.constant - 1]) device_constants_[c.constant - 1] = acc->upload(tuple[0]);
+    if (!device_constants_[c.constant - 1])
+      device_constants_[c.constant - 1] = std::make_shared<const DeviceTensor>(acc->upload(tuple[0]));
   }
 }
 
 void Session::set_variable(Variable& x, Tensor initial) {
   const auto& acc = options_.accelerator;
-  if (acc && acc->holds(initial)) x.value = Slot{Empty{}, acc->upload(initial)};
+  if (acc && acc->holds(initial)) x.value = Slot{Empty{}, std::make_shared<const DeviceTensor>(acc->upload(initial))};
   else x.value = Slot{std::move(initial), {}};
 }
 
-Tensor Session::on_host(Run& run, const Slot& v) const {
-  if (!v.device) return std::get<Tensor>(v.host);
+Tensor Session::on_host(Run& run, Slot v) const {
+  if (!v.device) return std::get<Tensor>(std::move(v.host));
   run.downloads.fetch_add(1, std::memory_order_relaxed);
-  return options_.accelerator->download(v.device);
+  return options_.accelerator->download(*v.device);
 }
 
 Slot Session::to_accelerator(Run& run, Slot v) const {
@@ -95,7 +106,7 @@ Slot Session::to_accelerator(Run& run, Slot v) const {
   const auto* t = std::get_if<Tensor>(&v.host);
   if (t == nullptr || !options_.accelerator->holds(*t)) return v;  // stays on the host
   run.uploads.fetch_add(1, std::memory_order_relaxed);
-  return Slot{Empty{}, options_.accelerator->upload(*t)};
+  return Slot{Empty{}, std::make_shared<const DeviceTensor>(options_.accelerator->upload(*t))};
 }
 
 std::uint32_t Session::pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng) {
@@ -104,10 +115,10 @@ std::uint32_t Session::pick(const Run& run, std::uint32_t n, std::size_t alterna
   return static_cast<std::uint32_t>(rng.below(alternatives));
 }
 
-std::vector<Slot> Session::compute(Run& run, std::uint32_t n, std::span<const Slot> args, RandomScheduler& rng) const {
+Session::Slots Session::compute(Run& run, std::uint32_t n, std::span<Slot> args, RandomScheduler& rng) const {
   const auto& c = graph_.nodes[n];
   const auto& f = *c.fn;
-  std::vector<Slot> out;
+  Slots out;
   if (f.forwards) {  // the one argument f inspects, on every output, wherever it is
     const auto inspected = (f.ignored_args & 1U) != 0 ? 1U : 0U;
     out.assign(f.outputs, args[inspected]);
@@ -118,16 +129,16 @@ std::vector<Slot> Session::compute(Run& run, std::uint32_t n, std::span<const Sl
     for (const auto& a : args) {
       auto v = to_accelerator(run, a);
       if (!v.device) break;
-      dev.push_back(std::move(v.device));
+      dev.push_back(*v.device);
     }
     if (dev.size() == args.size())
       if (auto results = options_.accelerator->run(f, *c.attrs, dev)) {
-        for (auto& r : *results) out.push_back(Slot{Empty{}, std::move(r)});
+        for (auto& r : *results) out.push_back(Slot{Empty{}, std::make_shared<const DeviceTensor>(std::move(r))});
         return out;
       }
   }
   boost::container::small_vector<Tensor, 4> host;
-  for (const auto& a : args) host.push_back(on_host(run, a));
+  for (auto& a : args) host.push_back(on_host(run, std::move(a)));
   auto tuples = apply(f, std::span<const Tensor>(host.data(), host.size()), *c.attrs, options_.terms);
   const auto k = pick(run, n, tuples.size(), rng);
   run.choices[n] = k;
@@ -143,8 +154,8 @@ void Session::reset() {
 
 void Session::fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready) {
   const auto& c = graph_.nodes[n];
-  auto take = [&](std::uint32_t port) { return std::exchange(run.in_transit[graph_.in_edges[c.in_begin + port]], Slot{}); };
-  auto put = [&](std::uint32_t port, Slot v) { run.in_transit[graph_.out_edges[c.out_begin + port]] = std::move(v); };
+  auto take = [&](std::uint32_t port) { return run.take(graph_.in_edges[c.in_begin + port]); };
+  auto put = [&](std::uint32_t port, Slot v) { run.put(graph_.out_edges[c.out_begin + port], std::move(v)); };
   if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
   switch (c.kind) {
     case Op::Kind::function: {
@@ -157,7 +168,7 @@ void Session::fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready
       }
       boost::container::small_vector<Slot, 4> args;
       for (std::uint32_t i = 0; i < c.in_count; ++i) args.push_back(take(i));
-      auto results = compute(run, n, std::span<const Slot>(args.data(), args.size()), rng);
+      auto results = compute(run, n, std::span<Slot>(args.data(), args.size()), rng);
       for (std::uint32_t j = 0; j < c.out_count; ++j) put(j, std::move(results[j]));
       break;
     }
@@ -181,7 +192,7 @@ void Session::fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready
       const bool error = !v.device && std::get<Tensor>(v.host).is_error();
       auto& x = *vars_[c.var.index()];
       auto update = [&](const Slot& w) {  // f(w, v), kept where the variable lives
-        const Slot args[] = {w, v};
+        Slot args[] = {w, v};
         auto next = std::move(compute(run, n, args, rng)[0]);
         return placement_.resident[c.var.index()] ? to_accelerator(run, std::move(next)) : next;
       };
@@ -203,7 +214,7 @@ void Session::fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready
       break;
     }
   }
-  for (std::uint32_t j = 0; j < c.control_out_count; ++j) run.in_transit[graph_.control_out_edges[c.control_out_begin + j]] = Slot{Go{}, {}};
+  for (std::uint32_t j = 0; j < c.control_out_count; ++j) run.in_transit[graph_.control_out_edges[c.control_out_begin + j]] = Go{};
   // The pending counter is decremented after the slot is written (release),
   // and the thread that brings it to zero sees every input (acquire).
   for (std::uint32_t j = 0; j < c.succ_count; ++j) {
@@ -257,7 +268,7 @@ RunResult Session::finish(Run& run) {
   }
   r.fetched.reserve(graph_.fetched.size());
   for (auto e : graph_.fetched) {
-    auto& v = run.in_transit[e];
+    auto v = run.take(e);
     r.fetched.push_back(v.device ? Content{on_host(run, v)} : std::move(v.host));
   }
   r.uploads = run.uploads.exchange(0);
@@ -280,12 +291,14 @@ Session::Run& Session::start_run() {
     run_ = std::make_unique<Run>();
     run_->session = this;
     run_->in_transit.resize(p.edges().size());
+    if (options_.accelerator) run_->on_device.resize(p.edges().size());
     run_->pending = std::make_unique<std::atomic<std::int32_t>[]>(n);
   }
   auto& run = *run_;
   for (std::size_t e = 0; e < p.edges().size(); ++e) {
     const auto& edge = p.edge(EdgeId(e));
-    run.in_transit[e] = Slot{edge.is_input() ? edge.initial : Content{Empty{}}, {}};
+    run.in_transit[e] = edge.is_input() ? edge.initial : Content{Empty{}};
+    if (!run.on_device.empty()) run.on_device[e] = nullptr;
   }
   for (std::size_t i = 0; i < n; ++i) run.pending[i].store(graph_.nodes[i].pending, std::memory_order_relaxed);
   run.choices.assign(n, 0);

@@ -42,10 +42,10 @@ struct ExecOptions {
 };
 
 // What an edge or a variable holds in the executor: contents on the host, or
-// a tensor resident on the accelerator.
+// a tensor resident on the accelerator (small, so the host-only path stays fast).
 struct Slot {
   Content host = Empty{};
-  DeviceTensor device;
+  std::shared_ptr<const DeviceTensor> device;
 };
 
 struct RunResult {
@@ -98,7 +98,7 @@ class Session {
   CompiledGraph graph_;
   ExecOptions options_;
   Placement placement_;
-  std::vector<DeviceTensor> device_constants_;  // uploaded once, for constants placed on the accelerator
+  std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
   std::unique_ptr<Pool> pool_;
   std::uint64_t runs_ = 0;
@@ -107,11 +107,13 @@ class Session {
   void place();
   void fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready);
   // The copies between devices, counted in the run.
-  Tensor on_host(Run& run, const Slot& v) const;
+  Tensor on_host(Run& run, Slot v) const;
   Slot to_accelerator(Run& run, Slot v) const;
   // f on the node's device; on the host when the accelerator declines.
   // Records the result picked (run.choices) when f is a relation.
-  std::vector<Slot> compute(Run& run, std::uint32_t n, std::span<const Slot> args, RandomScheduler& rng) const;
+  using Slots = boost::container::small_vector<Slot, 2>;
+  // Moves from args.
+  Slots compute(Run& run, std::uint32_t n, std::span<Slot> args, RandomScheduler& rng) const;
   // Which of `alternatives` results node n takes: forced by run_schedule, or random.
   static std::uint32_t pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng);
   void set_variable(Variable& x, Tensor initial);
