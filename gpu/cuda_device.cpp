@@ -261,7 +261,9 @@ extern "C" __attribute__((visibility("default"))) std::shared_ptr<tfsem::fast_ex
     std::string* why) {
   int count = 0;
   if (const auto e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-    *why = std::string("no usable CUDA device (CUDA runtime: ") + cudaGetErrorString(e) + ")";
+    // The runtime says "insufficient driver" also where there is no driver at all.
+    const char* hint = e == cudaErrorInsufficientDriver ? "no NVIDIA driver, or one older than this CUDA runtime; " : "";
+    *why = std::string("no usable CUDA device (") + hint + "CUDA runtime: " + cudaGetErrorString(e) + ")";
     return nullptr;
   }
   if (count == 0) {
