@@ -26,52 +26,59 @@ SleepSet intersect(const SleepSet& a, std::span<const NodeId> b) {
 }
 
 // Which pairs of accessors of one variable have been seen racing, and which of
-// them harmfully: a byte per pair, read at every state, so kept dense.
+// them harmfully: a byte per pair, read at every state, so kept dense. The
+// merging thread sets flags while expanding threads read them; a stale read
+// only makes a thread report a race the merge already knows, which it ignores.
 class RaceFlags {
  public:
   static constexpr std::uint8_t unseen = 0, benign = 1, harmful = 2;
-  explicit RaceFlags(const Semantics& sem) : local_(sem.program().nodes().size()), flags_(sem.program().variables().size()) {
+  explicit RaceFlags(const Semantics& sem)
+      : local_(sem.program().nodes().size()), owned_(sem.program().variables().size()), flags_(owned_.size()) {
     std::vector<std::uint32_t> count(flags_.size(), 0);
     for (std::size_t i = 0; i < local_.size(); ++i)
       if (const auto a = sem.access(NodeId(i)); a.kind != Access::Kind::none) local_[i] = count[a.var.index()]++;
     for (std::size_t x = 0; x < flags_.size(); ++x) size_.push_back(count[x]);
   }
   [[nodiscard]] std::uint8_t get(VarId x, NodeId a, NodeId b) const {
-    const auto& f = flags_[x.index()];
-    return f.empty() ? unseen : f[index(x, a, b)];
+    const auto* f = flags_[x.index()].load(std::memory_order_acquire);
+    return f == nullptr ? unseen : f[index(x, a, b)].load(std::memory_order_relaxed);
   }
-  void set(VarId x, NodeId a, NodeId b, std::uint8_t v) {
-    auto& f = flags_[x.index()];
-    if (f.empty()) f.assign(std::size_t{size_[x.index()]} * size_[x.index()], unseen);
-    f[index(x, a, b)] = v;
+  void set(VarId x, NodeId a, NodeId b, std::uint8_t v) {  // the merging thread only
+    auto& f = owned_[x.index()];
+    if (!f) {
+      f = std::make_unique<std::atomic<std::uint8_t>[]>(pairs(x));
+      flags_[x.index()].store(f.get(), std::memory_order_release);
+    }
+    f[index(x, a, b)].store(v, std::memory_order_relaxed);
   }
   [[nodiscard]] std::size_t bytes() const {
     std::size_t n = 0;
-    for (const auto& f : flags_) n += f.size();
+    for (std::size_t x = 0; x < owned_.size(); ++x) n += owned_[x] ? pairs(VarId(x)) : 0;
     return n;
   }
 
  private:
+  [[nodiscard]] std::size_t pairs(VarId x) const { return std::size_t{size_[x.index()]} * size_[x.index()]; }
   [[nodiscard]] std::size_t index(VarId x, NodeId a, NodeId b) const {
     return std::size_t{local_[a.index()]} * size_[x.index()] + local_[b.index()];
   }
   std::vector<std::uint32_t> local_;  // a node's index among its variable's accessors
   std::vector<std::uint32_t> size_;   // accessors by variable
-  std::vector<std::vector<std::uint8_t>> flags_;
+  std::vector<std::unique_ptr<std::atomic<std::uint8_t>[]>> owned_;  // by variable, allocated at its first race
+  std::vector<std::atomic<const std::atomic<std::uint8_t>*>> flags_;  // owned_, published to the expanding threads
 };
 
 // What one thread needs to expand states: its cache of firings and scratch space.
 struct Worker {
-  Worker(const Semantics& sem, Codec& codec, Por por)
-      : firings(sem, codec), reduction(firings, por), landings(codec.width()), row(codec.width()) {}
+  Worker(const Semantics& sem, Codec& codec, Por por) : firings(sem, codec), reduction(firings, por), landings(codec.width()) {}
   Firings firings;
   Reduction reduction;
   Landings landings;
   std::vector<NodeId> enabled;
   std::vector<Move> moves;
   SleepSet sleep;
-  std::vector<Code> row;  // the state being expanded
   std::vector<Code> ab, ba, mid;
+  std::atomic<std::size_t> firings_bytes{0};  // firings.bytes(), published after each block
 };
 
 // How a state was first reached: a move from its parent, and which result.
@@ -109,12 +116,29 @@ struct Batch {
   }
 };
 
+// A chunk of a bucket: its states' rows and sleep sets, copied out of the
+// search before it is expanded (expanding reads nothing that merging writes),
+// and what expanding its blocks found.
+struct Chunk {
+  static constexpr std::size_t kBlock = 64, kStates = 64 * kBlock;
+  std::vector<StateIndex> states;
+  std::vector<Code> rows;
+  std::vector<SleepSet> sleep = std::vector<SleepSet>(kStates);
+  std::vector<Batch> batches = std::vector<Batch>(kStates / kBlock);
+  // The expansion under way: the next block to take, the pool's threads.
+  std::atomic<std::size_t> next_block{0};
+  std::unique_ptr<Eigen::Barrier> pool_done;
+  std::vector<std::exception_ptr> errors;
+  [[nodiscard]] std::size_t blocks() const { return (states.size() + kBlock - 1) / kBlock; }
+};
+
 // States are expanded in order of how many firings reach them (every path to a
 // state fires the same nodes), so every arrival at a state, with its path
 // count and sleep set, is known before the state is expanded. A bucket is
-// expanded in chunks: threads expand the states of a chunk, which only reads
-// the search, then one thread merges what they found, in order, so the result
-// does not depend on the number of threads.
+// expanded in chunks, and each chunk merged by one thread, in order, so the
+// result does not depend on the number of threads. While the merging thread
+// merges a chunk, the pool's threads expand the next one (merging adds only to
+// later buckets), and the merging thread joins them when it is done.
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
@@ -136,11 +160,7 @@ class Search {
     for (std::size_t depth = 0; depth < buckets_.size() && result_.complete; ++depth) {
       // Merging adds to later buckets only (every move fires a node); take this one out first.
       const auto bucket = std::move(buckets_[depth]);
-      for (std::size_t begin = 0; begin < bucket.size() && result_.complete; begin += kChunk) {
-        const std::span<const StateIndex> chunk(bucket.data() + begin, std::min(kChunk, bucket.size() - begin));
-        expand_chunk(chunk);
-        for (std::size_t b = 0; b * kBlock < chunk.size() && result_.complete; ++b) merge(batches_[b], depth);
-      }
+      search_bucket(bucket, depth);
     }
     result_.counters.states_stored = table_.size();
     result_.seconds = elapsed();
@@ -152,7 +172,6 @@ class Search {
 
  private:
   static constexpr StateIndex kNoParent = UINT32_MAX;
-  static constexpr std::size_t kBlock = 64, kChunk = 64 * kBlock;
 
   const Semantics& sem_;
   const ExploreOptions& opts_;
@@ -161,7 +180,7 @@ class Search {
   RaceFlags race_flags_;
   std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] is the merging thread's
   std::unique_ptr<Eigen::ThreadPool> pool_;
-  std::vector<Batch> batches_ = std::vector<Batch>(kChunk / kBlock);
+  Chunk chunks_[2];  // the one being merged, the one being expanded
   std::vector<Code> initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
   std::vector<Arrival> arrival_;
@@ -178,7 +197,7 @@ class Search {
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   std::uint64_t memory() const {
     std::uint64_t firings = 0;
-    for (const auto& w : workers_) firings += w->firings.bytes();
+    for (const auto& w : workers_) firings += w->firings_bytes.load(std::memory_order_relaxed);
     return table_.bytes() + codec_.bytes() + firings + race_flags_.bytes() + arrival_.capacity() * sizeof(Arrival) +
            paths_.capacity() * sizeof(PathCount) + sleep_.size() * 64;
   }
@@ -193,57 +212,115 @@ class Search {
     return false;
   }
 
-  // ---- Expanding: reads the search, writes only the batch. ----
-
-  void expand_chunk(std::span<const StateIndex> chunk) {
-    const std::size_t blocks = (chunk.size() + kBlock - 1) / kBlock;
-    std::atomic<std::size_t> next{0};
-    auto work = [&](Worker& w) {
-      for (std::size_t b; (b = next.fetch_add(1)) < blocks;) {
-        batches_[b].clear();
-        for (auto s : chunk.subspan(b * kBlock, std::min(kBlock, chunk.size() - b * kBlock))) expand(w, s, batches_[b]);
-      }
+  // Chunk k of the bucket is merged while chunk k + 1 is expanded.
+  void search_bucket(const std::vector<StateIndex>& bucket, std::size_t depth) {
+    const auto chunks = (bucket.size() + Chunk::kStates - 1) / Chunk::kStates;
+    auto start = [&](std::size_t k) {
+      const auto begin = k * Chunk::kStates;
+      auto& c = chunks_[k % 2];
+      prepare(c, std::span(bucket.data() + begin, std::min(Chunk::kStates, bucket.size() - begin)));
+      launch(c);
     };
-    if (!pool_ || blocks == 1) return work(*workers_[0]);
-    Eigen::Barrier done(static_cast<unsigned>(workers_.size() - 1));
-    std::vector<std::exception_ptr> errors(workers_.size());
-    for (std::size_t t = 1; t < workers_.size(); ++t)
-      pool_->Schedule([&, t] {
-        try {
-          work(*workers_[t]);
-        } catch (...) {
-          errors[t] = std::current_exception();
-        }
-        done.Notify();
-      });
-    try {
-      work(*workers_[0]);
-    } catch (...) {
-      errors[0] = std::current_exception();
+    if (chunks == 0) return;
+    start(0);
+    join(chunks_[0]);
+    for (std::size_t k = 0; k < chunks && result_.complete; ++k) {
+      const bool more = k + 1 < chunks;
+      auto& next = chunks_[(k + 1) % 2];
+      if (more) start(k + 1);
+      try {
+        const auto& now = chunks_[k % 2];
+        for (std::size_t b = 0; b < now.blocks() && result_.complete; ++b) merge(now.batches[b], depth);
+      } catch (...) {
+        if (more) cancel(next);
+        throw;
+      }
+      if (more && result_.complete) join(next);
+      else if (more) cancel(next);
     }
-    done.Wait();
-    for (const auto& e : errors)
+  }
+
+  // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
+
+  // Copies the chunk's states out of the search: their rows and sleep sets are final.
+  void prepare(Chunk& c, std::span<const StateIndex> states) {
+    const auto width = codec_.width();
+    c.states.assign(states.begin(), states.end());
+    c.rows.resize(states.size() * width);
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      table_.load(states[k], c.rows.data() + k * width);
+      const auto it = sleep_.find(states[k]);
+      if (it == sleep_.end()) c.sleep[k].clear();
+      else c.sleep[k] = it->second;
+    }
+  }
+
+  void expand_blocks(Worker& w, Chunk& c) {
+    for (std::size_t b; (b = c.next_block.fetch_add(1)) < c.blocks();) {
+      auto& batch = c.batches[b];
+      batch.clear();
+      for (std::size_t k = b * Chunk::kBlock; k < std::min(c.states.size(), (b + 1) * Chunk::kBlock); ++k) expand(w, c, k, batch);
+      w.firings_bytes.store(w.firings.bytes(), std::memory_order_relaxed);
+    }
+  }
+
+  // The pool's threads start expanding the chunk.
+  void launch(Chunk& c) {
+    c.next_block = 0;
+    c.errors.assign(workers_.size(), nullptr);
+    if (!pool_) return;
+    c.pool_done = std::make_unique<Eigen::Barrier>(static_cast<unsigned>(workers_.size() - 1));
+    for (std::size_t t = 1; t < workers_.size(); ++t)
+      pool_->Schedule([this, &c, t] {
+        try {
+          expand_blocks(*workers_[t], c);
+        } catch (...) {
+          c.errors[t] = std::current_exception();
+        }
+        c.pool_done->Notify();
+      });
+  }
+
+  void wait(Chunk& c) {
+    if (c.pool_done) c.pool_done->Wait();
+    c.pool_done.reset();
+  }
+
+  // The search stopped: no block of the chunk is started any more.
+  void cancel(Chunk& c) {
+    c.next_block.store(c.blocks());
+    wait(c);
+  }
+
+  // The merging thread expands what is left of the chunk, then waits for the pool.
+  void join(Chunk& c) {
+    try {
+      expand_blocks(*workers_[0], c);
+    } catch (...) {
+      c.errors[0] = std::current_exception();
+    }
+    wait(c);
+    for (const auto& e : c.errors)
       if (e) std::rethrow_exception(e);
   }
 
-  void expand(Worker& w, StateIndex si, Batch& out) {
-    table_.load(si, w.row.data());
-    const Code* row = w.row.data();
+  void expand(Worker& w, const Chunk& c, std::size_t k, Batch& out) {
+    const auto si = c.states[k];
+    const Code* row = c.rows.data() + k * codec_.width();
     auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
     w.firings.enabled_nodes(row, w.enabled);
     expanded.terminal = w.enabled.empty();
     if (!expanded.terminal) {
       find_races(w, row, out);
-      explore_moves(w, si, row, out);
+      explore_moves(w, si, row, c.sleep[k], out);
     }
     expanded.pruned = expanded.terminal ? 0 : w.enabled.size() - std::min(w.enabled.size(), w.moves.size());
     expanded.races_end = static_cast<std::uint32_t>(out.races.size());
     expanded.successors_end = static_cast<std::uint32_t>(out.successors.size());
   }
 
-  void explore_moves(Worker& w, StateIndex si, const Code* row, Batch& out) {
-    w.sleep.clear();
-    if (auto it = sleep_.find(si); it != sleep_.end()) w.sleep = it->second;
+  void explore_moves(Worker& w, StateIndex si, const Code* row, const SleepSet& sleep, Batch& out) {
+    w.sleep = sleep;
     w.reduction.moves(row, w.enabled, w.sleep, w.moves);
     for (const auto& m : w.moves) {
       w.reduction.fire(row, m, w.landings);

@@ -17,14 +17,17 @@ using explorer::Por;
 
 namespace {
 
-explorer::Result run(const Semantics& sem, Por por, unsigned threads) {
+explorer::Result run(const Semantics& sem, Por por, unsigned threads, std::uint64_t max_states = UINT64_MAX) {
   explorer::ExploreOptions o;
   o.por = por;
   o.threads = threads;
+  o.limits.max_states = max_states;
   return explorer::explore(sem, o);
 }
 
 void check_same(const Program& p, const explorer::Result& a, const explorer::Result& b) {
+  CHECK(a.complete == b.complete);
+  CHECK(a.stopped_by == b.stopped_by);
   const auto& x = a.counters;
   const auto& y = b.counters;
   CHECK(x.states_stored == y.states_stored);
@@ -70,6 +73,14 @@ TEST_CASE("benchmark families; lost-update-6 has thousands of states per level")
     for (int n = 1; n <= 4; ++n) check_threads(Program::build(generate::family_graph(family.name, n)));
   const Por reduced[] = {Por::stubborn, Por::rf};
   check_threads(Program::build(generate::family_graph("lost-update", 6)), reduced);
+}
+
+TEST_CASE("a search stopped by --max-states in the middle of a level stops at the same state") {
+  const auto program = Program::build(generate::family_graph("lost-update", 6));
+  const Semantics sem(program);
+  const auto one = run(sem, Por::rf, 1, 20'000);
+  REQUIRE_FALSE(one.complete);
+  for (unsigned threads : {2U, 3U}) check_same(*program, one, run(sem, Por::rf, threads, 20'000));
 }
 
 TEST_CASE("100 seeded random graphs") {
