@@ -100,6 +100,10 @@ class Session {
   Placement placement_;
   std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
+  // Declared before pool_, so destroyed after it: the pool joins its threads
+  // first, and the thread that finished a run may still be signalling
+  // run_->done when run() has already returned.
+  std::unique_ptr<Run> run_;  // reused by every run: a session runs one run at a time
   std::unique_ptr<Pool> pool_;
   std::uint64_t runs_ = 0;
 
@@ -119,7 +123,6 @@ class Session {
   void set_variable(Variable& x, Tensor initial);
   void work(Run& run, std::uint32_t n, std::uint64_t seed);
   void schedule(Run& run, std::uint32_t n, std::uint64_t seed);
-  std::unique_ptr<Run> run_;  // reused by every run: a session runs one run at a time
   Run& start_run();
   RunResult finish(Run& run);
 };
