@@ -235,23 +235,27 @@ class Search {
         if (more) cancel(next);
         throw;
       }
-      if (more && result_.complete) join(next);
-      else if (more) cancel(next);
+      if (!more) break;
+      if (result_.complete) join(next);
+      else cancel(next);
     }
   }
 
   // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
 
-  // Copies the chunk's states out of the search: their rows and sleep sets are final.
+  // Takes the chunk's states out of the search: their rows (copied) and sleep
+  // sets (moved: nothing arrives at them any more) are final.
   void prepare(Chunk& c, std::span<const StateIndex> states) {
     const auto width = codec_.width();
     c.states.assign(states.begin(), states.end());
     c.rows.resize(states.size() * width);
     for (std::size_t k = 0; k < states.size(); ++k) {
       table_.load(states[k], c.rows.data() + k * width);
-      const auto it = sleep_.find(states[k]);
-      if (it == sleep_.end()) c.sleep[k].clear();
-      else c.sleep[k] = it->second;
+      c.sleep[k].clear();
+      if (const auto it = sleep_.find(states[k]); it != sleep_.end()) {
+        c.sleep[k] = std::move(it->second);
+        sleep_.erase(it);
+      }
     }
   }
 
@@ -397,7 +401,6 @@ class Search {
       if (opts_.observer.state) opts_.observer.state(si, state_at(si), e.terminal);
       if (e.terminal) record_terminal(si);
       for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
-      sleep_.erase(si);
       result_.counters.transitions_pruned += e.pruned;
       for (; successor < e.successors_end; ++successor) {
         const auto& s = batch.successors[successor];

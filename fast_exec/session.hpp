@@ -113,10 +113,9 @@ class Session {
   // The copies between devices, counted in the run.
   Tensor on_host(Run& run, Slot v) const;
   Slot to_accelerator(Run& run, Slot v) const;
-  // f on the node's device; on the host when the accelerator declines.
-  // Records the result picked (run.choices) when f is a relation.
   using Slots = boost::container::small_vector<Slot, 2>;
-  // Moves from args.
+  // f on the node's device; on the host when the accelerator declines. Moves
+  // from args. Records the result picked (run.choices) when f is a relation.
   Slots compute(Run& run, std::uint32_t n, std::span<Slot> args, RandomScheduler& rng) const;
   // Which of `alternatives` results node n takes: forced by run_schedule, or random.
   static std::uint32_t pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng);

@@ -119,7 +119,6 @@ Tensor unary_typed(Unary op, std::string_view name, const Tensor::Dense& a) {
   }
 }
 
-
 std::optional<Tensor> same_dtype(std::string_view name, const Tensor::Dense& a, const Tensor::Dense& b) {
   if (a.dtype() != b.dtype()) return dtype_error(name, a.dtype(), b.dtype());
   return std::nullopt;

@@ -9,7 +9,6 @@
 #include "models/generate/random_graph.hpp"
 #include "support/graphs.hpp"
 
-#include <filesystem>
 #include <span>
 
 using namespace tfsem;

@@ -10,8 +10,6 @@
 #include "support/emulated_device.hpp"
 #include "support/graphs.hpp"
 
-#include <filesystem>
-
 using namespace tfsem;
 
 namespace {

@@ -8,8 +8,6 @@
 #include "semantics/diagnostic.hpp"
 #include "support/graphs.hpp"
 
-#include <filesystem>
-
 using namespace tfsem;
 
 namespace {

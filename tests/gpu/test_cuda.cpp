@@ -10,7 +10,6 @@
 #include "semantics/session.hpp"
 #include "support/graphs.hpp"
 
-#include <filesystem>
 #include <iostream>
 
 using namespace tfsem;

@@ -8,8 +8,8 @@
 
 #include <filesystem>
 #include <set>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace tfsem::test {
 
