@@ -31,40 +31,49 @@ struct CheckOptions {
   std::string fixed_graph;
 };
 
-std::string edges_text(const Program& p, const explorer::Fix& f) {
-  std::string out;
-  for (const auto& [a, b] : f.control_edges) out += (out.empty() ? "" : ", ") + p.node(a).name + " -> " + p.node(b).name;
-  return out;
-}
-
 // Under --por=none every interleaving is explored; under a reduction, only
 // the behaviours it keeps.
 const char* paths_key(const explorer::Result& r) { return r.por == explorer::Por::none ? "interleavings" : "behaviours"; }
 
+// A violation in any outcome is a defect of the graph, whatever the number of outcomes.
 const char* verdict(const explorer::Result& r) {
-  return !r.complete ? "incomplete" : r.deterministic() ? "deterministic" : "nondeterministic";
+  return !r.complete ? "incomplete" : r.violated() ? "violation" : r.deterministic() ? "deterministic" : "nondeterministic";
 }
 
-nlohmann::json check_json(const Program& p, const explorer::Result& r, const std::vector<explorer::Fix>& fixes) {
+std::string violation_text(const Semantics& sem, const Violation& v) {
+  const auto& p = sem.program();
+  const auto at = transition_to_string(p, sem.contexts(), v.at);
+  return std::string(violation_name(v.kind)) + " | " + at + " | " +
+         (v.kind == Violation::Kind::merge_two_live
+              ? "Merge " + at + " took one live input, and input '" + p.edge(v.edge).name + "' holds another"
+              : "Exit " + at + " holds a live value after its loop delivered one");
+}
+
+nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const std::vector<explorer::Fix>& fixes) {
   using nlohmann::json;
+  const auto& p = sem.program();
+  auto name = [&](Transition t) { return transition_to_string(p, sem.contexts(), t); };
   json outcomes = json::array(), races = json::array();
   for (const auto& o : r.outcomes) {
-    json stuck = json::array();
-    for (const auto& s : o.stuck) stuck.push_back(p.node(s.node).name);
+    json stuck = json::array(), violations = json::array();
+    for (const auto& s : o.stuck) stuck.push_back(name(s.transition));
+    for (const auto& v : o.violations)
+      violations.push_back({{"kind", violation_name(v.kind)}, {"at", name(v.at)}, {"edge", p.edge(v.edge).name}});
     outcomes.push_back({{"outputs", format::outputs_to_json(p, o.outputs)}, {"VarValue", format::var_value_to_json(p, o.var_value)},
-                        {"stuck", stuck}, {paths_key(r), o.paths},
-                        {"witness", schedule_to_string(p, o.witness)}});
+                        {"stuck", stuck}, {"violations", violations}, {paths_key(r), o.paths},
+                        {"witness", schedule_to_string(sem, o.witness)}});
   }
   for (const auto& race : r.races)
-    races.push_back({{"nodes", {p.node(race.first).name, p.node(race.second).name}},
+    races.push_back({{"nodes", {name(race.first), name(race.second)}},
                      {"variable", p.variable(race.var).name}, {"harmful", race.harmful},
-                     {"first_then_second", schedule_to_string(p, race.first_then_second)},
-                     {"second_then_first", schedule_to_string(p, race.second_then_first)}});
+                     {"first_then_second", schedule_to_string(sem, race.first_then_second)},
+                     {"second_then_first", schedule_to_string(sem, race.second_then_first)}});
   json fix_list = json::array();
   for (const auto& f : fixes) {
-    json edges = json::array();
+    json edges = json::array(), loops = json::array();
     for (const auto& [a, b] : f.control_edges) edges.push_back({p.node(a).name, p.node(b).name});
-    fix_list.push_back({{"control_edges", edges}, {"outcome", explorer::outcome_text(p, f.outcome)}});
+    for (auto loop : f.sequential_loops) loops.push_back(p.frame(loop).name);
+    fix_list.push_back({{"control_edges", edges}, {"sequential_loops", loops}, {"outcome", explorer::outcome_text(sem, f.outcome)}});
   }
   const auto& c = r.counters;
   return {{"graph", p.name()}, {"hash", p.hash_hex()}, {"por", explorer::por_name(r.por)},
@@ -79,25 +88,27 @@ nlohmann::json check_json(const Program& p, const explorer::Result& r, const std
           {"seconds", r.seconds}};
 }
 
-void print_text(const Program& p, const explorer::Result& r, const std::vector<explorer::Fix>& fixes) {
+void print_text(const Semantics& sem, const explorer::Result& r, const std::vector<explorer::Fix>& fixes) {
+  const auto& p = sem.program();
   std::cout << "graph: " << p.name() << "\nhash: " << p.hash_hex() << "\npor: " << explorer::por_name(r.por) << "\n";
   if (!r.complete) std::cout << "INCOMPLETE: stopped by " << r.stopped_by << "\n";
   std::cout << "outcomes: " << r.outcomes.size() << (r.complete ? "" : " (at least)") << "\n";
-  for (const auto& o : r.outcomes)
-    std::cout << "outcome: " << explorer::outcome_text(p, o) << " | " << paths_key(r) << " " << o.paths << " | witness "
-              << schedule_to_string(p, o.witness) << "\n";
-  std::cout << "verdict: " << verdict(r)
-            << "\n";
+  for (const auto& o : r.outcomes) {
+    std::cout << "outcome: " << explorer::outcome_text(sem, o) << " | " << paths_key(r) << " " << o.paths << " | witness "
+              << schedule_to_string(sem, o.witness) << "\n";
+    for (const auto& v : o.violations) std::cout << "violation: " << violation_text(sem, v) << "\n";
+  }
+  std::cout << "verdict: " << verdict(r) << "\n";
   for (const auto& race : r.races) {
-    const auto &a = p.node(race.first).name, &b = p.node(race.second).name;
+    const auto a = transition_to_string(p, sem.contexts(), race.first), b = transition_to_string(p, sem.contexts(), race.second);
     std::cout << "race: " << a << " " << b << " | variable " << p.variable(race.var).name << " | "
-              << (race.harmful ? "harmful" : "benign") << " | " << a << " first " << schedule_to_string(p, race.first_then_second)
-              << " | " << b << " first " << schedule_to_string(p, race.second_then_first) << "\n";
+              << (race.harmful ? "harmful" : "benign") << " | " << a << " first " << schedule_to_string(sem, race.first_then_second)
+              << " | " << b << " first " << schedule_to_string(sem, race.second_then_first) << "\n";
   }
   for (const auto& f : fixes)
-    std::cout << "fix: add control edge" << (f.control_edges.size() > 1 ? "s " : " ") << edges_text(p, f)
-              << " | verified deterministic: " << explorer::outcome_text(p, f.outcome) << "\n";
-  if (r.complete && !r.deterministic() && fixes.empty()) std::cout << "fix: none found\n";
+    std::cout << "fix: " << explorer::fix_text(p, f) << " | verified deterministic: " << explorer::outcome_text(sem, f.outcome)
+              << "\n";
+  if (r.complete && (!r.deterministic() || r.violated()) && fixes.empty()) std::cout << "fix: none found\n";
   const auto& c = r.counters;
   std::cout << "states-stored: " << c.states_stored << "\nstates-matched: " << c.states_matched
             << "\ntransitions: " << c.transitions << "\nterminal-states: " << c.terminal_states
@@ -115,26 +126,26 @@ int run_check(const CheckOptions& o) {
   end_progress(opts, result);
   std::vector<explorer::Fix> fixes;
   if (!o.no_fix) fixes = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
-  if (o.json) std::cout << check_json(p, result, fixes).dump(2) << "\n";
-  else print_text(p, result, fixes);
+  if (o.json) std::cout << check_json(sem, result, fixes).dump(2) << "\n";
+  else print_text(sem, result, fixes);
   if (!o.fixed_graph.empty() && !fixes.empty())
     write_text(format::program_to_json(fixes.front().fixed).dump(2) + "\n", o.fixed_graph);
   if (!o.witness_dir.empty()) {
     std::filesystem::create_directories(o.witness_dir);
     for (std::size_t k = 0; k < result.outcomes.size(); ++k)
-      write_schedule_file(p, o.witness_dir + "/outcome-" + std::to_string(k + 1) + ".schedule", {result.outcomes[k].witness},
-                          "witness of outcome " + explorer::outcome_text(p, result.outcomes[k]));
+      write_schedule_file(sem, o.witness_dir + "/outcome-" + std::to_string(k + 1) + ".schedule", {result.outcomes[k].witness},
+                          "witness of outcome " + explorer::outcome_text(sem, result.outcomes[k]));
     for (std::size_t k = 0; k < result.races.size(); ++k) {
       const auto& race = result.races[k];
       const auto base = o.witness_dir + "/race-" + std::to_string(k + 1);
-      write_schedule_file(p, base + "-" + p.node(race.first).name + "-first.schedule", {race.first_then_second},
+      write_schedule_file(sem, base + "-" + p.node(race.first.node).name + "-first.schedule", {race.first_then_second},
                           "race on " + p.variable(race.var).name);
-      write_schedule_file(p, base + "-" + p.node(race.second).name + "-first.schedule", {race.second_then_first},
+      write_schedule_file(sem, base + "-" + p.node(race.second.node).name + "-first.schedule", {race.second_then_first},
                           "race on " + p.variable(race.var).name);
     }
   }
   if (!result.complete) return kIncomplete;
-  return result.deterministic() ? kSuccess : kPropertyViolated;
+  return result.deterministic() && !result.violated() ? kSuccess : kPropertyViolated;
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ int run_conform(const ConformCmd& o) {
     if (tty && k % 100 == 0) std::fprintf(stderr, "\rrun %zu of %zu   ", k, o.runs);
   });
   if (tty && o.runs >= 100) std::fprintf(stderr, "\n");
-  std::cout << (o.json ? conform::report_json(sem.program(), report) + "\n" : conform::report_text(sem.program(), report));
+  std::cout << (o.json ? conform::report_json(report) + "\n" : conform::report_text(report));
   if (!report.reference.complete) return kIncomplete;
   return report.conforms() ? kSuccess : kPropertyViolated;
 }

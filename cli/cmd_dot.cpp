@@ -11,8 +11,11 @@
 #include "semantics/diagnostic.hpp"
 #include "semantics/session.hpp"
 
+#include <functional>
 #include <memory>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 namespace tfsem::cli {
 
@@ -40,7 +43,7 @@ const char* edge_style(EdgeKind k) {
 State state_after(const Semantics& sem, const std::string& schedule) {
   State s = sem.initial();
   if (schedule == "initial") return s;
-  if (auto why = replay(sem, s, parse_schedule(sem.program(), schedule))) throw InputError("T-SCHEDULE", "--state", "", *why);
+  if (auto why = replay(sem, s, parse_schedule(sem, schedule))) throw InputError("T-SCHEDULE", "--state", "", *why);
   return s;
 }
 
@@ -50,18 +53,34 @@ std::string program_dot(const Semantics& sem, const DotCmd& o) {
   if (!o.state.empty()) state = state_after(sem, o.state);
   std::vector<bool> racing(p.nodes().size(), false);
   std::ostringstream races;
-  if (o.races)
-    for (const auto& r : explorer::explore(sem).races) {
-      racing[r.first.index()] = racing[r.second.index()] = true;
-      races << "  n" << r.first.value << " -> n" << r.second.value << " [dir=none, color=red, style=bold, constraint=false, label=\"race on "
-            << dot_escape(p.variable(r.var).name) << (r.harmful ? "" : " (benign)") << "\", fontcolor=red];\n";
+  if (o.races) {
+    // One line per racing pair of nodes, whatever the contexts they raced in.
+    std::set<std::tuple<NodeId, NodeId, VarId, bool>> pairs;
+    for (const auto& r : explorer::explore(sem).races) pairs.emplace(r.first.node, r.second.node, r.var, r.harmful);
+    for (const auto& [a, b, x, harmful] : pairs) {
+      if (!harmful && pairs.count({a, b, x, true})) continue;
+      racing[a.index()] = racing[b.index()] = true;
+      races << "  n" << a.value << " -> n" << b.value << " [dir=none, color=red, style=bold, constraint=false, label=\"race on "
+            << dot_escape(p.variable(x).name) << (harmful ? "" : " (benign)") << "\", fontcolor=red];\n";
     }
+  }
   std::ostringstream out;
   out << "digraph \"" << dot_escape(p.name()) << "\" {\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
       << "  edge [fontname=\"Helvetica\", fontsize=10];\n";
-  for (std::size_t i = 0; i < p.nodes().size(); ++i)
-    out << "  n" << i << " [label=\"" << dot_escape(p.label(NodeId(i))) << "\", tooltip=\"" << dot_escape(p.node(NodeId(i)).name)
-        << "\"" << (racing[i] ? ", color=red, penwidth=2" : "") << "];\n";
+  // Each loop frame is a cluster, nested as the frames are.
+  std::function<void(FrameId, const std::string&)> frame = [&](FrameId f, const std::string& indent) {
+    const auto& fr = p.frame(f);
+    if (f.index() != 0)
+      out << indent << "subgraph cluster_f" << f.value << " {\n" << indent << "  label=\"loop " << dot_escape(fr.name)
+          << " (parallel_iterations " << fr.parallel_iterations << ")\";\n" << indent << "  style=dashed; color=gray40;\n";
+    const auto inner = f.index() == 0 ? indent : indent + "  ";
+    for (auto n : fr.nodes)
+      out << inner << "n" << n.value << " [label=\"" << dot_escape(p.label(n)) << "\", tooltip=\"" << dot_escape(p.node(n).name)
+          << "\"" << (racing[n.index()] ? ", color=red, penwidth=2" : "") << "];\n";
+    for (auto child : fr.children) frame(child, inner);
+    if (f.index() != 0) out << indent << "}\n";
+  };
+  frame(FrameId(std::uint32_t{0}), "  ");
   for (std::size_t i = 0; i < p.edges().size(); ++i) {
     const auto& e = p.edge(EdgeId(i));
     std::string from = "n" + std::to_string(e.src.value), to = "n" + std::to_string(e.dst.value);
@@ -74,8 +93,14 @@ std::string program_dot(const Semantics& sem, const DotCmd& o) {
       out << "  " << to << " [shape=point, style=invis];\n";
     }
     std::string label;
-    if (state && !is_empty(state->in_transit[i])) label = content_to_string(p, state->in_transit[i], 8);
-    else if (!state && e.is_output() && !e.fetch.empty()) label = e.fetch;
+    if (state) {  // the edge's contents in every context, as "v" in the root and "v @while:2" in a loop
+      for (const auto& [slot, c] : state->in_transit)
+        if (slot.edge == EdgeId(i))
+          label += (label.empty() ? "" : "\n") + content_to_string(p, c, 8) +
+                   (slot.context == kRootContext ? "" : " @" + context_to_string(p, sem.contexts(), slot.context));
+    } else if (e.is_output() && !e.fetch.empty()) {
+      label = e.fetch;
+    }
     out << "  " << from << " -> " << to << " [style=" << edge_style(e.kind) << ", tooltip=\"" << dot_escape(e.name) << "\"";
     if (!label.empty()) out << ", label=\"" << dot_escape(label) << "\"";
     out << "];\n";

@@ -32,17 +32,17 @@ struct ExploreCmd {
 // terminal states doubled, each transition labelled with its firings.
 class StateGraphDot {
  public:
-  StateGraphDot(const Program& p, std::uint64_t max_states) : p_(p), max_(max_states) {}
+  StateGraphDot(const Semantics& sem, std::uint64_t max_states) : sem_(sem), max_(max_states) {}
 
   explorer::Observer observer() {
     return {[this](std::uint32_t i, const State& s, bool terminal) {
               if (i >= max_) return;
-              out_ << "  s" << i << " [label=\"s" << i << "\\l" << dot_escape(state_to_string(p_, s, "", 8)) << "\""
+              out_ << "  s" << i << " [label=\"s" << i << "\\l" << dot_escape(state_to_string(sem_.program(), sem_.contexts(), s, "", 8)) << "\""
                    << (terminal ? ", peripheries=2" : "") << (i == 0 ? ", style=bold" : "") << "];\n";
             },
             [this](std::uint32_t from, std::uint32_t to, const Schedule& steps) {
               if (from >= max_ || to >= max_) return;
-              out_ << "  s" << from << " -> s" << to << " [label=\"" << dot_escape(schedule_to_string(p_, steps)) << "\"];\n";
+              out_ << "  s" << from << " -> s" << to << " [label=\"" << dot_escape(schedule_to_string(sem_, steps)) << "\"];\n";
             }};
   }
 
@@ -52,12 +52,12 @@ class StateGraphDot {
                                             " states; --dot draws at most " + std::to_string(max_) +
                                             " (raise --dot-max-states, or pick a stronger --por)");
     write_text("digraph states {\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  label=\"" +
-                  dot_escape(p_.name()) + ": explored state graph\";\n" + out_.str() + "}\n",
+                  dot_escape(sem_.program().name()) + ": explored state graph\";\n" + out_.str() + "}\n",
               file);
   }
 
  private:
-  const Program& p_;
+  const Semantics& sem_;
   std::uint64_t max_;
   std::ostringstream out_;
 };
@@ -70,7 +70,7 @@ int run_explore(const ExploreCmd& o) {
     const auto por = *explorer::parse_por(name);
     auto opts = o.search.make(por);
     const bool draw = !o.dot.empty() && &name == &o.pors.back();
-    StateGraphDot dot(p, o.dot_max_states);
+    StateGraphDot dot(sem, o.dot_max_states);
     if (draw) opts.observer = dot.observer();
     results.push_back(explorer::explore(sem, opts));
     end_progress(opts, results.back());

@@ -38,7 +38,7 @@ int run_fuzz(const FuzzCmd& o) {
     std::filesystem::create_directories(o.save_dir);
     const auto file = o.save_dir + "/" + spec.name + ".json";
     write_text(format::program_to_json(spec).dump(2) + "\n", file);
-    std::cout << "FAIL: seed " << s << " saved as " << file << "\n" << conform::report_text(*program, report, 2);
+    std::cout << "FAIL: seed " << s << " saved as " << file << "\n" << conform::report_text(report, 2);
   }
   std::cout << "fuzzed: " << o.count << " graphs from seed " << o.seed << ", " << o.runs << " runs each\nfailed: " << failed
             << "\n";

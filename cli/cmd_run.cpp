@@ -30,7 +30,7 @@ int run_run(const RunCmd& o) {
   const auto exec = o.exec.make(sem.options().terms);
   fast_exec::Session session(sem.program_ptr(), exec);
   std::vector<Schedule> forced;
-  if (!o.replay.empty()) forced = read_schedule_file(p, o.replay);
+  if (!o.replay.empty()) forced = read_schedule_file(sem, o.replay);
   const auto runs = forced.empty() ? o.runs : forced.size();
   nlohmann::json all = nlohmann::json::array();
   if (!o.json) std::cout << "graph " << p.name() << " hash " << p.hash_hex() << "\n";

@@ -21,12 +21,12 @@ struct TraceOptions {
   std::string schedule, schedule_file;
   std::optional<std::uint64_t> seed;
   int runs = 1;
+  std::uint32_t max_iterations = 100;
   bool json = false;
 };
 
-std::size_t choices(const Semantics& sem, const State& s, NodeId n) { return sem.fire(s, n).size(); }
-
-// Chooses the next step: from the schedule, at random, or the first enabled node in topological order.
+// Chooses the next step: from the schedule, at random, or the first enabled
+// transition in topological order (the oldest context first).
 std::optional<Step> next_step(const Semantics& sem, const State& s, const Schedule* schedule, std::size_t index,
                               std::optional<RandomScheduler>& random) {
   if (schedule) {
@@ -34,19 +34,25 @@ std::optional<Step> next_step(const Semantics& sem, const State& s, const Schedu
     const auto& step = (*schedule)[index];
     if (auto why = refuse_step(sem, s, step))
       throw InputError("T-SCHEDULE", "schedule", "step " + std::to_string(index + 1), "refused: " + *why);
-    if (const auto n = choices(sem, s, step.node); step.choice >= n)
-      throw InputError("T-SCHEDULE", "schedule", "step " + std::to_string(index + 1),
-                       "refused: node '" + sem.program().node(step.node).name + "' has " + std::to_string(n) +
-                           " possible results, so no choice " + std::to_string(step.choice));
     return step;
   }
-  std::vector<NodeId> enabled;
-  for (auto n : sem.program().topological_order())
-    if (sem.enabled(s, n)) enabled.push_back(n);
+  auto enabled = sem.enabled_transitions(s);
   if (enabled.empty()) return std::nullopt;
-  if (!random) return Step{enabled.front(), 0};
-  const auto n = enabled[random->below(enabled.size())];
-  return Step{n, static_cast<std::uint32_t>(random->below(choices(sem, s, n)))};
+  std::vector<std::size_t> position(sem.program().nodes().size());
+  const auto& order = sem.program().topological_order();
+  for (std::size_t i = 0; i < order.size(); ++i) position[order[i].index()] = i;
+  std::stable_sort(enabled.begin(), enabled.end(),
+                   [&](Transition a, Transition b) { return position[a.node.index()] < position[b.node.index()]; });
+  if (!random) return Step{enabled.front().node, enabled.front().context, 0};
+  const auto t = enabled[random->below(enabled.size())];
+  return Step{t.node, t.context, static_cast<std::uint32_t>(random->below(sem.fire(s, t).size()))};
+}
+
+// The loop of a context in s at iteration max_iterations or beyond, if any.
+std::optional<FrameId> beyond(const Semantics& sem, const State& s, std::uint32_t max_iterations) {
+  for (const auto& entry : s.in_transit)
+    if (const auto& c = sem.contexts()[entry.first.context]; c.iteration >= max_iterations) return c.frame;
+  return std::nullopt;
 }
 
 int run_trace(const TraceOptions& o) {
@@ -56,10 +62,10 @@ int run_trace(const TraceOptions& o) {
   if (!o.schedule.empty()) {
     std::string rest = o.schedule;
     for (std::size_t pos; (pos = rest.find(';')) != std::string::npos; rest = rest.substr(pos + 1))
-      schedules.push_back(parse_schedule(p, rest.substr(0, pos)));
-    schedules.push_back(parse_schedule(p, rest));
+      schedules.push_back(parse_schedule(sem, rest.substr(0, pos)));
+    schedules.push_back(parse_schedule(sem, rest));
   } else if (!o.schedule_file.empty()) {
-    schedules = read_schedule_file(p, o.schedule_file);
+    schedules = read_schedule_file(sem, o.schedule_file);
   }
   const bool scheduled = !o.schedule.empty() || !o.schedule_file.empty();
   const int runs = std::max<int>(o.runs, static_cast<int>(schedules.size()));
@@ -68,38 +74,45 @@ int run_trace(const TraceOptions& o) {
 
   nlohmann::json doc{{"graph", p.name()}, {"hash", p.hash_hex()}, {"runs", nlohmann::json::array()}};
   if (!o.json) std::cout << "graph " << p.name() << " hash " << p.hash_hex() << "\n";
+  const auto& ctx = sem.contexts();
+  auto name = [&](Transition t) { return transition_to_string(p, ctx, t); };
   State s = sem.initial();
-  for (int r = 0; r < runs; ++r) {
+  std::optional<FrameId> stopped;  // the loop a walk would take past --max-iterations
+  for (int r = 0; r < runs && !stopped; ++r) {
     if (r > 0) s = sem.next_run(s);
     const Schedule* schedule = scheduled ? (static_cast<std::size_t>(r) < schedules.size() ? &schedules[r] : nullptr) : nullptr;
     if (scheduled && !schedule)
       throw InputError("T-SCHEDULE", "schedule", "", "the schedule has no steps for run " + std::to_string(r + 1));
-    nlohmann::json jr{{"run", r + 1}, {"states", nlohmann::json::array({{{"state", format::state_to_json(p, s)}}})}};
-    if (!o.json) std::cout << "run " << r + 1 << "\n  initial state\n" << state_to_string(p, s, "    ") << "\n";
+    nlohmann::json jr{{"run", r + 1}, {"states", nlohmann::json::array({{{"state", format::state_to_json(p, ctx, s)}}})}};
+    if (!o.json) std::cout << "run " << r + 1 << "\n  initial state\n" << state_to_string(p, ctx, s, "    ") << "\n";
     std::size_t index = 0;
     Schedule taken;
     while (auto step = next_step(sem, s, schedule, index, random)) {
-      s = std::move(sem.fire(s, step->node)[step->choice]);
+      auto next = std::move(sem.fire(s, step->transition())[step->choice]);
+      if (!schedule && (stopped = beyond(sem, next, o.max_iterations))) break;
+      s = std::move(next);
       taken.push_back(*step);
       ++index;
-      const auto& name = p.node(step->node).name;
-      jr["states"].push_back({{"fire", name}, {"label", p.label(step->node)}, {"choice", step->choice},
-                              {"state", format::state_to_json(p, s)}});
+      jr["states"].push_back({{"fire", name(step->transition())}, {"label", p.label(step->node)}, {"choice", step->choice},
+                              {"state", format::state_to_json(p, ctx, s)}});
       if (!o.json)
-        std::cout << "  step " << index << ": fire " << name << " (" << p.label(step->node) << ")"
+        std::cout << "  step " << index << ": fire " << name(step->transition()) << " (" << p.label(step->node) << ")"
                   << (step->choice ? " choosing result " + std::to_string(step->choice) : "") << "\n"
-                  << state_to_string(p, s, "    ") << "\n";
+                  << state_to_string(p, ctx, s, "    ") << "\n";
     }
     const bool terminal = sem.terminal(s);
-    jr["schedule"] = schedule_to_string(p, taken);
+    jr["schedule"] = schedule_to_string(sem, taken);
     jr["terminal"] = terminal;
-    nlohmann::json stuck = nlohmann::json::array();
+    nlohmann::json stuck = nlohmann::json::array(), violations = nlohmann::json::array();
     jr["outputs"] = format::outputs_to_json(p, outputs(p, s));
     if (!o.json) {
-      if (terminal) std::cout << "  terminal state after " << index << " steps\n";
+      if (stopped)
+        std::cout << "  INCOMPLETE: the next step starts iteration " << o.max_iterations << " of loop '" << p.frame(*stopped).name
+                  << "' (--max-iterations " << o.max_iterations << ")\n";
+      else if (terminal) std::cout << "  terminal state after " << index << " steps\n";
       else {
         std::cout << "  the schedule ended before a terminal state; still enabled:";
-        for (auto n : sem.enabled_nodes(s)) std::cout << " " << p.node(n).name;
+        for (auto t : sem.enabled_transitions(s)) std::cout << " " << name(t);
         std::cout << "\n";
       }
       for (const auto& [fetch, c] : outputs(p, s)) std::cout << "  output " << fetch << " = " << content_to_string(p, c) << "\n";
@@ -108,15 +121,23 @@ int run_trace(const TraceOptions& o) {
       for (const auto& st : sem.stuck(s)) {
         nlohmann::json why = nlohmann::json::array();
         for (const auto& b : st.waiting_on) why.push_back(b.reason);
-        stuck.push_back({{"node", p.node(st.node).name}, {"waiting_on", why}});
+        stuck.push_back({{"node", name(st.transition)}, {"waiting_on", why}});
         if (!o.json) {
-          std::cout << "  stuck node " << p.node(st.node).name << ":";
+          std::cout << "  stuck node " << name(st.transition) << ":";
           for (const auto& b : st.waiting_on) std::cout << " " << b.reason << ";";
           std::cout << "\n";
         }
       }
+      for (const auto& v : sem.violations(s)) {
+        violations.push_back({{"kind", violation_name(v.kind)}, {"at", name(v.at)}, {"edge", p.edge(v.edge).name}});
+        if (!o.json)
+          std::cout << "  violation " << violation_name(v.kind) << " at " << name(v.at) << ": edge '" << p.edge(v.edge).name
+                    << "' holds a second live value\n";
+      }
     }
     jr["stuck"] = stuck;
+    jr["violations"] = violations;
+    if (stopped) jr["stopped_by"] = "max-iterations " + std::to_string(o.max_iterations) + " in loop '" + p.frame(*stopped).name + "'";
     doc["runs"].push_back(std::move(jr));
   }
   doc["VarValue"] = format::var_value_to_json(p, s.var_value);
@@ -127,7 +148,7 @@ int run_trace(const TraceOptions& o) {
       std::cout << " " << p.variable(VarId(x)).name << " = " << s.var_value[x].to_string();
     std::cout << "\n";
   }
-  return kSuccess;
+  return stopped ? kIncomplete : kSuccess;
 }
 
 }  // namespace
@@ -137,9 +158,13 @@ Command add_trace(CLI::App& app) {
   auto o = std::make_shared<TraceOptions>();
   o->graph.add_to(*sub);
   auto* sched = sub->add_option("--schedule", o->schedule,
-                                "steps to fire: NODE[/CHOICE],...; runs separated by ';'");
+                                "steps to fire: NODE[/CHOICE] or NODE[FRAME:ITERATION,...][/CHOICE], ...; runs separated by ';'");
   auto* file = sub->add_option("--schedule-file", o->schedule_file, "replay a schedule file written by tfsem check");
   auto* seed = sub->add_option("--seed", o->seed, "choose each step at random from the enabled nodes, with this seed");
+  sub->add_option("--max-iterations", o->max_iterations,
+                  "without a schedule, stop (INCOMPLETE, exit 3) before a step that starts this iteration of a loop")
+      ->check(CLI::Range(1U, 1U << 20))
+      ->capture_default_str();
   sched->excludes(file)->excludes(seed);
   file->excludes(seed);
   sub->add_option("--runs", o->runs, "run the graph this many times in one session (VarValue persists)")

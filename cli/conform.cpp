@@ -72,7 +72,7 @@ Schedule schedule_of(const Program& p, const fast_exec::RunResult& run) {
   while (!ready.empty()) {
     const auto v = ready.top();
     ready.pop();
-    out.push_back({NodeId(v), run.choices[v]});
+    out.push_back({NodeId(v), kRootContext, run.choices[v]});
     for (auto w : after[v])
       if (--indegree[w] == 0) ready.push(w);
   }
@@ -80,15 +80,16 @@ Schedule schedule_of(const Program& p, const fast_exec::RunResult& run) {
   return out;
 }
 
-std::string run_text(const Program& p, const Outputs& o, const std::vector<Tensor>& v) {
-  return explorer::outcome_text(p, {o, v, {}, 0, {}});
+std::string run_text(const Semantics& sem, const Outputs& o, const std::vector<Tensor>& v) {
+  return explorer::outcome_text(sem, {o, v, {}, {}, 0, {}});
 }
 
 }  // namespace
 
 Report conform(const std::shared_ptr<const Program>& program, const Options& o, const std::function<void(std::size_t)>& on_run) {
-  const Semantics sem(program, tfsem::Options{o.exec.terms});
   Report r;
+  r.semantics = std::make_shared<const Semantics>(program, tfsem::Options{o.exec.terms});
+  const auto& sem = *r.semantics;
   r.graph = program->name();
   r.reference_hash = program->hash_hex();
   r.reference = explorer::explore(sem, o.explore);
@@ -103,7 +104,7 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
     const auto run_outputs = session.outputs(run);
     ++r.runs;
     if (on_run) on_run(k);
-    const auto text = run_text(*program, run_outputs, run.var_value);
+    const auto text = run_text(sem, run_outputs, run.var_value);
     const auto& outs = r.reference.outcomes;
     const auto match = std::find_if(outs.begin(), outs.end(), [&](const explorer::Outcome& ref) {
       return ref.stuck.empty() && same(ref.outputs, ref.var_value, run_outputs, run.var_value, o.tolerance);
@@ -125,14 +126,15 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
     if (!replayable || !same(outputs(*program, s), s.var_value, run_outputs, run.var_value, o.tolerance))
       r.failures.push_back({k,
                             "the recorded access order replays in the semantics to " +
-                                (replayable ? run_text(*program, outputs(*program, s), s.var_value) : "a refused step"),
+                                (replayable ? run_text(sem, outputs(*program, s), s.var_value) : "a refused step"),
                             text, schedule});
   }
   r.unexpected.assign(unexpected.begin(), unexpected.end());
   return r;
 }
 
-std::string report_text(const Program& p, const Report& r, std::size_t max_failures) {
+std::string report_text(const Report& r, std::size_t max_failures) {
+  const auto& sem = *r.semantics;
   std::ostringstream out;
   out << "graph: " << r.graph << "\nreference-hash: " << r.reference_hash << "\nexecutor-hash: " << r.executor_hash << "\n";
   if (!r.reference.complete) {
@@ -141,28 +143,29 @@ std::string report_text(const Program& p, const Report& r, std::size_t max_failu
   }
   out << "reference-outcomes: " << r.reference.outcomes.size() << "\nexecutor-runs: " << r.runs << "\n";
   for (std::size_t i = 0; i < r.reference.outcomes.size(); ++i)
-    out << "outcome: " << explorer::outcome_text(p, r.reference.outcomes[i]) << " | allowed | "
+    out << "outcome: " << explorer::outcome_text(sem, r.reference.outcomes[i]) << " | allowed | "
         << (r.seen[i] ? "seen " + std::to_string(r.seen[i]) : std::string("unseen")) << "\n";
   for (const auto& [text, count] : r.unexpected) out << "outcome: " << text << " | NOT ALLOWED | seen " << count << "\n";
   out << "traces-replayed: " << r.replayed << "\n";
   for (std::size_t i = 0; i < r.failures.size() && i < max_failures; ++i) {
     const auto& f = r.failures[i];
     out << "FAIL: run " << f.run << ": " << f.what << " | output " << f.outcome << " | schedule "
-        << (f.schedule.empty() ? "(none)" : schedule_to_string(p, f.schedule)) << "\n";
+        << (f.schedule.empty() ? "(none)" : schedule_to_string(sem, f.schedule)) << "\n";
   }
   if (r.failures.size() > max_failures) out << "FAIL: ... and " << r.failures.size() - max_failures << " more\n";
   out << "verdict: " << (r.conforms() ? "conforms" : "DOES NOT CONFORM") << "\n";
   return out.str();
 }
 
-std::string report_json(const Program& p, const Report& r) {
+std::string report_json(const Report& r) {
+  const auto& sem = *r.semantics;
   using nlohmann::json;
   json outcomes = json::array(), unexpected = json::array(), failures = json::array();
   for (std::size_t i = 0; i < r.reference.outcomes.size(); ++i)
-    outcomes.push_back({{"outcome", explorer::outcome_text(p, r.reference.outcomes[i])}, {"seen", r.seen[i]}});
+    outcomes.push_back({{"outcome", explorer::outcome_text(sem, r.reference.outcomes[i])}, {"seen", r.seen[i]}});
   for (const auto& [text, count] : r.unexpected) unexpected.push_back({{"outcome", text}, {"seen", count}});
   for (const auto& f : r.failures)
-    failures.push_back({{"run", f.run}, {"what", f.what}, {"output", f.outcome}, {"schedule", schedule_to_string(p, f.schedule)}});
+    failures.push_back({{"run", f.run}, {"what", f.what}, {"output", f.outcome}, {"schedule", schedule_to_string(sem, f.schedule)}});
   return json{{"graph", r.graph},
               {"reference_hash", r.reference_hash},
               {"executor_hash", r.executor_hash},

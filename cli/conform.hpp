@@ -42,6 +42,7 @@ struct Failure {
 };
 
 struct Report {
+  std::shared_ptr<const Semantics> semantics;  // the reference
   std::string graph, reference_hash, executor_hash;
   explorer::Result reference;
   std::vector<std::size_t> seen;  // runs producing each reference outcome
@@ -55,7 +56,7 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& opt
                const std::function<void(std::size_t)>& on_run = {});
 
 // The report as text (one fact per line) or JSON.
-std::string report_text(const Program& p, const Report& r, std::size_t max_failures = 5);
-std::string report_json(const Program& p, const Report& r);
+std::string report_text(const Report& r, std::size_t max_failures = 5);
+std::string report_json(const Report& r);
 
 }  // namespace tfsem::conform

@@ -6,7 +6,8 @@
 
 namespace tfsem::cli {
 
-std::vector<Schedule> read_schedule_file(const Program& p, const std::string& file) {
+std::vector<Schedule> read_schedule_file(const Semantics& sem, const std::string& file) {
+  const auto& p = sem.program();
   std::ifstream in(file);
   if (!in) throw InputError("T-SCHEDULE", file, "", "cannot open schedule file");
   std::vector<Schedule> runs;
@@ -19,7 +20,7 @@ std::vector<Schedule> read_schedule_file(const Program& p, const std::string& fi
         throw InputError("T-SCHEDULE", where, "", "schedule written for graph " + line.substr(6) + ", not for this graph (" + p.hash_hex() + ")");
     } else if (line.starts_with("run")) {
       try {
-        runs.push_back(parse_schedule(p, line.substr(3)));
+        runs.push_back(parse_schedule(sem, line.substr(3)));
       } catch (const InputError& e) {
         auto d = e.diagnostics();
         for (auto& x : d) x.where = where;
@@ -32,12 +33,13 @@ std::vector<Schedule> read_schedule_file(const Program& p, const std::string& fi
   return runs;
 }
 
-void write_schedule_file(const Program& p, const std::string& file, const std::vector<Schedule>& runs,
+void write_schedule_file(const Semantics& sem, const std::string& file, const std::vector<Schedule>& runs,
                          const std::string& comment) {
+  const auto& p = sem.program();
   std::ofstream out(file);
   if (!out) throw InputError("T-SCHEDULE", file, "", "cannot write schedule file");
   out << "# tfsem schedule: " << comment << "\ngraph " << p.hash_hex() << "\n";
-  for (const auto& r : runs) out << "run " << schedule_to_string(p, r) << "\n";
+  for (const auto& r : runs) out << "run " << schedule_to_string(sem, r) << "\n";
 }
 
 }  // namespace tfsem::cli

@@ -13,8 +13,8 @@
 namespace tfsem::cli {
 
 // Throws InputError when the file names another graph or an unknown node.
-std::vector<Schedule> read_schedule_file(const Program& p, const std::string& file);
-void write_schedule_file(const Program& p, const std::string& file, const std::vector<Schedule>& runs,
+std::vector<Schedule> read_schedule_file(const Semantics& sem, const std::string& file);
+void write_schedule_file(const Semantics& sem, const std::string& file, const std::vector<Schedule>& runs,
                          const std::string& comment);
 
 }  // namespace tfsem::cli

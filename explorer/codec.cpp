@@ -1,15 +1,58 @@
 #include "explorer/codec.hpp"
 
-#include "semantics/program.hpp"
+#include <algorithm>
 
 namespace tfsem::explorer {
 
 namespace {
-// Codes: EMPTY, GO, then variable handles, then tensors (ids offset by the variable count).
-constexpr Code kGo = 1, kFirstVar = 2;
+constexpr Code kFirstVar = 3;  // codes: EMPTY, GO, DEAD, variable handles, then tensors
+constexpr std::size_t kDirChunks = std::size_t{1} << 12;
 }  // namespace
 
-Codec::Codec(const Program& p) : vars_(p.variables().size()), width_(p.variables().size() + p.edges().size()) {}
+Codec::Codec(const Semantics& sem)
+    : sem_(sem),
+      vars_(sem.program().variables().size()),
+      directory_(std::make_unique<std::atomic<std::atomic<std::uint32_t>*>[]>(kDirChunks)) {
+  const auto& p = sem.program();
+  slot_offset_.resize(p.edges().size());
+  record_base_.resize(p.nodes().size());
+  record_offset_.resize(p.nodes().size());
+  for (const auto& frame : p.frames()) {
+    for (std::size_t i = 0; i < frame.slots.size(); ++i) slot_offset_[frame.slots[i].index()] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < frame.records.size(); ++i) {
+      record_base_[frame.records[i].index()] = static_cast<std::uint32_t>(frame.slots.size());
+      record_offset_[frame.records[i].index()] = static_cast<std::uint32_t>(i);
+    }
+    block_size_.push_back(static_cast<std::uint32_t>(frame.slots.size() + (frame.records.size() + 7) / 8));
+  }
+  blocks_.push_back({kRootContext, static_cast<std::uint32_t>(vars_), block_size_[0]});
+  width_ = vars_ + block_size_[0];
+}
+
+std::uint32_t Codec::block(ContextId c) {
+  if (const auto col = find(c, 0); col != kNone) return col;
+  const std::lock_guard lock(mutex_);
+  auto& chunk = directory_[c.index() >> kDirBits];
+  if (chunk.load(std::memory_order_relaxed) == nullptr) {
+    owned_chunks_.push_back(std::make_unique<std::atomic<std::uint32_t>[]>(kDirChunk));
+    chunk.store(owned_chunks_.back().get(), std::memory_order_release);
+  }
+  auto& entry = chunk.load(std::memory_order_relaxed)[c.index() & (kDirChunk - 1)];
+  if (const auto start = entry.load(std::memory_order_relaxed); start != 0) return start - 1;
+  const auto start = static_cast<std::uint32_t>(width_.load(std::memory_order_relaxed));
+  const auto size = block_size_[sem_.contexts()[c].frame.index()];
+  blocks_.push_back({c, start, size});
+  width_.store(start + size, std::memory_order_release);
+  entry.store(start + 1, std::memory_order_release);
+  return start;
+}
+
+std::uint32_t Codec::column(Slot s) { return block(s.context) + slot_offset_[s.edge.index()]; }
+
+Codec::Bit Codec::record(NodeId n, ContextId c) {
+  const auto k = record_offset_[n.index()];
+  return {block(c) + record_base_[n.index()] + k / 8, Code{1} << (k % 8)};
+}
 
 Code Codec::intern(const Tensor& t) {
   const auto first_tensor = kFirstVar + static_cast<Code>(vars_);
@@ -24,14 +67,16 @@ Code Codec::intern(const Tensor& t) {
 
 Code Codec::encode(const Content& c) {
   if (std::holds_alternative<Empty>(c)) return kEmptyCode;
-  if (std::holds_alternative<Go>(c)) return kGo;
+  if (std::holds_alternative<Go>(c)) return kGoCode;
+  if (std::holds_alternative<Dead>(c)) return kDeadCode;
   if (const auto* v = std::get_if<VarId>(&c)) return kFirstVar + v->value;
   return intern(std::get<Tensor>(c));
 }
 
 Content Codec::decode_locked(Code c) const {
   if (c == kEmptyCode) return Empty{};
-  if (c == kGo) return Go{};
+  if (c == kGoCode) return Go{};
+  if (c == kDeadCode) return Dead{};
   if (c < kFirstVar + vars_) return VarId(c - kFirstVar);
   return tensors_[c - kFirstVar - vars_];
 }
@@ -41,25 +86,50 @@ Content Codec::decode(Code c) const {
   return decode_locked(c);
 }
 
-void Codec::pack(const State& s, Code* row) {
+void Codec::pack(const State& s, Row& row) {
+  // Columns first (they may add blocks, which takes the lock), then codes.
+  std::vector<std::pair<std::uint32_t, const Content*>> slots;
+  for (const auto& [slot, c] : s.in_transit) slots.emplace_back(column(slot), &c);
+  std::vector<Bit> bits;
+  for (const auto& t : s.fired) bits.push_back(record(t.node, t.context));
+  row.assign(width(), kEmptyCode);
   const std::lock_guard lock(mutex_);
   for (std::size_t x = 0; x < vars_; ++x) row[x] = intern(s.var_value[x]);
-  for (std::size_t e = 0; e < s.in_transit.size(); ++e) row[vars_ + e] = encode(s.in_transit[e]);
+  for (const auto& [col, c] : slots) row[col] = encode(*c);
+  for (const auto& b : bits) row[b.column] |= b.mask;
 }
 
-State Codec::unpack(const Code* row) const {
+State Codec::unpack(std::span<const Code> row) const {
   const std::lock_guard lock(mutex_);
+  const auto& p = sem_.program();
   State s;
   s.var_value.reserve(vars_);
   for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(row[x])));
-  s.in_transit.reserve(width_ - vars_);
-  for (std::size_t e = vars_; e < width_; ++e) s.in_transit.push_back(decode_locked(row[e]));
+  std::vector<std::pair<Slot, Content>> slots;
+  std::vector<Transition> fired;
+  for (std::size_t b = 0, n = blocks_.size(); b < n && blocks_[b].start < row.size(); ++b) {
+    const auto& block = blocks_[b];
+    const auto& frame = p.frame(sem_.contexts()[block.context].frame);
+    for (std::size_t i = 0; i < frame.slots.size(); ++i)
+      if (const auto col = block.start + i; col < row.size() && row[col] != kEmptyCode)
+        slots.emplace_back(Slot{frame.slots[i], block.context}, decode_locked(row[col]));
+    for (std::size_t i = 0; i < frame.records.size(); ++i)
+      if (const auto col = block.start + frame.slots.size() + i / 8; col < row.size() && (row[col] >> (i % 8) & 1U) != 0)
+        fired.push_back({frame.records[i], block.context});
+  }
+  std::sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(fired.begin(), fired.end());
+  s.in_transit.insert(boost::container::ordered_unique_range, std::make_move_iterator(slots.begin()),
+                      std::make_move_iterator(slots.end()));
+  s.fired.insert(boost::container::ordered_unique_range, fired.begin(), fired.end());
   return s;
 }
 
 std::size_t Codec::bytes() const {
   const std::lock_guard lock(mutex_);
-  return tensors_.size() * 96;  // the handle, and its entries in both maps
+  // Each tensor's handle and its entries in both maps; the blocks and their directory.
+  return tensors_.size() * 96 + blocks_.bytes() + owned_chunks_.size() * kDirChunk * sizeof(std::uint32_t) +
+         sem_.contexts().bytes();
 }
 
 }  // namespace tfsem::explorer

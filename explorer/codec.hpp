@@ -1,42 +1,114 @@
-// Packed states: each content of a state (EMPTY, GO, a variable handle, a
-// tensor) is one 32-bit code, and each tensor is interned once, so a state is
-// one code per variable and per edge: row[x] is VarValue(x), row[vars + e] is
-// InTransit(e). The codec is shared by the search's threads; it is consulted
-// only when a firing is not yet cached (firings.hpp), so one lock suffices.
+// Packed states. Each content of a state (EMPTY, GO, DEAD, a variable handle,
+// a tensor) is one 32-bit code, every tensor interned once. A row holds
+// VarValue first, then one block of columns per execution context met so far:
+// a code for each edge whose tokens live in the context's frame (InTransit),
+// then the fired records of the nodes recorded there, eight to a code. The
+// root context's block comes first, so a graph without loops has the fixed
+// layout row[x] = VarValue(x), row[vars + e] = InTransit(e). Blocks are added
+// as contexts are met, so rows grow; a row shorter than another reads as if
+// padded with zeros (EMPTY, not fired). The codec is shared by the search's
+// threads: interning takes a lock, and column lookups are lock-free.
 #pragma once
 
-#include "semantics/state.hpp"
+#include "semantics/semantics.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
 namespace tfsem::explorer {
 
 using Code = std::uint32_t;
-inline constexpr Code kEmptyCode = 0;
+inline constexpr Code kEmptyCode = 0, kGoCode = 1, kDeadCode = 2;
+using Row = std::vector<Code>;
 
 class Codec {
  public:
-  explicit Codec(const Program& p);
+  explicit Codec(const Semantics& sem);
 
+  [[nodiscard]] const Semantics& semantics() const { return sem_; }
   [[nodiscard]] std::size_t vars() const { return vars_; }
-  [[nodiscard]] std::size_t width() const { return width_; }
-  [[nodiscard]] std::size_t slot(EdgeId e) const { return vars_ + e.index(); }
-  [[nodiscard]] static std::size_t slot(VarId x) { return x.index(); }
+  // Columns allocated so far: the width of a row that has met every context.
+  [[nodiscard]] std::size_t width() const { return width_.load(std::memory_order_acquire); }
+  [[nodiscard]] static std::size_t column(VarId x) { return x.index(); }
+  // Slot s's column, adding its context's block when it has none.
+  std::uint32_t column(Slot s);
+  // The fired record (n, c): a column and a bit in it.
+  struct Bit {
+    std::uint32_t column;
+    Code mask;
+  };
+  Bit record(NodeId n, ContextId c);
 
-  void pack(const State& s, Code* row);
-  [[nodiscard]] State unpack(const Code* row) const;
+  // What row holds, without adding blocks (a context without a block holds nothing).
+  [[nodiscard]] Holds holds(std::span<const Code> row, Slot s) const {
+    const auto col = find(s.context, slot_offset_[s.edge.index()]);
+    const auto code = col < row.size() ? row[col] : kEmptyCode;
+    return code == kEmptyCode ? Holds::empty : code == kDeadCode ? Holds::dead : Holds::live;
+  }
+  [[nodiscard]] Code at(std::span<const Code> row, Slot s) const {
+    const auto col = find(s.context, slot_offset_[s.edge.index()]);
+    return col < row.size() ? row[col] : kEmptyCode;
+  }
+  [[nodiscard]] bool fired(std::span<const Code> row, NodeId n, ContextId c) const {
+    const auto col = find(c, record_base_[n.index()] + record_offset_[n.index()] / 8);
+    return col < row.size() && (row[col] >> (record_offset_[n.index()] % 8) & 1U) != 0;
+  }
+  // Calls f(c) for each context whose block holds anything in row.
+  template <class F>
+  void contexts(std::span<const Code> row, F&& f) const {
+    for (std::size_t b = 1, n = blocks_.size(); b < n && blocks_[b].start < row.size(); ++b) {
+      const auto& block = blocks_[b];
+      const auto end = std::min<std::size_t>(block.start + block.size, row.size());
+      for (auto col = block.start; col < end; ++col)
+        if (row[col] != kEmptyCode) {
+          f(block.context);
+          break;
+        }
+    }
+  }
+
+  void pack(const State& s, Row& row);
+  [[nodiscard]] State unpack(std::span<const Code> row) const;
   [[nodiscard]] Content decode(Code c) const;
   [[nodiscard]] std::size_t bytes() const;
 
  private:
-  Code encode(const Content& c);  // callers hold mutex_
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  struct Block {
+    ContextId context;
+    std::uint32_t start, size;
+  };
+
+  // The column at `offset` in context c's block; kNone when c has no block.
+  [[nodiscard]] std::uint32_t find(ContextId c, std::uint32_t offset) const {
+    if (c == kRootContext) return static_cast<std::uint32_t>(vars_) + offset;
+    const auto* chunk = directory_[c.index() >> kDirBits].load(std::memory_order_acquire);
+    const auto start = chunk == nullptr ? 0 : chunk[c.index() & (kDirChunk - 1)].load(std::memory_order_acquire);
+    return start == 0 ? kNone : start - 1 + offset;
+  }
+  std::uint32_t block(ContextId c);  // its start, added on first use
+  Code encode(const Content& c);     // callers hold mutex_
   Code intern(const Tensor& t);
   [[nodiscard]] Content decode_locked(Code c) const;
 
-  std::size_t vars_, width_;
+  const Semantics& sem_;
+  std::size_t vars_;
+  std::vector<std::uint32_t> slot_offset_;    // by edge: its column in a block of its frame
+  std::vector<std::uint32_t> record_base_;    // by node: where fired records start in a block of its record frame
+  std::vector<std::uint32_t> record_offset_;  // by node: its bit among them
+  std::vector<std::uint32_t> block_size_;     // by frame
+  std::atomic<std::size_t> width_;
+  // Context -> block start + 1, in chunks that never move (0: no block).
+  static constexpr unsigned kDirBits = 12;
+  static constexpr std::size_t kDirChunk = std::size_t{1} << kDirBits;
+  std::unique_ptr<std::atomic<std::atomic<std::uint32_t>*>[]> directory_;
+  AppendOnly<Block> blocks_;
+  std::vector<std::unique_ptr<std::atomic<std::uint32_t>[]>> owned_chunks_;
+
   mutable std::mutex mutex_;
   std::vector<Tensor> tensors_;
   std::unordered_map<Tensor, Code> tensor_ids_;
@@ -44,6 +116,18 @@ class Codec {
   // them, so most lookups end here. Interned tensors stay alive in tensors_,
   // so an identity found here cannot belong to another tensor.
   std::unordered_map<const void*, Code> identity_ids_;
+};
+
+// The semantics' view of a packed row (frontier.hpp).
+struct RowView {
+  const Codec& codec;
+  std::span<const Code> row;
+  [[nodiscard]] Holds holds(Slot s) const { return codec.holds(row, s); }
+  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return codec.fired(row, n, c); }
+  template <class F>
+  void contexts(F&& f) const {
+    codec.contexts(row, f);
+  }
 };
 
 }  // namespace tfsem::explorer

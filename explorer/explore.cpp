@@ -19,14 +19,15 @@ using Clock = std::chrono::steady_clock;
 
 PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-SleepSet intersect(const SleepSet& a, std::span<const NodeId> b) {
+SleepSet intersect(const SleepSet& a, std::span<const Transition> b) {
   SleepSet out;
   std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   return out;
 }
 
-// Which pairs of accessors of one variable have been seen racing, and which of
-// them harmfully: a byte per pair, read at every state, so kept dense. The
+// Which pairs of accessors of one variable have been seen racing in the root
+// context, and which of them harmfully: a byte per pair, read at every state,
+// so kept dense (races in loops' contexts are always re-examined). The
 // merging thread sets flags while expanding threads read them; a stale read
 // only makes a thread report a race the merge already knows, which it ignores.
 class RaceFlags {
@@ -70,14 +71,16 @@ class RaceFlags {
 
 // What one thread needs to expand states: its cache of firings and scratch space.
 struct Worker {
-  Worker(const Semantics& sem, Codec& codec, Por por) : firings(sem, codec), reduction(firings, por), landings(codec.width()) {}
+  Worker(const Semantics& sem, Codec& codec, const ExploreOptions& o)
+      : firings(sem, codec, o.limits.max_iterations), reduction(firings, o.por) {}
   Firings firings;
   Reduction reduction;
   Landings landings;
-  std::vector<NodeId> enabled;
+  Frontier frontier;
   std::vector<Move> moves;
   SleepSet sleep;
-  std::vector<Code> ab, ba, mid;
+  std::vector<Row> ab, ba;
+  Row mid;
   std::atomic<std::size_t> firings_bytes{0};  // firings.bytes(), published after each block
 };
 
@@ -97,20 +100,21 @@ struct Batch {
     std::uint32_t races_end, successors_end;
   };
   struct RaceSeen {
-    NodeId a, b;
+    Transition a, b;
     bool harmful;
   };
   struct Successor {
     Arrival how;
     std::uint64_t hash;
-    std::uint32_t sleep_end, steps_end;
+    std::uint32_t rows_end, sleep_end, steps_end;
+    FrameId exceeds;  // it would start an iteration past --max-iterations
   };
   std::vector<Expanded> states;
   std::vector<RaceSeen> races;
   std::vector<Successor> successors;
-  std::vector<Code> rows;  // one per successor
-  SleepSet sleep;          // each successor's, one after the other
-  Schedule steps;          // each successor's firings, one after the other
+  Row rows;       // each successor's, one after the other
+  SleepSet sleep;  // each successor's, one after the other
+  Schedule steps;  // each successor's firings, one after the other
   void clear() {
     states.clear(), races.clear(), successors.clear(), rows.clear(), sleep.clear(), steps.clear();
   }
@@ -122,7 +126,8 @@ struct Batch {
 struct Chunk {
   static constexpr std::size_t kBlock = 64, kStates = 64 * kBlock;
   std::vector<StateIndex> states;
-  std::vector<Code> rows;
+  std::size_t width = 0;  // of every row: the table's when the chunk was taken out
+  Row rows;
   std::vector<SleepSet> sleep = std::vector<SleepSet>(kStates);
   std::vector<Batch> batches = std::vector<Batch>(kStates / kBlock);
   // The expansion under way: the next block to take, the pool's threads.
@@ -142,21 +147,22 @@ struct Chunk {
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
-      : sem_(sem), opts_(opts), codec_(sem.program()), table_(codec_.width()), race_flags_(sem) {
+      : sem_(sem), opts_(opts), codec_(sem), table_(codec_.width()), race_flags_(sem) {
     const auto threads = std::max(1U, opts.threads);
-    for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Worker>(sem, codec_, opts.por));
+    for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Worker>(sem, codec_, opts));
     if (threads > 1) pool_ = std::make_unique<Eigen::ThreadPool>(static_cast<int>(threads - 1));
   }
 
   Result run() {
     start_ = last_report_ = Clock::now();
     result_.por = opts_.por;
-    initial_row_.resize(codec_.width());
-    codec_.pack(sem_.initial(), initial_row_.data());
+    codec_.pack(sem_.initial(), initial_row_);
     std::vector<NodeId> every;
     for (std::size_t i = 0; i < sem_.program().nodes().size(); ++i) every.emplace_back(i);
-    reduction().settle(initial_row_.data(), initial_steps_, std::move(every));
-    add(initial_row_.data(), table_.hash(initial_row_.data()), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1);
+    if (const auto exceeds = reduction().settle(initial_row_, initial_steps_, std::move(every)); exceeds.valid())
+      stop_at_bound(exceeds);
+    else
+      add(initial_row_, StateTable::hash(initial_row_), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1);
     for (std::size_t depth = 0; depth < buckets_.size() && result_.complete; ++depth) {
       // Merging adds to later buckets only (every move fires a node); take this one out first.
       const auto bucket = std::move(buckets_[depth]);
@@ -181,7 +187,7 @@ class Search {
   std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] is the merging thread's
   std::unique_ptr<Eigen::ThreadPool> pool_;
   Chunk chunks_[2];  // the one being merged, the one being expanded
-  std::vector<Code> initial_row_;
+  Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
   std::vector<Arrival> arrival_;
   std::vector<PathCount> paths_;
@@ -189,7 +195,7 @@ class Search {
   std::unordered_map<StateIndex, SleepSet> sleep_;   // sleep sets of unexpanded states
   std::unordered_map<std::string, Outcome> outcomes_;
   std::vector<std::string> outcome_order_;
-  std::map<std::pair<NodeId, NodeId>, Race> races_;
+  std::map<std::pair<Transition, Transition>, Race> races_;
   Result result_;
   Clock::time_point start_, last_report_;
 
@@ -200,6 +206,13 @@ class Search {
     for (const auto& w : workers_) firings += w->firings_bytes.load(std::memory_order_relaxed);
     return table_.bytes() + codec_.bytes() + firings + race_flags_.bytes() + arrival_.capacity() * sizeof(Arrival) +
            paths_.capacity() * sizeof(PathCount) + sleep_.size() * 64;
+  }
+
+  // A behaviour would start iteration max_iterations of loop `frame`.
+  void stop_at_bound(FrameId frame) {
+    result_.complete = false;
+    result_.stopped_by = "max-iterations " + std::to_string(opts_.limits.max_iterations) + " in loop '" +
+                         sem_.program().frame(frame).name + "'";
   }
 
   bool within_limits() {
@@ -246,11 +259,13 @@ class Search {
   // Takes the chunk's states out of the search: their rows (copied) and sleep
   // sets (moved: nothing arrives at them any more) are final.
   void prepare(Chunk& c, std::span<const StateIndex> states) {
-    const auto width = codec_.width();
+    c.width = table_.width();
     c.states.assign(states.begin(), states.end());
-    c.rows.resize(states.size() * width);
+    c.rows.resize(states.size() * c.width);
+    Row row;
     for (std::size_t k = 0; k < states.size(); ++k) {
-      table_.load(states[k], c.rows.data() + k * width);
+      table_.load(states[k], row);
+      std::copy(row.begin(), row.end(), c.rows.begin() + static_cast<std::ptrdiff_t>(k * c.width));
       c.sleep[k].clear();
       if (const auto it = sleep_.find(states[k]); it != sleep_.end()) {
         c.sleep[k] = std::move(it->second);
@@ -310,22 +325,23 @@ class Search {
 
   void expand(Worker& w, const Chunk& c, std::size_t k, Batch& out) {
     const auto si = c.states[k];
-    const Code* row = c.rows.data() + k * codec_.width();
+    const std::span<const Code> row(c.rows.data() + k * c.width, c.width);
     auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
-    w.firings.enabled_nodes(row, w.enabled);
-    expanded.terminal = w.enabled.empty();
+    w.firings.frontier(row, w.frontier);
+    const auto& enabled = w.frontier.enabled;
+    expanded.terminal = enabled.empty();
     if (!expanded.terminal) {
       find_races(w, row, out);
       explore_moves(w, si, row, c.sleep[k], out);
     }
-    expanded.pruned = expanded.terminal ? 0 : w.enabled.size() - std::min(w.enabled.size(), w.moves.size());
+    expanded.pruned = expanded.terminal ? 0 : enabled.size() - std::min(enabled.size(), w.moves.size());
     expanded.races_end = static_cast<std::uint32_t>(out.races.size());
     expanded.successors_end = static_cast<std::uint32_t>(out.successors.size());
   }
 
-  void explore_moves(Worker& w, StateIndex si, const Code* row, const SleepSet& sleep, Batch& out) {
+  void explore_moves(Worker& w, StateIndex si, std::span<const Code> row, const SleepSet& sleep, Batch& out) {
     w.sleep = sleep;
-    w.reduction.moves(row, w.enabled, w.sleep, w.moves);
+    w.reduction.moves(row, w.frontier, w.sleep, w.moves);
     for (const auto& m : w.moves) {
       w.reduction.fire(row, m, w.landings);
       for (std::uint32_t r = 0; r < w.landings.size(); ++r) {
@@ -333,69 +349,69 @@ class Search {
         // Sleep-set rule: a sibling explored earlier, or a sleeper, still sleeps
         // after this move when it is independent of every firing in it.
         for (auto z : w.sleep)
-          if (std::all_of(steps.begin(), steps.end(), [&](const Step& st) { return w.reduction.independent(z, st.node); }))
+          if (std::all_of(steps.begin(), steps.end(), [&](const Step& st) { return w.reduction.independent(z, st.transition()); }))
             out.sleep.push_back(z);
-        out.rows.insert(out.rows.end(), w.landings.row(r), w.landings.row(r) + codec_.width());
+        const auto landing = w.landings.row(r);
+        out.rows.insert(out.rows.end(), landing.begin(), landing.end());
         out.steps.insert(out.steps.end(), steps.begin(), steps.end());
-        out.successors.push_back({{si, m, r}, table_.hash(w.landings.row(r)),
-                                  static_cast<std::uint32_t>(out.sleep.size()), static_cast<std::uint32_t>(out.steps.size())});
+        out.successors.push_back({{si, m, r}, StateTable::hash(landing), static_cast<std::uint32_t>(out.rows.size()),
+                                  static_cast<std::uint32_t>(out.sleep.size()), static_cast<std::uint32_t>(out.steps.size()),
+                                  w.landings.exceeds(r)});
       }
-      if (!m.write_phase && opts_.por != Por::none) w.sleep.insert(std::upper_bound(w.sleep.begin(), w.sleep.end(), m.node), m.node);
+      if (!m.write_phase && opts_.por != Por::none) w.sleep.insert(std::upper_bound(w.sleep.begin(), w.sleep.end(), m.t), m.t);
     }
   }
 
   // Every pair of enabled conflicting accesses is a race; whether the two
   // orders lead to different states is decided here, recorded by the merge.
-  void find_races(Worker& w, const Code* row, Batch& out) {
-    for (std::size_t i = 0; i < w.enabled.size(); ++i)
-      for (std::size_t j = i + 1; j < w.enabled.size(); ++j) {
-        const auto a = w.enabled[i], b = w.enabled[j];
-        if (w.reduction.independent(a, b)) continue;
-        const auto flag = race_flags_.get(sem_.access(a).var, a, b);
+  void find_races(Worker& w, std::span<const Code> row, Batch& out) {
+    const auto& enabled = w.frontier.enabled;
+    for (std::size_t i = 0; i < enabled.size(); ++i) {
+      const auto a = enabled[i];
+      if (sem_.access(a.node).kind == Access::Kind::none || w.firings.dead(row, a)) continue;
+      for (std::size_t j = i + 1; j < enabled.size(); ++j) {
+        const auto b = enabled[j];
+        if (!accesses_conflict(a, b) || w.firings.dead(row, b)) continue;  // a dead access touches nothing (C-DEAD)
+        const bool root = a.context == kRootContext && b.context == kRootContext;
+        const auto flag = root ? race_flags_.get(sem_.access(a.node).var, a.node, b.node) : RaceFlags::unseen;
         if (flag == RaceFlags::harmful) continue;  // its witnesses are final
         const bool harmful = order_matters(w, row, a, b);
         if (flag == RaceFlags::unseen || harmful) out.races.push_back({a, b, harmful});
       }
+    }
   }
 
-  // The states reachable by firing a then b (every result of each), appended to out.
-  static std::size_t fire_both(Worker& w, const Code* row, NodeId a, NodeId b, std::vector<Code>& out) {
-    const auto width = w.firings.width();
-    std::size_t n = 0;
+  [[nodiscard]] bool accesses_conflict(Transition a, Transition b) const {
+    const auto x = sem_.access(a.node), y = sem_.access(b.node);
+    return x.kind != Access::Kind::none && y.kind != Access::Kind::none && x.var == y.var &&
+           (x.kind == Access::Kind::update || y.kind == Access::Kind::update);
+  }
+
+  // The states reachable by firing a then b (every result of each), into out.
+  // Two accesses to one variable in enabled transitions never disable each
+  // other, so b is enabled after a (its inputs are its own).
+  static void fire_both(Worker& w, std::span<const Code> row, Transition a, Transition b, std::vector<Row>& out) {
     out.clear();
-    w.mid.resize(width);
     for (std::size_t ra = 0, na = w.firings.results(row, a); ra < na; ++ra) {
-      w.firings.fire(row, a, ra, w.mid.data());
-      if (!w.firings.enabled(w.mid.data(), b)) continue;
-      for (std::size_t rb = 0, nb = w.firings.results(w.mid.data(), b); rb < nb; ++rb, ++n) {
-        out.resize((n + 1) * width);
-        w.firings.fire(w.mid.data(), b, rb, out.data() + n * width);
+      w.firings.fire(row, a, ra, w.mid);
+      for (std::size_t rb = 0, nb = w.firings.results(w.mid, b); rb < nb; ++rb) {
+        w.firings.fire(w.mid, b, rb, out.emplace_back());
+        while (!out.back().empty() && out.back().back() == kEmptyCode) out.back().pop_back();  // rows compare padded
       }
     }
-    return n;
   }
 
   // Whether the two orders of a and b lead to different multisets of states.
-  static bool order_matters(Worker& w, const Code* row, NodeId a, NodeId b) {
-    const auto width = w.firings.width();
-    const auto n = fire_both(w, row, a, b, w.ab);
-    if (n != fire_both(w, row, b, a, w.ba)) return true;
-    auto rows = [&](const std::vector<Code>& flat) {
-      std::vector<std::span<const Code>> out;
-      for (std::size_t i = 0; i < n; ++i) out.emplace_back(flat.data() + i * width, width);
-      return out;
-    };
-    if (n == 1) return !std::equal(w.ab.begin(), w.ab.end(), w.ba.begin());
-    auto ab = rows(w.ab), ba = rows(w.ba);
-    return !std::is_permutation(ab.begin(), ab.end(), ba.begin(), [](auto x, auto y) {
-      return std::equal(x.begin(), x.end(), y.begin());
-    });
+  static bool order_matters(Worker& w, std::span<const Code> row, Transition a, Transition b) {
+    fire_both(w, row, a, b, w.ab);
+    fire_both(w, row, b, a, w.ba);
+    return w.ab.size() != w.ba.size() || !std::is_permutation(w.ab.begin(), w.ab.end(), w.ba.begin());
   }
 
   // ---- Merging: one thread, in the order of the bucket. ----
 
   void merge(const Batch& batch, std::size_t depth) {
-    std::uint32_t race = 0, successor = 0, sleep = 0, step = 0;
+    std::uint32_t race = 0, successor = 0, rows = 0, sleep = 0, step = 0;
     for (const auto& e : batch.states) {
       const auto si = e.state;
       if (opts_.observer.state) opts_.observer.state(si, state_at(si), e.terminal);
@@ -404,13 +420,14 @@ class Search {
       result_.counters.transitions_pruned += e.pruned;
       for (; successor < e.successors_end; ++successor) {
         const auto& s = batch.successors[successor];
-        const std::span<const NodeId> next_sleep(batch.sleep.data() + sleep, s.sleep_end - sleep);
+        if (s.exceeds.valid()) return stop_at_bound(s.exceeds);
+        const std::span<const Code> row(batch.rows.data() + rows, s.rows_end - rows);
+        const std::span<const Transition> next_sleep(batch.sleep.data() + sleep, s.sleep_end - sleep);
         const std::span<const Step> steps(batch.steps.data() + step, s.steps_end - step);
         ++result_.counters.transitions;
-        const auto to = add(batch.rows.data() + std::size_t{successor} * codec_.width(), s.hash, s.how,
-                            depth + steps.size(), next_sleep, paths_[si]);
+        const auto to = add(row, s.hash, s.how, depth + steps.size(), next_sleep, paths_[si]);
         if (opts_.observer.transition) opts_.observer.transition(si, to, Schedule(steps.begin(), steps.end()));
-        sleep = s.sleep_end, step = s.steps_end;
+        rows = s.rows_end, sleep = s.sleep_end, step = s.steps_end;
       }
       if (!within_limits()) return;
       if (opts_.progress && Clock::now() - last_report_ > std::chrono::milliseconds(250)) {
@@ -421,8 +438,8 @@ class Search {
   }
 
   // Records an arrival at a state, `depth` firings from the initial state.
-  StateIndex add(const Code* row, std::uint64_t hash, Arrival how, std::size_t depth, std::span<const NodeId> sleep,
-                 PathCount paths) {
+  StateIndex add(std::span<const Code> row, std::uint64_t hash, Arrival how, std::size_t depth,
+                 std::span<const Transition> sleep, PathCount paths) {
     auto [i, fresh] = table_.insert(row, hash);
     if (fresh) {
       arrival_.push_back(how);
@@ -450,26 +467,26 @@ class Search {
     auto at = initial_row_;
     auto& landings = workers_[0]->landings;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      reduction().fire(at.data(), (*it)->move, landings);
+      reduction().fire(at, (*it)->move, landings);
       const auto steps = landings.steps((*it)->result);
       out.insert(out.end(), steps.begin(), steps.end());
-      std::copy_n(landings.row((*it)->result), at.size(), at.begin());
+      const auto row = landings.row((*it)->result);
+      at.assign(row.begin(), row.end());
     }
     return out;
   }
 
   State state_at(StateIndex si) const {
-    std::vector<Code> row(codec_.width());
-    table_.load(si, row.data());
-    return codec_.unpack(row.data());
+    Row row;
+    table_.load(si, row);
+    return codec_.unpack(row);
   }
 
   void record_terminal(StateIndex si) {
     ++result_.counters.terminal_states;
     result_.counters.behaviours = saturating_add(result_.counters.behaviours, paths_[si]);
-    const auto s = state_at(si);
-    Outcome o{outputs(sem_.program(), s), s.var_value, sem_.stuck(s), 0, {}};
-    const auto key = outcome_text(sem_.program(), o);
+    auto o = outcome_of(sem_, state_at(si));
+    const auto key = outcome_text(sem_, o);
     auto [it, fresh] = outcomes_.try_emplace(key, std::move(o));
     if (fresh) {
       it->second.witness = path_to(si);
@@ -480,16 +497,18 @@ class Search {
 
   void record_race(StateIndex si, const Batch::RaceSeen& seen) {
     const auto [a, b, harmful] = seen;
-    const auto x = sem_.access(a).var;
+    const auto x = sem_.access(a.node).var;
     auto [it, fresh] = races_.try_emplace({a, b});
     auto& race = it->second;
     if (!fresh && race.harmful) return;
     if (fresh || harmful) {
       const auto prefix = path_to(si);
       race = Race{a, b, x, harmful, prefix, prefix};
-      race.first_then_second.insert(race.first_then_second.end(), {Step{a, 0}, Step{b, 0}});
-      race.second_then_first.insert(race.second_then_first.end(), {Step{b, 0}, Step{a, 0}});
-      race_flags_.set(x, a, b, harmful ? RaceFlags::harmful : RaceFlags::benign);
+      const Step sa{a.node, a.context, 0}, sb{b.node, b.context, 0};
+      race.first_then_second.insert(race.first_then_second.end(), {sa, sb});
+      race.second_then_first.insert(race.second_then_first.end(), {sb, sa});
+      if (a.context == kRootContext && b.context == kRootContext)
+        race_flags_.set(x, a.node, b.node, harmful ? RaceFlags::harmful : RaceFlags::benign);
     }
   }
 };
@@ -498,14 +517,26 @@ class Search {
 
 Result explore(const Semantics& sem, const ExploreOptions& options) { return Search(sem, options).run(); }
 
-std::string outcome_text(const Program& p, const Outcome& o) {
+Outcome outcome_of(const Semantics& sem, const State& terminal) {
+  return {outputs(sem.program(), terminal), terminal.var_value, sem.stuck(terminal), sem.violations(terminal), 0, {}};
+}
+
+std::string outcome_text(const Semantics& sem, const Outcome& o) {
+  const auto& p = sem.program();
   std::string out;
   for (const auto& [fetch, c] : o.outputs) out += (out.empty() ? "" : "; ") + fetch + "=" + content_to_string(p, c);
   for (std::size_t x = 0; x < o.var_value.size(); ++x)
     out += (out.empty() ? "" : "; ") + p.variable(VarId(x)).name + "=" + o.var_value[x].to_string();
   if (!o.stuck.empty()) {
     out += "; stuck=";
-    for (std::size_t i = 0; i < o.stuck.size(); ++i) out += (i ? "," : "") + p.node(o.stuck[i].node).name;
+    for (std::size_t i = 0; i < o.stuck.size(); ++i)
+      out += (i ? "," : "") + transition_to_string(p, sem.contexts(), o.stuck[i].transition);
+  }
+  if (!o.violations.empty()) {
+    out += "; violation=";
+    for (std::size_t i = 0; i < o.violations.size(); ++i)
+      out += (i ? "," : "") + std::string(violation_name(o.violations[i].kind)) + ":" +
+             transition_to_string(p, sem.contexts(), o.violations[i].at);
   }
   return out;
 }

@@ -1,15 +1,17 @@
-// The exhaustive search over single-node firings (section 3.2.1): every
-// terminal state the semantics allows, every race between two accesses to one
-// variable, with a witness schedule for each. The search knows the semantics
-// only through its interface (initial, enabled, fire, access, stuck), keeps
-// states packed (codec.hpp) and firings cached (firings.hpp), and which
-// firings it explores is the reduction's business (reduction.hpp).
+// The exhaustive search over single firings (section 3.2.1; in execution
+// contexts, section 4): every terminal state the semantics allows, every race
+// between two accesses to one variable, every violation, with a witness
+// schedule for each. The search knows the semantics only through its
+// interface (initial, frontier, fire, access, stuck, violations), keeps states
+// packed (codec.hpp) and firings cached (firings.hpp), and which firings it
+// explores is the reduction's business (reduction.hpp).
 #pragma once
 
 #include "explorer/reduction.hpp"
 #include "semantics/semantics.hpp"
 #include "semantics/session.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -23,6 +25,9 @@ struct Limits {
   std::uint64_t max_states = 50'000'000;
   std::uint64_t max_memory_bytes = std::uint64_t{16} << 30;
   std::optional<std::chrono::duration<double>> timeout;
+  // A behaviour that would start iteration max_iterations of a loop (in any
+  // of its frame instances) stops the search, naming the loop.
+  std::uint32_t max_iterations = 100;
 };
 
 struct Progress {
@@ -57,14 +62,18 @@ struct Outcome {
   std::vector<std::pair<std::string, Content>> outputs;  // by fetch name
   std::vector<Tensor> var_value;                         // final VarValue
   std::vector<StuckNode> stuck;
+  std::vector<Violation> violations;
   PathCount paths = 0;  // explored behaviours reaching it (interleavings under none)
   Schedule witness;
 };
 
-// Two nodes that access one variable, at least one an Assign, that can fire in
-// either order from some reachable state.
+// The outcome a terminal state shows.
+Outcome outcome_of(const Semantics& sem, const State& terminal);
+
+// Two transitions that access one variable, at least one an Assign-f, that
+// can fire in either order from some reachable state.
 struct Race {
-  NodeId first, second;
+  Transition first, second;
   VarId var;
   bool harmful = false;  // the two orders lead to different states from some explored state
   Schedule first_then_second, second_then_first;
@@ -89,11 +98,15 @@ struct Result {
   double seconds = 0;
   std::uint64_t memory_bytes = 0;
   [[nodiscard]] bool deterministic() const { return complete && outcomes.size() == 1; }
+  [[nodiscard]] bool violated() const {
+    return std::any_of(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.violations.empty(); });
+  }
 };
 
 Result explore(const Semantics& sem, const ExploreOptions& options = {});
 
-// "y=B; x=A" and, if any, "; stuck=n1,n2".
-std::string outcome_text(const Program& p, const Outcome& o);
+// "y=B; x=A" and, if any, "; stuck=n1,n2[while:3]" and
+// "; violation=merge-two-live:m[while:2]".
+std::string outcome_text(const Semantics& sem, const Outcome& o);
 
 }  // namespace tfsem::explorer

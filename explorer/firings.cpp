@@ -6,59 +6,75 @@
 
 namespace tfsem::explorer {
 
-Firings::Firings(const Semantics& sem, Codec& codec) : sem_(sem), codec_(codec) {
-  const auto& p = sem.program();
-  frames_.resize(p.nodes().size());
-  for (std::size_t i = 0; i < p.nodes().size(); ++i) {
-    const auto& node = p.node(NodeId(i));
-    auto& f = frames_[i];
-    for (const auto* edges : {&node.in, &node.control_in})
-      for (auto d : *edges) f.reads.push_back(static_cast<std::uint32_t>(codec.slot(d)));
-    f.writes = f.reads;
-    for (const auto* edges : {&node.out, &node.control_out})
-      for (auto e : *edges) f.writes.push_back(static_cast<std::uint32_t>(codec.slot(e)));
-    if (const auto a = sem.access(NodeId(i)); a.kind != Access::Kind::none) {
-      f.reads.push_back(static_cast<std::uint32_t>(Codec::slot(a.var)));
-      f.writes.push_back(static_cast<std::uint32_t>(Codec::slot(a.var)));
-    }
+Firings::Firings(const Semantics& sem, Codec& codec, std::uint32_t max_iterations)
+    : sem_(sem), codec_(codec), max_iterations_(max_iterations), root_frames_(sem.program().nodes().size()) {}
+
+const Firings::Frame& Firings::frame(Transition t) {
+  if (t.context == kRootContext && root_frames_[t.node.index()]) return *root_frames_[t.node.index()];
+  if (const auto it = frames_.find(t); it != frames_.end()) return it->second;
+  const auto& p = sem_.program();
+  const auto& node = p.node(t.node);
+  Frame f;
+  for (const auto* edges : {&node.in, &node.control_in})
+    for (auto d : *edges) f.reads.push_back(codec_.column(sem_.in_slot(d, t.context)));
+  f.writes = f.reads;
+  const auto out = sem_.out_context(t.node, t.context);
+  for (const auto* edges : {&node.out, &node.control_out})
+    for (auto e : *edges) f.writes.push_back(codec_.column({e, out}));
+  if (const auto a = sem_.access(t.node); a.kind != Access::Kind::none) {
+    f.reads.push_back(static_cast<std::uint32_t>(Codec::column(a.var)));
+    f.writes.push_back(static_cast<std::uint32_t>(Codec::column(a.var)));
   }
+  f.record = codec_.record(t.node, sem_.record_context(t));
+  f.end = f.record.column + 1;
+  for (auto col : f.writes) f.end = std::max(f.end, col + 1);
+  if (sem_.contexts()[out].iteration >= max_iterations_) f.beyond = sem_.contexts()[out].frame;
+  if (t.context == kRootContext) return *(root_frames_[t.node.index()] = std::make_unique<Frame>(std::move(f)));
+  return frames_.emplace(t, std::move(f)).first->second;
 }
 
-std::uint64_t Firings::key_hash(const Code* row, NodeId n) const {
-  std::uint64_t h = mix64(n.value + 1);
-  for (auto slot : frames_[n.index()].reads) h = (h ^ row[slot]) * 0xff51afd7ed558ccdULL;
+std::uint64_t Firings::key_hash(std::span<const Code> row, Transition t, const Frame& f) const {
+  std::uint64_t h = mix64(std::hash<Transition>{}(t) + 1);
+  for (auto col : f.reads) h = (h ^ (col < row.size() ? row[col] : kEmptyCode)) * 0xff51afd7ed558ccdULL;
   return mix64(h);
 }
 
-void Firings::enabled_nodes(const Code* row, std::vector<NodeId>& out) const {
-  out.clear();
-  for (std::size_t i = 0; i < frames_.size(); ++i)
-    if (enabled(row, NodeId(i))) out.emplace_back(i);
+bool Firings::dead(std::span<const Code> row, Transition t) const {
+  const auto& node = sem_.program().node(t.node);
+  for (const auto* edges : {&node.in, &node.control_in})
+    for (auto d : *edges)
+      if (codec_.holds(row, sem_.in_slot(d, t.context)) == Holds::dead) return true;
+  return false;
 }
 
-void Firings::fire(const Code* row, NodeId n, std::size_t r, Code* out) {
-  const auto& e = effect(row, n);
-  const auto& writes = frames_[n.index()].writes;
-  if (out != row) std::copy(row, row + width(), out);
-  const auto* w = writes_.data() + e.writes + r * writes.size();
-  for (std::size_t i = 0; i < writes.size(); ++i) out[writes[i]] = w[i];
+void Firings::fire(std::span<const Code> row, Transition t, std::size_t r, Row& out) {
+  const auto& f = frame(t);
+  const auto& e = effect(row, t);
+  if (out.data() != row.data()) out.assign(row.begin(), row.end());
+  if (out.size() < f.end) out.resize(f.end, kEmptyCode);
+  const auto* w = writes_.data() + e.writes + r * f.writes.size();
+  for (std::size_t i = 0; i < f.writes.size(); ++i) out[f.writes[i]] = w[i];
+  out[f.record.column] |= f.record.mask;
 }
 
-const Firings::Effect& Firings::effect(const Code* row, NodeId n) {
-  const auto& reads = frames_[n.index()].reads;
-  const auto h = key_hash(row, n);
+const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {
+  const auto& f = frame(t);
+  const auto h = key_hash(row, t, f);
   const auto mask = slots_.size() - 1;
   auto pos = h & mask;
   for (; slots_[pos] != 0; pos = (pos + 1) & mask) {
     const auto& e = effects_[slots_[pos] - 1];
-    if (e.hash != h || e.node != n.value) continue;
+    if (e.hash != h || e.t != t) continue;
     bool same = true;
-    for (std::size_t i = 0; i < reads.size() && same; ++i) same = keys_[e.key + i] == row[reads[i]];
+    for (std::size_t i = 0; i < f.reads.size() && same; ++i) {
+      const auto col = f.reads[i];
+      same = keys_[e.key + i] == (col < row.size() ? row[col] : kEmptyCode);
+    }
     if (same) return e;
   }
-  Effect e{h, n.value, static_cast<std::uint32_t>(keys_.size()), static_cast<std::uint32_t>(writes_.size()), 0, false};
-  for (auto slot : reads) keys_.push_back(row[slot]);
-  compute(row, n, e);
+  Effect e{h, t, static_cast<std::uint32_t>(keys_.size()), static_cast<std::uint32_t>(writes_.size()), 0, false, {}};
+  for (auto col : f.reads) keys_.push_back(col < row.size() ? row[col] : kEmptyCode);
+  compute(row, t, f, e);
   effects_.push_back(e);
   slots_[pos] = static_cast<std::uint32_t>(effects_.size());
   if (effects_.size() * 2 > slots_.size()) grow();
@@ -75,23 +91,34 @@ void Firings::grow() {
   }
 }
 
-void Firings::compute(const Code* row, NodeId n, Effect& e) {
+void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {
   const auto s = codec_.unpack(row);
-  const auto& frame = frames_[n.index()];
-  std::vector<bool> in_frame(width(), false);
-  for (auto slot : frame.writes) in_frame[slot] = true;
-  std::vector<Code> next(width());
-  for (const auto& succ : sem_.fire(s, n)) {
-    codec_.pack(succ, next.data());
-    for (std::size_t slot = 0; slot < width(); ++slot)
-      if (!in_frame[slot] && next[slot] != row[slot])
-        throw std::logic_error("S-FRAME: firing '" + sem_.program().node(n).name +
-                               "' changed a slot outside its frame");
-    for (auto slot : frame.writes) writes_.push_back(next[slot]);
+  Row before(row.begin(), row.end()), next;
+  before.resize(std::max<std::size_t>(before.size(), f.end), kEmptyCode);
+  std::vector<bool> in_frame;
+  for (const auto& succ : sem_.fire(s, t)) {
+    codec_.pack(succ, next);
+    const auto width = std::max(next.size(), before.size());
+    before.resize(width, kEmptyCode);
+    next.resize(width, kEmptyCode);
+    in_frame.assign(width, false);
+    for (auto col : f.writes) in_frame[col] = true;
+    for (std::size_t col = 0; col < width; ++col) {
+      const auto expect = col == f.record.column ? (before[col] | f.record.mask) : before[col];
+      if (!in_frame[col] && next[col] != expect)
+        throw std::logic_error("S-FRAME: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
+                               " changed a slot outside its frame");
+    }
+    bool beyond = false;
+    for (auto col : f.writes) {
+      writes_.push_back(next[col]);
+      beyond = beyond || (f.beyond.valid() && next[col] != kEmptyCode && before[col] == kEmptyCode);
+    }
+    if (beyond) e.exceeds = f.beyond;
     ++e.count;
   }
-  const auto& node = sem_.program().node(n);
-  e.overwrites = node.op.kind == Op::Kind::assign && sem_.overwrites(n, s.in_transit[node.in[1].index()]);
+  const auto& node = sem_.program().node(t.node);
+  e.overwrites = node.op.kind == OpKind::assign && sem_.overwrites(t.node, s.at(node.in[1], t.context));
 }
 
 }  // namespace tfsem::explorer

@@ -1,70 +1,83 @@
-// Firings on packed states, cached. By S-FRAME, firing n changes only the
-// edges incident on n and, for Read and Assign-f, VarValue(x); what it writes
-// there depends only on what n reads: its incoming edges and VarValue(x). So
-// the effect of firing n is computed once per distinct input, by the semantics
-// itself (Semantics::fire on the unpacked state), and then replayed on rows.
-// Each computed effect is checked against S-FRAME. One Firings per thread;
-// they share the codec.
+// Firings on packed states, cached. By S-FRAME, firing a transition t = (n, c)
+// changes only the slots of n's edges in their contexts, n's fired record and,
+// for Read and Assign-f, VarValue(x); what it writes there depends only on
+// what t reads: its incoming slots and VarValue(x). So the effect of firing t
+// is computed once per distinct input, by the semantics itself
+// (Semantics::fire on the unpacked state), and then replayed on rows. Each
+// computed effect is checked against S-FRAME. One Firings per thread; they
+// share the codec.
 #pragma once
 
 #include "explorer/codec.hpp"
-#include "semantics/semantics.hpp"
 
+#include <memory>
+#include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace tfsem::explorer {
 
 class Firings {
  public:
-  Firings(const Semantics& sem, Codec& codec);
+  // A firing whose result starts iteration `max_iterations` of a loop is
+  // marked (exceeds) rather than taken (--max-iterations).
+  Firings(const Semantics& sem, Codec& codec, std::uint32_t max_iterations);
 
   [[nodiscard]] const Semantics& semantics() const { return sem_; }
   [[nodiscard]] Codec& codec() const { return codec_; }
-  [[nodiscard]] std::size_t width() const { return codec_.width(); }
+  [[nodiscard]] RowView view(std::span<const Code> row) const { return {codec_, row}; }
 
-  [[nodiscard]] bool empty(const Code* row, EdgeId e) const { return row[codec_.slot(e)] == kEmptyCode; }
-  [[nodiscard]] bool enabled(const Code* row, NodeId n) const {
-    return sem_.enabled_by(n, [&](EdgeId d) { return empty(row, d); });
-  }
-  void enabled_nodes(const Code* row, std::vector<NodeId>& out) const;
-  void fired(const Code* row, std::vector<bool>& out) const {
-    sem_.fired_by([&](EdgeId d) { return empty(row, d); }, out);
-  }
+  // C-ENABLED on a row: every enabled transition and what the state's loops are doing.
+  void frontier(std::span<const Code> row, Frontier& out) const { sem_.frontier(view(row), out); }
 
-  // How many states firing n in row can lead to (one, unless f is a relation).
-  // Precondition: enabled(row, n).
-  std::size_t results(const Code* row, NodeId n) { return effect(row, n).count; }
-  // Writes the r-th of them to out (width codes; out may be row).
-  void fire(const Code* row, NodeId n, std::size_t r, Code* out);
-  // Semantics::overwrites of n, enabled in row.
-  bool overwrites(const Code* row, NodeId n) { return effect(row, n).overwrites; }
+  // How many states firing t in row can lead to (one, unless it is a
+  // relation). Precondition: t is enabled in row.
+  std::size_t results(std::span<const Code> row, Transition t) { return effect(row, t).count; }
+  // Writes the r-th of them to out (out may be row).
+  void fire(std::span<const Code> row, Transition t, std::size_t r, Row& out);
+  // Semantics::overwrites of t, enabled in row.
+  bool overwrites(std::span<const Code> row, Transition t) { return effect(row, t).overwrites; }
+  // The loop frame whose iteration max_iterations firing t would start, if any.
+  FrameId exceeds(std::span<const Code> row, Transition t) { return effect(row, t).exceeds; }
+  // Whether t fires with a DEAD input (C-DEAD): then it accesses no variable.
+  [[nodiscard]] bool dead(std::span<const Code> row, Transition t) const;
 
   [[nodiscard]] std::size_t bytes() const {
     return effects_.capacity() * sizeof(Effect) + (keys_.capacity() + writes_.capacity()) * sizeof(Code) +
-           slots_.capacity() * sizeof(std::uint32_t);
+           slots_.capacity() * sizeof(std::uint32_t) + (root_frames_.size() + frames_.size()) * 96;
   }
 
  private:
+  // The columns a transition reads and may write, and its fired record.
   struct Frame {
-    std::vector<std::uint32_t> reads;   // slots firing depends on
-    std::vector<std::uint32_t> writes;  // slots firing may change
+    std::vector<std::uint32_t> reads;
+    std::vector<std::uint32_t> writes;
+    Codec::Bit record;
+    std::uint32_t end = 0;  // one past the largest column
+    FrameId beyond{};       // its outputs' loop frame when they start iteration max_iterations
   };
-  // One computed firing: node n, with the codes of its reads at keys_[key..],
-  // has count results, each writing its frame's slots from writes_[writes..].
+  // One computed firing: transition t, with the codes of its reads at
+  // keys_[key..], has count results, each writing its frame's columns from
+  // writes_[writes..].
   struct Effect {
     std::uint64_t hash;
-    std::uint32_t node, key, writes, count;
+    Transition t;
+    std::uint32_t key, writes, count;
     bool overwrites;
+    FrameId exceeds;
   };
 
-  const Effect& effect(const Code* row, NodeId n);
-  [[nodiscard]] std::uint64_t key_hash(const Code* row, NodeId n) const;
-  void compute(const Code* row, NodeId n, Effect& e);
+  const Frame& frame(Transition t);  // computed on first use
+  const Effect& effect(std::span<const Code> row, Transition t);
+  [[nodiscard]] std::uint64_t key_hash(std::span<const Code> row, Transition t, const Frame& f) const;
+  void compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
   void grow();
 
   const Semantics& sem_;
   Codec& codec_;
-  std::vector<Frame> frames_;  // by node
+  std::uint32_t max_iterations_;
+  std::vector<std::unique_ptr<Frame>> root_frames_;   // by node, for the root context
+  std::unordered_map<Transition, Frame> frames_;      // the others
   // An open-addressing table of effects: slots_ holds index + 1 into effects_.
   std::vector<Effect> effects_;
   std::vector<Code> keys_, writes_;

@@ -9,13 +9,15 @@ namespace tfsem::explorer {
 namespace {
 
 using Edges = std::vector<std::pair<NodeId, NodeId>>;
+using Loops = std::vector<FrameId>;
 
 class FixSearch {
  public:
   FixSearch(const Semantics& sem, const FixOptions& o) : sem_(sem), o_(o) {}
 
-  // The fixed graph's one outcome, if adding `edges` makes it deterministic.
-  std::optional<Fix> verify(const Edges& edges) {
+  // The fixed graph's one outcome, if adding `edges` and running `loops` one
+  // iteration at a time makes it deterministic without violations.
+  std::optional<Fix> verify(const Edges& edges, const Loops& loops) {
     if (spent_ >= o_.max_explorations) return std::nullopt;
     ++spent_;
     const auto& p = sem_.program();
@@ -28,15 +30,18 @@ class FixSearch {
       e.to = PortRef{p.node(b).name, std::nullopt};
       spec.edges.push_back(std::move(e));
     }
+    for (auto f : loops)
+      for (auto enter : p.frame(f).enters) spec.nodes[enter.index()].attrs.insert_or_assign(std::string(kParallelIterationsAttr), std::int64_t{1});
     std::shared_ptr<const Program> fixed;
     try {
       fixed = Program::build(spec);
     } catch (const InputError&) {
-      return std::nullopt;  // the edges close a cycle
+      return std::nullopt;  // the edges close a cycle, or join two frames
     }
-    const auto r = explore(Semantics(fixed, sem_.options()), o_.explore);
-    if (!r.deterministic()) return std::nullopt;
-    return Fix{edges, std::move(spec), r.outcomes.front()};
+    const Semantics checked(fixed, sem_.options());
+    const auto r = explore(checked, o_.explore);
+    if (!r.deterministic() || r.violated()) return std::nullopt;
+    return Fix{edges, loops, std::move(spec), r.outcomes.front()};
   }
 
   [[nodiscard]] bool budget_left() const { return spent_ < o_.max_explorations; }
@@ -56,48 +61,97 @@ class FixSearch {
   }
 };
 
-// Position of each node in a schedule (nodes that do not fire come last).
-std::vector<std::size_t> positions(const Program& p, const Schedule& s) {
-  std::vector<std::size_t> at(p.nodes().size(), s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) at[s[i].node.index()] = i;
-  return at;
+// The loop whose iterations the two transitions are in, if they are in
+// different iterations of one frame instance.
+std::optional<FrameId> racing_loop(const Contexts& ctx, Transition a, Transition b) {
+  for (std::uint32_t d = 1; d <= std::min(ctx[a.context].depth, ctx[b.context].depth); ++d) {
+    const auto ca = ctx.at_depth(a.context, d), cb = ctx.at_depth(b.context, d);
+    if (ca == cb) continue;
+    if (ctx[ca].parent == ctx[cb].parent && ctx[ca].frame == ctx[cb].frame) return ctx[ca].frame;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Position of each transition in a schedule (those that do not fire come last).
+std::size_t position(const Schedule& s, Transition t) {
+  const auto it = std::find_if(s.begin(), s.end(), [&](const Step& step) { return step.transition() == t; });
+  return static_cast<std::size_t>(it - s.begin());
 }
 
 }  // namespace
 
 std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixOptions& options) {
   std::vector<Fix> fixes;
-  if (!r.complete || r.deterministic()) return fixes;
+  if (!r.complete || (r.deterministic() && !r.violated())) return fixes;
+  const auto& p = sem.program();
   std::vector<const Race*> harmful;
-  for (const auto& race : r.races)
-    if (race.harmful) harmful.push_back(&race);
+  Loops racing;
+  for (const auto& race : r.races) {
+    if (!race.harmful) continue;
+    harmful.push_back(&race);
+    if (const auto loop = racing_loop(sem.contexts(), race.first, race.second))
+      if (std::find(racing.begin(), racing.end(), *loop) == racing.end()) racing.push_back(*loop);
+  }
+  // A control edge orders two nodes in each context of their one frame.
+  auto orderable = [&](const Race& race) {
+    return race.first.node != race.second.node && p.node(race.first.node).frame == p.node(race.second.node).frame;
+  };
   FixSearch search(sem, options);
-  // Single edges may spend half the budget; ordering every race needs the rest.
-  if (2 * harmful.size() <= options.max_explorations / 2)
-    for (const auto* race : harmful)
-      for (const auto& edge : {std::pair{race->first, race->second}, std::pair{race->second, race->first}})
-        if (auto fix = search.verify({edge})) fixes.push_back(std::move(*fix));
+  // Single fixes may spend half the budget; ordering every race needs the rest.
+  if (2 * harmful.size() + racing.size() <= options.max_explorations / 2) {
+    for (auto loop : racing)
+      if (auto fix = search.verify({}, {loop})) fixes.push_back(std::move(*fix));
+    for (const auto* race : harmful) {
+      if (!orderable(*race)) continue;
+      const auto a = race->first.node, b = race->second.node;
+      for (const auto& edge : {std::pair{a, b}, std::pair{b, a}})
+        if (auto fix = search.verify({edge}, {})) fixes.push_back(std::move(*fix));
+    }
+  }
   if (!fixes.empty() || harmful.empty()) return fixes;
-  // Order every harmful race as some outcome's witness does, then drop the
-  // edges that are not needed.
+  // Order every harmful race as some outcome's witness does, make every racing
+  // loop sequential, then drop the parts that are not needed.
   for (const auto& outcome : r.outcomes) {
     if (!search.budget_left()) break;
-    const auto at = positions(sem.program(), outcome.witness);
     Edges edges;
-    for (const auto* race : harmful)
-      edges.push_back(at[race->first.index()] < at[race->second.index()] ? std::pair{race->first, race->second}
-                                                                          : std::pair{race->second, race->first});
-    auto fix = search.verify(edges);
+    for (const auto* race : harmful) {
+      if (!orderable(*race)) continue;
+      const auto a = race->first, b = race->second;
+      const auto edge = position(outcome.witness, a) < position(outcome.witness, b) ? std::pair{a.node, b.node}
+                                                                                   : std::pair{b.node, a.node};
+      if (std::find(edges.begin(), edges.end(), edge) == edges.end()) edges.push_back(edge);
+    }
+    auto fix = search.verify(edges, racing);
     if (!fix) continue;
-    for (std::size_t i = fix->control_edges.size(); i-- > 0 && fix->control_edges.size() > 1;) {
+    for (std::size_t i = fix->control_edges.size(); i-- > 0 && fix->control_edges.size() + fix->sequential_loops.size() > 1;) {
       auto fewer = fix->control_edges;
       fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
-      if (auto smaller = search.verify(fewer)) fix = std::move(smaller);
+      if (auto smaller = search.verify(fewer, fix->sequential_loops)) fix = std::move(smaller);
     }
-    const bool known = std::any_of(fixes.begin(), fixes.end(), [&](const Fix& f) { return f.control_edges == fix->control_edges; });
+    for (std::size_t i = fix->sequential_loops.size(); i-- > 0 && fix->control_edges.size() + fix->sequential_loops.size() > 1;) {
+      auto fewer = fix->sequential_loops;
+      fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
+      if (auto smaller = search.verify(fix->control_edges, fewer)) fix = std::move(smaller);
+    }
+    const bool known = std::any_of(fixes.begin(), fixes.end(), [&](const Fix& f) {
+      return f.control_edges == fix->control_edges && f.sequential_loops == fix->sequential_loops;
+    });
     if (!known) fixes.push_back(std::move(*fix));
   }
   return fixes;
+}
+
+std::string fix_text(const Program& p, const Fix& f) {
+  std::string out;
+  if (!f.control_edges.empty()) {
+    out = f.control_edges.size() > 1 ? "add control edges " : "add control edge ";
+    for (std::size_t i = 0; i < f.control_edges.size(); ++i)
+      out += (i ? ", " : "") + p.node(f.control_edges[i].first).name + " -> " + p.node(f.control_edges[i].second).name;
+  }
+  for (auto loop : f.sequential_loops)
+    out += (out.empty() ? "" : "; ") + std::string("set parallel_iterations 1 for loop '") + p.frame(loop).name + "'";
+  return out;
 }
 
 }  // namespace tfsem::explorer

@@ -1,6 +1,7 @@
 // Fix suggestions for a nondeterministic graph: control edges that order the
-// two nodes of harmful races, each suggestion checked by exploring the fixed
-// graph before it is offered.
+// two nodes of harmful races and, for races between iterations of a loop, a
+// parallel_iterations of 1 that runs the loop's iterations one at a time; each
+// suggestion checked by exploring the fixed graph before it is offered.
 #pragma once
 
 #include "explorer/explore.hpp"
@@ -13,7 +14,8 @@ namespace tfsem::explorer {
 
 struct Fix {
   std::vector<std::pair<NodeId, NodeId>> control_edges;  // (from, to), in the original graph's ids
-  ProgramSpec fixed;                                     // the graph with the edges added
+  std::vector<FrameId> sequential_loops;                 // loops given parallel_iterations 1
+  ProgramSpec fixed;                                     // the graph with the fix applied
   Outcome outcome;                                       // its one outcome, proved by exploration
 };
 
@@ -22,12 +24,17 @@ struct FixOptions {
   std::size_t max_explorations = 32;  // a budget: each candidate costs one exploration
 };
 
-// Single control edges first (one per direction of each harmful race, when
-// they fit in half the budget), then, if none suffices, every harmful race
-// ordered as one outcome's witness orders it, with edges that turn out
-// unnecessary dropped. Empty when nothing within
-// the budget makes the graph deterministic (for instance, when the
-// nondeterminism comes from a relation f, not from a race).
+// Single fixes first (a control edge in each direction of each harmful race
+// between two nodes of one frame, or parallel_iterations 1 for a loop whose
+// iterations race, when they fit in half the budget), then, if none suffices,
+// every harmful race ordered as one outcome's witness orders it (and every
+// racing loop made sequential), with the parts that turn out unnecessary
+// dropped. Empty when nothing within the budget makes the graph deterministic
+// without violations (for instance, when the nondeterminism comes from a
+// relation f, not from a race).
 std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixOptions& options = {});
+
+// "a -> b, c -> d" and "parallel_iterations 1 for loop 'while'".
+std::string fix_text(const Program& p, const Fix& f);
 
 }  // namespace tfsem::explorer

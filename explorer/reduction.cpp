@@ -11,7 +11,7 @@ bool conflict(const Access& a, const Access& b) {
          (a.kind == Access::Kind::update || b.kind == Access::Kind::update);
 }
 
-bool asleep(const SleepSet& sleep, NodeId n) { return std::binary_search(sleep.begin(), sleep.end(), n); }
+bool asleep(const SleepSet& sleep, Transition t) { return std::binary_search(sleep.begin(), sleep.end(), t); }
 
 }  // namespace
 
@@ -31,84 +31,128 @@ std::optional<Por> parse_por(std::string_view name) {
 }
 
 Reduction::Reduction(Firings& firings, Por por)
-    : f_(firings), sem_(firings.semantics()), por_(por), accessors_(sem_.program().variables().size()) {
+    : f_(firings),
+      sem_(firings.semantics()),
+      por_(por),
+      loops_(sem_.program().frames().size() > 1),
+      accessors_(sem_.program().variables().size()),
+      root_only_(sem_.program().variables().size(), true) {
   const auto& p = sem_.program();
   for (std::size_t i = 0; i < p.nodes().size(); ++i) {
     const NodeId n(i);
-    const auto a = sem_.access(n);
-    if (a.kind != Access::Kind::none) accessors_[a.var.index()].push_back(n);
-    settles_.push_back(a.kind == Access::Kind::none && sem_.deterministic(n));
-    auto& next = successors_.emplace_back();
-    for (const auto* edges : {&p.node(n).out, &p.node(n).control_out})
-      for (auto e : *edges)
-        if (!p.edge(e).is_output()) next.push_back(p.edge(e).dst);
+    const auto& node = p.node(n);
+    if (const auto a = sem_.access(n); a.kind != Access::Kind::none) {
+      accessors_[a.var.index()].push_back(n);
+      if (node.frame.index() != 0) root_only_[a.var.index()] = false;
+    }
+    auto& to = delivers_to_.emplace_back();
+    for (auto e : node.out)
+      if (const auto& edge = p.edge(e); !edge.is_output()) {
+        const auto k = p.node(edge.dst).op.kind;
+        if (k == OpKind::merge || k == OpKind::exit) to.push_back(edge.dst);
+      }
   }
-  member_.assign(p.nodes().size(), false);
+  member_root_.assign(p.nodes().size(), 0);
 }
 
-bool Reduction::independent(NodeId a, NodeId b) const { return !conflict(sem_.access(a), sem_.access(b)); }
+bool Reduction::independent(Transition a, Transition b) const {
+  if (conflict(sem_.access(a.node), sem_.access(b.node))) return false;
+  const auto& p = sem_.program();
+  if (a.node == b.node && p.node(a.node).op.kind == OpKind::exit && sem_.record_context(a) == sem_.record_context(b))
+    return false;
+  auto delivers = [&](Transition from, Transition to) {
+    const auto& targets = delivers_to_[from.node.index()];
+    return std::find(targets.begin(), targets.end(), to.node) != targets.end() &&
+           sem_.out_context(from.node, from.context) == to.context;
+  };
+  return !delivers(a, b) && !delivers(b, a);
+}
 
-void Reduction::settle(Code* row, Schedule& steps, std::vector<NodeId> seeds) {
-  if (por_ == Por::none) return;
-  // In passes, as a fixed order of firings: those enabled when a pass begins,
-  // by node id; then those that they enabled.
-  std::vector<NodeId> pass;
-  while (!seeds.empty()) {
-    std::sort(seeds.begin(), seeds.end());
-    seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+FrameId Reduction::fire_step(Row& row, Transition t, std::uint32_t r, Schedule& steps, std::vector<NodeId>& seeds) {
+  const auto exceeds = f_.exceeds(row, t);
+  f_.fire(row, t, r, row);
+  steps.push_back({t.node, t.context, r});
+  const auto& p = sem_.program();
+  for (const auto* edges : {&p.node(t.node).out, &p.node(t.node).control_out})
+    for (auto e : *edges)
+      if (!p.edge(e).is_output()) seeds.push_back(p.edge(e).dst);
+  return exceeds;
+}
+
+FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId> seeds) {
+  if (por_ == Por::none) return {};
+  // In passes, as a fixed order of firings: those eager when a pass begins, in
+  // order; then, in the next pass, those that they made eager.
+  std::vector<Transition> pass;
+  while (true) {
     pass.clear();
-    for (auto n : seeds)
-      if (settles_[n.index()] && f_.enabled(row, n)) pass.push_back(n);
+    if (loops_) {
+      f_.frontier(row, frontier_);
+      for (auto t : frontier_.enabled)
+        if (sem_.eager(f_.view(row), t)) pass.push_back(t);
+    } else {
+      std::sort(seeds.begin(), seeds.end());
+      seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+      for (auto n : seeds)
+        if (const Transition t{n, kRootContext}; sem_.locally_enabled(f_.view(row), t) && sem_.eager(f_.view(row), t))
+          pass.push_back(t);
+    }
     seeds.clear();
-    for (auto n : pass) {
-      f_.fire(row, n, 0, row);
-      steps.push_back({n, 0});
-      seeds.insert(seeds.end(), successors_[n.index()].begin(), successors_[n.index()].end());
+    if (pass.empty()) return {};
+    for (auto t : pass) {
+      // An earlier firing of the pass may have given a Merge a second live input.
+      if (!sem_.eager(f_.view(row), t)) continue;
+      if (const auto exceeds = fire_step(row, t, 0, steps, seeds); exceeds.valid()) return exceeds;
     }
   }
 }
 
-void Reduction::stubborn_set(const Code* row, NodeId t, std::vector<NodeId>& out) {
-  // Closure: an enabled member brings every pending node it conflicts with; a
-  // disabled member brings the source of one EMPTY incoming edge (a firing
-  // that must happen before it can be enabled). Returns the enabled members.
-  const auto& p = sem_.program();
+void Reduction::stubborn_set(std::span<const Code> row, const Frontier& f, Transition t, std::vector<Transition>& out) {
+  // Closure: an enabled member brings every transition it conflicts with; a
+  // disabled member brings a set one of which must fire before it can be
+  // enabled (Semantics::conflicts and necessary). Returns the enabled members.
   out.clear();
-  work_.assign(1, t);
-  candidate_.assign(1, t);  // every member, to clear member_ afterwards
-  member_[t.index()] = true;
-  auto add = [&](NodeId v) {
-    if (!member_[v.index()]) member_[v.index()] = true, work_.push_back(v), candidate_.push_back(v);
+  work_.clear();
+  marked_.clear();  // every member, to clear the marks afterwards
+  auto add = [&](Transition v) {
+    if (v.context == kRootContext) {
+      if (member_root_[v.node.index()]) return;
+      member_root_[v.node.index()] = 1;
+    } else if (!member_.insert(v).second) {
+      return;
+    }
+    work_.push_back(v);
+    marked_.push_back(v);
   };
+  add(t);
+  const auto view = f_.view(row);
   while (!work_.empty()) {
     const auto u = work_.back();
     work_.pop_back();
-    if (f_.enabled(row, u)) {
+    scratch_.clear();
+    if (std::binary_search(f.enabled.begin(), f.enabled.end(), u)) {
       out.push_back(u);
-      const auto a = sem_.access(u);
-      if (a.kind == Access::Kind::none) continue;
-      for (auto v : accessors_[a.var.index()])
-        if (!fired_[v.index()] && conflict(a, sem_.access(v))) add(v);
-      continue;
+      sem_.conflicts(view, f, u, scratch_);
+    } else {
+      sem_.necessary(view, f, u, scratch_);
     }
-    for (const auto* edges : {&p.node(u).in, &p.node(u).control_in}) {
-      const auto d = std::find_if(edges->begin(), edges->end(), [&](EdgeId e) { return f_.empty(row, e); });
-      if (d == edges->end()) continue;
-      // An EMPTY input edge is never filled: u can never fire, and needs nothing.
-      if (const auto& e = p.edge(*d); !e.is_input()) add(e.src);
-      break;
-    }
+    for (auto v : scratch_) add(v);
   }
-  for (auto v : candidate_) member_[v.index()] = false;
+  for (auto v : marked_)
+    if (v.context == kRootContext) member_root_[v.node.index()] = 0;
+  member_.clear();
   std::sort(out.begin(), out.end());
 }
 
-void Reduction::write_phase(const Code* row, VarId x, std::vector<NodeId>& out) {
+void Reduction::write_phase(std::span<const Code> row, VarId x, std::vector<NodeId>& out) {
   out.clear();
   others_.clear();
+  if (!root_only_[x.index()]) return;  // accessors in loops may be pending in contexts not met yet
+  const auto view = f_.view(row);
   for (auto a : accessors_[x.index()]) {
-    if (fired_[a.index()]) continue;
-    (f_.enabled(row, a) && f_.overwrites(row, a) ? out : others_).push_back(a);
+    const Transition t{a, kRootContext};
+    if (view.fired(a, kRootContext)) continue;
+    (sem_.locally_enabled(view, t) && f_.overwrites(row, t) ? out : others_).push_back(a);
   }
   const bool phase = out.size() >= 2 && std::all_of(others_.begin(), others_.end(), [&](NodeId o) {
     return std::all_of(out.begin(), out.end(), [&](NodeId w) { return sem_.precedes(w, o); });
@@ -116,66 +160,58 @@ void Reduction::write_phase(const Code* row, VarId x, std::vector<NodeId>& out) 
   if (!phase) out.clear();
 }
 
-void Reduction::moves(const Code* row, const std::vector<NodeId>& enabled, const SleepSet& sleep,
-                      std::vector<Move>& out) {
+void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepSet& sleep, std::vector<Move>& out) {
   out.clear();
-  auto awake = [&](const std::vector<NodeId>& nodes) {
-    for (auto n : nodes)
-      if (!asleep(sleep, n)) out.push_back({n});
+  auto awake = [&](const std::vector<Transition>& ts) {
+    for (auto t : ts)
+      if (!asleep(sleep, t)) out.push_back({t});
   };
-  if (por_ == Por::none) return awake(enabled);
-  // A pure node left after settling is a relation (Choice): {n} is stubborn.
-  for (auto n : enabled)
-    if (sem_.access(n).kind == Access::Kind::none) return out.push_back({n});
-  f_.fired(row, fired_);
+  if (por_ == Por::none) return awake(f.enabled);
   if (por_ == Por::rf)
     for (std::size_t x = 0; x < accessors_.size(); ++x) {
       write_phase(row, VarId(x), writes_);
       if (writes_.empty()) continue;
       // Sleep sets are not applied to a write phase: it is explored whole.
-      for (auto w : writes_) out.push_back({w, true});
+      for (auto w : writes_) out.push_back({{w, kRootContext}, true});
       return;
     }
-  std::vector<NodeId> best;
-  for (auto t : enabled) {
-    stubborn_set(row, t, writes_);
-    if (best.empty() || writes_.size() < best.size()) best.swap(writes_);
-    if (best.size() == 1) break;
-  }
-  awake(best);
+  // The smallest stubborn set, trying transitions that touch no variable first
+  // (a relation's set is often itself alone).
+  best_.clear();
+  for (const bool pure : {true, false})
+    for (auto t : f.enabled) {
+      if ((sem_.access(t.node).kind == Access::Kind::none) != pure) continue;
+      stubborn_set(row, f, t, candidate_);
+      if (best_.empty() || candidate_.size() < best_.size()) best_.swap(candidate_);
+      if (best_.size() == 1) return awake(best_);
+    }
+  awake(best_);
 }
 
-void Reduction::fire(const Code* row, const Move& m, Landings& out) {
-  const auto width = f_.width();
-  out.rows_.clear();
-  out.steps_.clear();
-  out.ends_.clear();
+void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
+  out.clear();
+  std::vector<NodeId> seeds;
   if (m.write_phase) {
     // The phase moves() found: every enabled overwrite of the variable (an
-    // enabled node has not fired), the others being pending in its wake.
+    // enabled transition has not fired), the others being pending in its wake.
     writes_.clear();
-    for (auto a : accessors_[sem_.access(m.node).var.index()])
-      if (f_.enabled(row, a) && f_.overwrites(row, a)) writes_.push_back(a);
-    std::stable_partition(writes_.begin(), writes_.end(), [&](NodeId w) { return w != m.node; });
-    out.rows_.assign(row, row + width);
-    std::vector<NodeId> seeds;
-    for (auto w : writes_) {
-      f_.fire(out.rows_.data(), w, 0, out.rows_.data());  // overwrites are deterministic
-      out.steps_.push_back({w, 0});
-      seeds.insert(seeds.end(), successors_[w.index()].begin(), successors_[w.index()].end());
-    }
-    settle(out.rows_.data(), out.steps_, std::move(seeds));
-    out.ends_.push_back(static_cast<std::uint32_t>(out.steps_.size()));
+    for (auto a : accessors_[sem_.access(m.t.node).var.index()])
+      if (const Transition t{a, kRootContext}; sem_.locally_enabled(f_.view(row), t) && f_.overwrites(row, t))
+        writes_.push_back(a);
+    std::stable_partition(writes_.begin(), writes_.end(), [&](NodeId w) { return w != m.t.node; });
+    row_.assign(row.begin(), row.end());
+    for (auto w : writes_) fire_step(row_, {w, kRootContext}, 0, out.steps_, seeds);  // overwrites are deterministic
+    const auto exceeds = settle(row_, out.steps_, std::move(seeds));
+    out.add(row_, exceeds);
     return;
   }
-  const auto results = f_.results(row, m.node);
-  out.rows_.resize(results * width);
-  for (std::uint32_t c = 0; c < results; ++c) {
-    auto* r = out.rows_.data() + c * width;
-    f_.fire(row, m.node, c, r);
-    out.steps_.push_back({m.node, c});
-    settle(r, out.steps_, successors_[m.node.index()]);
-    out.ends_.push_back(static_cast<std::uint32_t>(out.steps_.size()));
+  const auto results = f_.results(row, m.t);
+  for (std::uint32_t r = 0; r < results; ++r) {
+    row_.assign(row.begin(), row.end());
+    seeds.clear();
+    auto exceeds = fire_step(row_, m.t, r, out.steps_, seeds);
+    if (!exceeds.valid()) exceeds = settle(row_, out.steps_, std::move(seeds));
+    out.add(row_, exceeds);
   }
 }
 

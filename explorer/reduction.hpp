@@ -3,11 +3,12 @@
 // search (--por=none, the oracle); docs/explorer.md gives the arguments and
 // tests/explorer checks them on the models and on random graphs.
 //
-// The reduction reads the semantics only through its interface: enabled,
-// fire (through the cache of firings.hpp), access (which variable a node reads
-// or updates), overwrites, deterministic and precedes. Two firings are
-// independent unless they access one variable and one of them updates it.
-// A Reduction keeps scratch space: one per thread.
+// The reduction reads the semantics only through its interface: the frontier
+// (which transitions are enabled), fire (through the cache of firings.hpp),
+// and the dependency data the semantics publishes: access (which variable a
+// node reads or updates), conflicts and necessary (which transitions must join
+// a stubborn set), eager, overwrites and precedes. A Reduction keeps scratch
+// space: one per thread.
 #pragma once
 
 #include "explorer/firings.hpp"
@@ -16,47 +17,62 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace tfsem::explorer {
 
 enum class Por : std::uint8_t {
-  none,      // every enabled node, from every state
-  stubborn,  // stubborn sets with sleep sets; pure firings are taken eagerly
+  none,      // every enabled transition, from every state
+  stubborn,  // stubborn sets with sleep sets; eager firings are taken at once
   rf,        // stubborn, and a write phase of one variable explored once per last write
 };
 std::string_view por_name(Por p);
 std::optional<Por> parse_por(std::string_view name);
 inline constexpr Por kAllPor[] = {Por::none, Por::stubborn, Por::rf};
 
-// One move from an explored state: fire `node`; or, for a write phase (rf),
-// fire every pending overwrite of one variable, `node` last.
+// One move from an explored state: fire transition t; or, for a write phase
+// (rf), fire every pending overwrite of one variable, t last.
 struct Move {
-  NodeId node;
+  Transition t;
   bool write_phase = false;
 };
 
 // Where a move leads: one packed state per result of the firings, each
-// settled, with every firing (the settling ones included).
+// settled, with every firing (the settling ones included), and whether it
+// would start an iteration past --max-iterations (then it is not taken).
 class Landings {
  public:
-  explicit Landings(std::size_t width) : width_(width) {}
   [[nodiscard]] std::size_t size() const { return ends_.size(); }
-  [[nodiscard]] const Code* row(std::size_t i) const { return rows_.data() + i * width_; }
+  [[nodiscard]] std::span<const Code> row(std::size_t i) const {
+    const std::size_t begin = i == 0 ? 0 : row_ends_[i - 1];
+    return {rows_.data() + begin, row_ends_[i] - begin};
+  }
   [[nodiscard]] std::span<const Step> steps(std::size_t i) const {
     const std::size_t begin = i == 0 ? 0 : ends_[i - 1];
     return {steps_.data() + begin, ends_[i] - begin};
   }
+  [[nodiscard]] FrameId exceeds(std::size_t i) const { return exceeds_[i]; }
 
  private:
   friend class Reduction;
-  std::size_t width_;
-  std::vector<Code> rows_;
+  void clear() {
+    rows_.clear(), row_ends_.clear(), steps_.clear(), ends_.clear(), exceeds_.clear();
+  }
+  void add(const Row& row, FrameId exceeds) {
+    rows_.insert(rows_.end(), row.begin(), row.end());
+    row_ends_.push_back(static_cast<std::uint32_t>(rows_.size()));
+    ends_.push_back(static_cast<std::uint32_t>(steps_.size()));
+    exceeds_.push_back(exceeds);
+  }
+  Row rows_;
+  std::vector<std::uint32_t> row_ends_;
   Schedule steps_;
   std::vector<std::uint32_t> ends_;
+  std::vector<FrameId> exceeds_;
 };
 
-using SleepSet = std::vector<NodeId>;  // sorted
+using SleepSet = std::vector<Transition>;  // sorted
 
 class Reduction {
  public:
@@ -64,35 +80,47 @@ class Reduction {
 
   [[nodiscard]] Por por() const { return por_; }
   [[nodiscard]] Firings& firings() const { return f_; }
-  // Fires enabled pure deterministic nodes until none is left (not under none):
-  // they are independent of every firing, so {n} is a stubborn set. The nodes
-  // that may be enabled are among `seeds` (every node, for the initial state)
-  // and the successors of what settling fires.
-  void settle(Code* row, Schedule& steps, std::vector<NodeId> seeds);
+  // Fires eager transitions (Semantics::eager) until none is left (not under
+  // none): such a t is independent of every other firing, so {t} is a
+  // stubborn set. Without loops, the transitions that may have become eager
+  // are among `seeds` (every node, for the initial state) and the consumers
+  // of what settling fires; with loops, the frontier is recomputed. Returns
+  // the loop frame whose iteration --max-iterations a firing would start.
+  FrameId settle(Row& row, Schedule& steps, std::vector<NodeId> seeds);
   // The moves to explore from a settled, non-terminal state.
-  void moves(const Code* row, const std::vector<NodeId>& enabled, const SleepSet& sleep, std::vector<Move>& out);
+  void moves(std::span<const Code> row, const Frontier& f, const SleepSet& sleep, std::vector<Move>& out);
   // Every result of a move from row, in a fixed order.
-  void fire(const Code* row, const Move& m, Landings& out);
-  [[nodiscard]] bool independent(NodeId a, NodeId b) const;
+  void fire(std::span<const Code> row, const Move& m, Landings& out);
+  // Whether a and b commute and neither can disable the other: they touch no
+  // variable that one of them updates, and neither delivers to the other as
+  // a Merge or an Exit, nor are they one Exit's deliveries to one context.
+  [[nodiscard]] bool independent(Transition a, Transition b) const;
 
  private:
   Firings& f_;
   const Semantics& sem_;
   Por por_;
-  std::vector<std::vector<NodeId>> accessors_;  // by variable
-  std::vector<bool> settles_;                   // by node: pure and deterministic
-  std::vector<std::vector<NodeId>> successors_;  // by node: destinations of its outgoing edges
+  bool loops_;                                   // the program has loop frames
+  std::vector<std::vector<NodeId>> accessors_;   // by variable
+  std::vector<bool> root_only_;                  // by variable: every accessor is in the root frame
+  std::vector<std::vector<NodeId>> delivers_to_;  // by node: the Merges and Exits its edges feed
   // Scratch space, reused from call to call.
-  std::vector<bool> fired_;
-  std::vector<bool> member_;
-  std::vector<NodeId> work_, candidate_, writes_, others_;
+  Frontier frontier_;
+  std::vector<char> member_root_;
+  std::unordered_set<Transition> member_;
+  std::vector<Transition> work_, marked_, scratch_, candidate_, best_;
+  std::vector<NodeId> writes_, others_;
+  Row row_;
 
   // The enabled members of a stubborn set containing t, sorted, into out.
-  void stubborn_set(const Code* row, NodeId t, std::vector<NodeId>& out);
+  void stubborn_set(std::span<const Code> row, const Frontier& f, Transition t, std::vector<Transition>& out);
   // The pending overwrites of x, if x is in a write phase in row: at least two,
   // all enabled, and every other pending access to x comes after all of them.
   // Only the last of them is ever observed, so one order per last write suffices.
-  void write_phase(const Code* row, VarId x, std::vector<NodeId>& out);
+  void write_phase(std::span<const Code> row, VarId x, std::vector<NodeId>& out);
+  // Fires t's result r into row and records the step; the consumers of its
+  // outputs become seeds. Returns whether the result starts an iteration past the bound.
+  FrameId fire_step(Row& row, Transition t, std::uint32_t r, Schedule& steps, std::vector<NodeId>& seeds);
 };
 
 }  // namespace tfsem::explorer

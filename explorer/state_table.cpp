@@ -15,11 +15,11 @@ std::uint64_t fragment(std::uint64_t h) { return h >> 32; }
 
 unsigned bytes_for(Code c) { return c <= 0xffU ? 1 : c <= 0xffffU ? 2 : 4; }
 
-// Row r of `width` codes stored with `bytes` bytes per code, and back.
+// Row r, padded with EMPTY to `width` codes, stored with `bytes` bytes per code, and back.
 template <class T>
-void store_as(const Code* r, std::size_t width, std::uint8_t* out) {
+void store_as(std::span<const Code> r, std::size_t width, std::uint8_t* out) {
   for (std::size_t i = 0; i < width; ++i) {
-    const auto v = static_cast<T>(r[i]);
+    const auto v = static_cast<T>(i < r.size() ? r[i] : kEmptyCode);
     std::memcpy(out + i * sizeof(T), &v, sizeof(T));
   }
 }
@@ -31,17 +31,18 @@ void load_as(const std::uint8_t* in, std::size_t width, Code* r) {
     r[i] = v;
   }
 }
+// Whether the stored row equals r padded with EMPTY (r is at most width long).
 template <class T>
-bool equal_as(const std::uint8_t* in, std::size_t width, const Code* r) {
+bool equal_as(const std::uint8_t* in, std::size_t width, std::span<const Code> r) {
   for (std::size_t i = 0; i < width; ++i) {
     T v;
     std::memcpy(&v, in + i * sizeof(T), sizeof(T));
-    if (v != r[i]) return false;
+    if (v != (i < r.size() ? r[i] : kEmptyCode)) return false;
   }
   return true;
 }
 
-void store(const Code* r, std::size_t width, unsigned bytes, std::uint8_t* out) {
+void store(std::span<const Code> r, std::size_t width, unsigned bytes, std::uint8_t* out) {
   if (bytes == 1) store_as<std::uint8_t>(r, width, out);
   else if (bytes == 2) store_as<std::uint16_t>(r, width, out);
   else store_as<std::uint32_t>(r, width, out);
@@ -51,21 +52,27 @@ void store(const Code* r, std::size_t width, unsigned bytes, std::uint8_t* out) 
 
 StateTable::StateTable(std::size_t width) : width_(width), slots_(std::size_t{1} << 12, 0) {}
 
-std::uint64_t StateTable::hash(const Code* row) const { return hash_words(row, width_); }
+std::uint64_t StateTable::hash(std::span<const Code> row) {
+  auto n = row.size();
+  while (n > 0 && row[n - 1] == kEmptyCode) --n;
+  return hash_words(row.data(), n);
+}
 
-bool StateTable::equal(StateIndex i, const Code* r) const {
+bool StateTable::equal(StateIndex i, std::span<const Code> r) const {
   if (code_bytes_ == 1) return equal_as<std::uint8_t>(at(i), width_, r);
   if (code_bytes_ == 2) return equal_as<std::uint16_t>(at(i), width_, r);
   return equal_as<std::uint32_t>(at(i), width_, r);
 }
 
-void StateTable::load(StateIndex i, Code* r) const {
-  if (code_bytes_ == 1) load_as<std::uint8_t>(at(i), width_, r);
-  else if (code_bytes_ == 2) load_as<std::uint16_t>(at(i), width_, r);
-  else load_as<std::uint32_t>(at(i), width_, r);
+void StateTable::load(StateIndex i, Row& r) const {
+  r.resize(width_);
+  if (code_bytes_ == 1) load_as<std::uint8_t>(at(i), width_, r.data());
+  else if (code_bytes_ == 2) load_as<std::uint16_t>(at(i), width_, r.data());
+  else load_as<std::uint32_t>(at(i), width_, r.data());
 }
 
-std::pair<StateIndex, bool> StateTable::insert(const Code* r, std::uint64_t h) {
+std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uint64_t h) {
+  if (r.size() > width_) relayout(std::max(r.size(), width_ + width_ / 2), code_bytes_);
   if ((size_ + 1) * 10 > slots_.size() * 7) grow();
   const auto mask = slots_.size() - 1, frag = fragment(h);
   auto pos = frag & mask;
@@ -76,8 +83,8 @@ std::pair<StateIndex, bool> StateTable::insert(const Code* r, std::uint64_t h) {
     if (equal(i, r)) return {i, false};
   }
   if (size_ >= std::numeric_limits<StateIndex>::max() - 1) throw std::length_error("state table: 2^32 states");
-  const auto widest = bytes_for(*std::max_element(r, r + width_));
-  if (widest > code_bytes_) widen(widest);
+  const auto widest = r.empty() ? 1 : bytes_for(*std::max_element(r.begin(), r.end()));
+  if (widest > code_bytes_) relayout(width_, widest);
   const auto i = static_cast<StateIndex>(size_++);
   if ((i >> kChunkBits) == chunks_.size())
     chunks_.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(kChunkRows * width_ * code_bytes_));
@@ -86,17 +93,18 @@ std::pair<StateIndex, bool> StateTable::insert(const Code* r, std::uint64_t h) {
   return {i, true};
 }
 
-void StateTable::widen(unsigned code_bytes) {
-  std::vector<Code> r(width_);
+void StateTable::relayout(std::size_t width, unsigned code_bytes) {
+  Row r;
   std::vector<std::unique_ptr<std::uint8_t[]>> wider;
   for (std::size_t c = 0; c < chunks_.size(); ++c) {
-    wider.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(kChunkRows * width_ * code_bytes));
+    wider.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(kChunkRows * width * code_bytes));
     for (std::size_t k = 0; k < kChunkRows && c * kChunkRows + k < size_; ++k) {
-      load(static_cast<StateIndex>(c * kChunkRows + k), r.data());
-      store(r.data(), width_, code_bytes, wider.back().get() + k * width_ * code_bytes);
+      load(static_cast<StateIndex>(c * kChunkRows + k), r);
+      store(r, width, code_bytes, wider.back().get() + k * width * code_bytes);
     }
   }
   chunks_ = std::move(wider);
+  width_ = width;
   code_bytes_ = code_bytes;
 }
 

@@ -2,13 +2,18 @@
 // chunks, so rows never move and growing never copies them, found through an
 // open-addressing table of (hash fragment, index) words. Rows are stored with
 // the fewest bytes per code that every code so far fits in (1, 2 or 4); the
-// first code that does not fit widens the whole arena once.
+// first code that does not fit widens the whole arena once. Rows are stored
+// with as many columns as the longest row so far, shorter rows padded with
+// EMPTY; a longer row (a context met for the first time) widens the arena by
+// half again. A row's hash ignores trailing EMPTY codes, so padding never
+// changes it.
 #pragma once
 
 #include "explorer/codec.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace tfsem::explorer {
@@ -19,11 +24,12 @@ class StateTable {
  public:
   explicit StateTable(std::size_t width);
 
-  [[nodiscard]] std::uint64_t hash(const Code* row) const;
+  [[nodiscard]] static std::uint64_t hash(std::span<const Code> row);
   // Returns the row's index and whether it was new; h is hash(row).
-  std::pair<StateIndex, bool> insert(const Code* row, std::uint64_t h);
-  // Copies row i to out (width codes).
-  void load(StateIndex i, Code* out) const;
+  std::pair<StateIndex, bool> insert(std::span<const Code> row, std::uint64_t h);
+  // Copies row i to out (width() codes).
+  void load(StateIndex i, Row& out) const;
+  [[nodiscard]] std::size_t width() const { return width_; }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] std::size_t bytes() const;
 
@@ -32,11 +38,11 @@ class StateTable {
   static constexpr std::size_t kChunkRows = std::size_t{1} << kChunkBits;
 
   void grow();
-  void widen(unsigned code_bytes);
+  void relayout(std::size_t width, unsigned code_bytes);  // every row, with more columns or bytes per code
   [[nodiscard]] std::uint8_t* at(StateIndex i) const {
     return chunks_[i >> kChunkBits].get() + std::size_t{i & (kChunkRows - 1)} * width_ * code_bytes_;
   }
-  [[nodiscard]] bool equal(StateIndex i, const Code* row) const;
+  [[nodiscard]] bool equal(StateIndex i, std::span<const Code> row) const;
 
   std::size_t width_, size_ = 0;
   unsigned code_bytes_ = 1;

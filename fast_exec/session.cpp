@@ -213,6 +213,7 @@ void Session::fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready
       }
       break;
     }
+    default: break;  // CompiledGraph refuses control flow
   }
   for (std::uint32_t j = 0; j < c.control_out_count; ++j) run.in_transit[graph_.control_out_edges[c.control_out_begin + j]] = Go{};
   // The pending counter is decremented after the slot is written (release),

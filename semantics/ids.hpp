@@ -1,4 +1,5 @@
-// Strong integer ids for the program's nodes, edges and variables.
+// Strong integer ids for the program's nodes, edges, variables and frames, and
+// for interned execution contexts.
 #pragma once
 
 #include <compare>
@@ -26,6 +27,8 @@ struct Id {
 using NodeId = Id<struct NodeTag>;
 using EdgeId = Id<struct EdgeTag>;
 using VarId = Id<struct VarTag>;  // an element of the paper's set Vars
+using FrameId = Id<struct FrameTag>;      // a static loop frame; 0 is the root frame
+using ContextId = Id<struct ContextTag>;  // an interned execution context; 0 is the root context
 
 }  // namespace tfsem
 

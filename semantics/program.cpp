@@ -1,10 +1,9 @@
 #include "semantics/program.hpp"
 
 #include "semantics/diagnostic.hpp"
+#include "semantics/frames.hpp"
 #include "semantics/hash.hpp"
 
-#include <boost/graph/strong_components.hpp>
-#include <boost/graph/topological_sort.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -27,6 +26,7 @@ std::size_t hash_content(const Content& c) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, Empty>) return 0x11;
         else if constexpr (std::is_same_v<T, Go>) return 0x22;
+        else if constexpr (std::is_same_v<T, Dead>) return 0x44;
         else if constexpr (std::is_same_v<T, VarId>) return hash_combine(0x33, v.value);
         else return v.hash();
       },
@@ -58,12 +58,10 @@ std::vector<EdgeId> Program::outgoing(NodeId n) const {
   return v;
 }
 
-std::optional<VarId> Program::variable_of(NodeId n) const {
-  const auto& nd = node(n);
-  if (nd.op.kind != Op::Kind::read && nd.op.kind != Op::Kind::assign) return std::nullopt;
-  const auto& d = edge(nd.in[0]);
-  if (d.is_input()) return std::get<VarId>(d.initial);
-  return node(d.src).op.var;
+std::optional<FrameId> Program::find_frame(std::string_view name) const {
+  for (std::size_t f = 1; f < frames_.size(); ++f)
+    if (frames_[f].name == name) return FrameId(f);
+  return std::nullopt;
 }
 
 std::string Program::hash_hex() const {
@@ -79,7 +77,10 @@ std::string Program::label(NodeId n) const {
     case Op::Kind::var: return "Var(" + variable(op.var).name + ")";
     case Op::Kind::read: return "Read";
     case Op::Kind::assign: return op.fn->name == "Snd" ? "Write" : "Assign-" + std::string(op.fn->name);
+    default: break;
   }
+  for (const auto& c : control_ops())
+    if (c.kind == op.kind && c.ref == op.ref) return std::string(c.name);
   return "?";
 }
 
@@ -94,7 +95,10 @@ class ProgramBuilder {
     add_edges();
     for (std::size_t i = 0; i < p_->nodes_.size(); ++i)
       if (op_ok_[i]) check_arity(NodeId(i));
-    check_acyclic();
+    build_graph();
+    // Frames need well-formed nodes: a node whose op or arity is wrong would
+    // only add confusing follow-on errors.
+    if (diags_.empty()) build_frames(*p_, diags_);
     if (!diags_.empty()) throw InputError(std::move(diags_));
     compute_hash();
     return std::shared_ptr<const Program>(p_.release());
@@ -142,6 +146,7 @@ class ProgramBuilder {
       return std::nullopt;
     }
     if (n.op == "Read") return Op{Op::Kind::read};
+    if (const auto* c = find_control_op(n.op)) return Op{c->kind, nullptr, {}, c->ref};
     if (n.op == "Write" || n.op.starts_with("Assign-")) {
       const std::string fname = n.op == "Write" ? "Snd" : n.op.substr(7);
       const auto* f = reg.find(fname);
@@ -155,17 +160,17 @@ class ProgramBuilder {
       return std::nullopt;
     }
     if (const auto* f = reg.find(n.op)) return Op{Op::Kind::function, f};
-    std::string known;
+    std::string known, control;
     for (const auto& d : reg.all()) known += std::string(known.empty() ? "" : ", ") + std::string(d.name);
+    for (const auto& c : control_ops()) control += ", " + std::string(c.name);
     error("G-OP", n.where, subject,
-          "unknown op '" + n.op + "'; ops are Var, Read, Write, Assign-<f>, and the functions " + known);
+          "unknown op '" + n.op + "'; ops are Var, Read, Write, Assign-<f>" + control + ", and the functions " + known);
     return std::nullopt;
   }
 
-  void check_attrs(const NodeSpec& n, const Op& op) {
+  void check_attrs(const NodeSpec& n) {
     const auto subject = node_subject(n.id);
-    const std::vector<AttrSpec> none;
-    const auto& specs = op.fn != nullptr ? op.fn->attrs : none;  // f's, for a function or Assign-f
+    const auto& specs = *attr_specs(n.op);  // f's for a function or Assign-f, or the op's
     for (const auto& [name, value] : n.attrs) {
       auto it = std::find_if(specs.begin(), specs.end(), [&](const AttrSpec& s) { return s.name == name; });
       if (it == specs.end()) {
@@ -191,7 +196,7 @@ class ProgramBuilder {
         continue;
       }
       auto op = parse_op(n);
-      if (op) check_attrs(n, *op);
+      if (op) check_attrs(n);
       op_ok_.push_back(op.has_value());
       p_->node_index_.emplace(n.id, NodeId(p_->nodes_.size()));
       // A node whose op is bad keeps a placeholder label; its arity is not checked.
@@ -369,6 +374,7 @@ class ProgramBuilder {
                     label + " has an incoming variable edge (port 0) and tensor edge (port 1)");
         check_ports(n, n.out, {}, "output", label + " has no outgoing tensor or variable edges");
         break;
+      default: check_control_arity(n, label); break;
     }
     const bool any_in = std::any_of(n.in.begin(), n.in.end(), [](EdgeId e) { return e.valid(); }) || !n.control_in.empty();
     if (!any_in)
@@ -376,34 +382,41 @@ class ProgramBuilder {
             "has no incoming edge; every node needs one (a control edge will do) to trigger it");
   }
 
-  void check_acyclic() {
+  // Control-flow ops carry a tensor, or a variable handle in their Ref form.
+  void check_control_arity(const Node& n, const std::string& label) {
+    const auto data = n.op.ref ? EdgeKind::variable : EdgeKind::tensor;
+    const auto kind = std::string(edge_kind_name(data));
+    switch (n.op.kind) {
+      case Op::Kind::switch_:
+        check_ports(n, n.in, {data, EdgeKind::tensor}, "input",
+                    label + " takes its data (a " + kind + " edge) on port 0 and a bool predicate on port 1");
+        check_ports(n, n.out, {data, data}, "output",
+                    label + " has two outgoing " + kind + " edges: port 0 (false) and port 1 (true)");
+        break;
+      case Op::Kind::merge:
+        check_ports(n, n.in, std::vector(std::max<std::size_t>(1, n.in.size()), data), "input",
+                    label + " takes one or more " + kind + " edges on ports 0, 1, ...");
+        check_ports(n, n.out, n.out.size() >= 2 ? std::vector{data, EdgeKind::tensor} : std::vector{data}, "output",
+                    label + " has its value on port 0 (a " + kind + " edge) and, optionally, its index on port 1");
+        break;
+      case Op::Kind::ref_identity:
+      case Op::Kind::enter:
+      case Op::Kind::exit:
+      case Op::Kind::next_iteration:
+        check_ports(n, n.in, {data}, "input", label + " has one incoming " + kind + " edge");
+        check_ports(n, n.out, {data}, "output", label + " has one outgoing " + kind + " edge");
+        break;
+      default: break;
+    }
+  }
+
+  void build_graph() {
     auto& g = p_->graph_;
     g = Program::Graph(p_->nodes_.size());
     for (std::size_t i = 0; i < p_->edges_.size(); ++i) {
       const auto& e = p_->edges_[i];
       if (e.src.valid() && e.dst.valid()) boost::add_edge(e.src.index(), e.dst.index(), EdgeId(i), g);
     }
-    std::vector<std::size_t> component(boost::num_vertices(g));
-    const auto count = boost::strong_components(g, component.data());
-    std::vector<std::vector<std::string>> members(count);
-    for (std::size_t v = 0; v < component.size(); ++v) members[component[v]].push_back(p_->nodes_[v].name);
-    bool cyclic = false;
-    for (std::size_t v = 0; v < component.size(); ++v) {
-      const bool self_loop = boost::edge(v, v, g).second;
-      auto& m = members[component[v]];
-      if (m.size() > 1 || self_loop) {
-        cyclic = true;
-        std::string list;
-        for (const auto& s : m) list += (list.empty() ? "" : ", ") + s;
-        error("G-DAG", p_->nodes_[v].where, node_subject(p_->nodes_[v].name),
-              "is on a cycle through nodes {" + list + "}; G must be a DAG");
-        m.clear();  // report each cycle once
-      }
-    }
-    if (cyclic) return;
-    std::vector<std::size_t> reversed;
-    boost::topological_sort(g, std::back_inserter(reversed));
-    for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) p_->topo_.emplace_back(*it);
   }
 
   void compute_hash() {
@@ -424,6 +437,8 @@ class ProgramBuilder {
             [&](const auto& x) {
               using T = std::decay_t<decltype(x)>;
               if constexpr (std::is_same_v<T, std::int64_t>) mix_num(static_cast<std::uint64_t>(x));
+              else if constexpr (std::is_same_v<T, bool>) mix_num(x ? 1 : 0);
+              else if constexpr (std::is_same_v<T, std::string>) mix(x);
               else if constexpr (std::is_same_v<T, Tensor>) mix_num(x.hash());
               else
                 for (const auto& t : x) mix_num(t.hash());

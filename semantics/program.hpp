@@ -1,12 +1,15 @@
 // TF programs (section 3.1.1): a DAG G plus a labelling L from nodes to TF
 // operations, with ordered ports, input edges (no source) and output edges (no
-// destination). A Program is built only from a ProgramSpec that passes every
-// validation rule (validate.cpp), and is immutable afterwards.
+// destination). With control flow (section 4), G may have cycles, each through
+// a NextIteration into a Merge, and every node belongs to a static frame: the
+// root, or the loop frame its Enter nodes name. A Program is built only from a
+// ProgramSpec that passes every validation rule (program.cpp, frames.cpp), and
+// is immutable afterwards.
 #pragma once
 
 #include "semantics/content.hpp"
 #include "semantics/ids.hpp"
-#include "semantics/registry.hpp"
+#include "semantics/ops.hpp"
 
 #include <boost/graph/adjacency_list.hpp>
 
@@ -18,12 +21,14 @@
 
 namespace tfsem {
 
-// The labelling L(n): one of f, Var(x), Read, Assign-f.
+// The labelling L(n): one of f, Var(x), Read, Assign-f, or a control-flow
+// operation (ops.hpp), on tensors or, in its Ref form, on a variable edge.
 struct Op {
-  enum class Kind : std::uint8_t { function, var, read, assign };
+  using Kind = OpKind;
   Kind kind = Kind::function;
   const FunctionDef* fn = nullptr;  // for function and assign
   VarId var{};                      // for var
+  bool ref = false;                 // a control-flow op on a variable edge (RefSwitch, ...)
 };
 
 struct Node {
@@ -35,6 +40,7 @@ struct Node {
   std::vector<EdgeId> control_in;   // incoming control edges
   std::vector<EdgeId> control_out;  // outgoing control edges
   std::string where;                // where the node was declared (a JSON path)
+  FrameId frame{std::uint32_t{0}};  // the frame of the contexts it fires in
 };
 
 struct Edge {
@@ -46,8 +52,26 @@ struct Edge {
   Content initial = Empty{};  // an input edge's contents in the initial state
   std::string fetch;          // an output edge's fetch name ("": not fetched)
   std::string where;
+  FrameId frame{std::uint32_t{0}};  // the frame of the contexts its tokens live in (C-SLOT)
+  bool back = false;       // leaves a NextIteration: the edge that closes a loop
+  bool invariant = false;  // leaves a constant Enter: one token for every iteration
   [[nodiscard]] bool is_input() const { return !src.valid(); }
   [[nodiscard]] bool is_output() const { return !dst.valid(); }
+};
+
+// A static frame: the root, or a while loop's frame, named by its Enter nodes.
+struct Frame {
+  std::string name;       // the Enters' "frame" attribute; "" for the root
+  FrameId parent{};       // invalid for the root
+  std::uint32_t depth = 0;
+  std::uint32_t parallel_iterations = 1;  // the Enters' bound on iterations in flight (C-BOUND)
+  std::vector<NodeId> nodes;            // nodes whose transitions are in this frame
+  std::vector<NodeId> enters, exits;    // the Enters into this frame and the Exits out of it
+  std::vector<NodeId> next_iterations;
+  std::vector<EdgeId> slots;            // edges whose tokens live in this frame
+  std::vector<NodeId> records;          // nodes whose firings are recorded here (C-ONCE): its
+                                        // nodes less its Exits, plus its child frames' Exits
+  std::vector<FrameId> children;
 };
 
 struct Variable {
@@ -107,28 +131,39 @@ class Program {
   [[nodiscard]] std::vector<EdgeId> incoming(NodeId n) const;
   [[nodiscard]] std::vector<EdgeId> outgoing(NodeId n) const;
   // The variable a Read or Assign-f node accesses: the handle on its variable
-  // edge, which comes from a Var(x) node or an input edge, so it is static.
-  [[nodiscard]] std::optional<VarId> variable_of(NodeId n) const;
-  // Nodes in a topological order of G.
+  // edge, which comes from a Var(x) node or an input edge, possibly through
+  // Ref control-flow ops, and is static (G-REF).
+  [[nodiscard]] std::optional<VarId> variable_of(NodeId n) const { return access_var_[n.index()]; }
+  // Nodes in a topological order of G without its back edges.
   [[nodiscard]] const std::vector<NodeId>& topological_order() const { return topo_; }
+  // The static frames; frames()[0] is the root frame.
+  [[nodiscard]] const std::vector<Frame>& frames() const { return frames_; }
+  [[nodiscard]] const Frame& frame(FrameId f) const { return frames_[f.index()]; }
+  [[nodiscard]] std::optional<FrameId> find_frame(std::string_view name) const;
+  // Whether any node is a control-flow operation (the section 3 core has none).
+  [[nodiscard]] bool has_control_flow() const { return control_flow_; }
   // A stable 64-bit hash of the whole program, initial contents included.
   [[nodiscard]] std::uint64_t hash() const { return hash_; }
   [[nodiscard]] std::string hash_hex() const;
   // Text of L(n): "Add", "Var(x)", "Read", "Assign-Add".
   [[nodiscard]] std::string label(NodeId n) const;
 
-  // The DAG G as a Boost graph: vertex i is NodeId(i), each edge property the
-  // EdgeId of an edge between two nodes (input and output edges are not in it).
+  // G as a Boost graph: vertex i is NodeId(i), each edge property the EdgeId
+  // of an edge between two nodes (input and output edges are not in it).
   using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property, EdgeId>;
   [[nodiscard]] const Graph& graph() const { return graph_; }
 
  private:
   friend class ProgramBuilder;
+  friend class FrameBuilder;
   Program() = default;
   ProgramSpec spec_;
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
   std::vector<Variable> vars_;
+  std::vector<Frame> frames_;
+  std::vector<std::optional<VarId>> access_var_;  // by node
+  bool control_flow_ = false;
   std::unordered_map<std::string, NodeId> node_index_;
   std::unordered_map<std::string, EdgeId> edge_index_;
   std::unordered_map<std::string, VarId> var_index_;

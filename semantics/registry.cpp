@@ -11,6 +11,8 @@ std::string_view attr_type_name(AttrType t) {
     case AttrType::integer: return "integer";
     case AttrType::tensor: return "tensor";
     case AttrType::tensor_list: return "list of tensors";
+    case AttrType::string: return "string";
+    case AttrType::boolean: return "boolean";
   }
   return "?";
 }
@@ -63,6 +65,8 @@ std::vector<FunctionDef> builtin_functions() {
   constexpr Laws c{.commutative = true};
   std::vector<FunctionDef> defs;
   defs.push_back({.name = "Identity", .inputs = 1, .forwards = true, .doc = "Identity(x) = x"});
+  defs.push_back({.name = "LoopCond", .inputs = 1, .forwards = true,
+                  .doc = "LoopCond(p) = p: marks the predicate of a while loop, as TensorFlow's LoopCond does"});
   defs.push_back({.name = "Copy", .inputs = 1, .outputs = 2, .forwards = true,
                   .doc = "Copy(x) = (x, x): explicit sharing of one result by two consumers"});
   defs.push_back({.name = "Snd", .inputs = 2, .ignored_args = 0b01, .forwards = true,

@@ -18,10 +18,11 @@
 
 namespace tfsem {
 
-// Node attributes: static parameters of a function (Const's value, an axis, ...).
-using Attr = std::variant<std::int64_t, Tensor, std::vector<Tensor>>;
+// Node attributes: static parameters of an operation (Const's value, an axis,
+// an Enter's frame, ...). The alternatives follow AttrType's order.
+using Attr = std::variant<std::int64_t, Tensor, std::vector<Tensor>, std::string, bool>;
 using Attrs = std::map<std::string, Attr, std::less<>>;
-enum class AttrType : std::uint8_t { integer, tensor, tensor_list };
+enum class AttrType : std::uint8_t { integer, tensor, tensor_list, string, boolean };
 std::string_view attr_type_name(AttrType t);
 
 struct AttrSpec {

@@ -1,17 +1,56 @@
 #include "semantics/semantics.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tfsem {
 
+namespace {
+
+// The Semantics' view of a State (frontier.hpp).
+struct StateView {
+  const State& s;
+  [[nodiscard]] Holds holds(Slot slot) const { return s.holds(slot.edge, slot.context); }
+  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return s.has_fired(n, c); }
+  template <class F>
+  void contexts(F&& f) const {
+    for (const auto& entry : s.in_transit) f(entry.first.context);
+    for (const auto& t : s.fired) f(t.context);
+  }
+};
+
+}  // namespace
+
+std::string_view violation_name(Violation::Kind k) {
+  switch (k) {
+    case Violation::Kind::merge_two_live: return "merge-two-live";
+    case Violation::Kind::exit_twice: return "exit-twice";
+  }
+  return "?";
+}
+
 Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
     : program_(std::move(program)), options_(options) {
-  for (std::size_t i = 0; i < program_->nodes().size(); ++i) {
+  const auto& p = *program_;
+  accessors_.resize(p.variables().size());
+  touching_.resize(p.variables().size());
+  for (std::size_t i = 0; i < p.nodes().size(); ++i) {
     const NodeId n(i);
-    const auto kind = program_->node(n).op.kind;
-    if (kind == Op::Kind::read) access_.push_back({Access::Kind::read, *program_->variable_of(n)});
-    else if (kind == Op::Kind::assign) access_.push_back({Access::Kind::update, *program_->variable_of(n)});
-    else access_.push_back({});
+    const auto& node = p.node(n);
+    Access a;
+    if (node.op.kind == OpKind::read) a = {Access::Kind::read, *p.variable_of(n)};
+    else if (node.op.kind == OpKind::assign) a = {Access::Kind::update, *p.variable_of(n)};
+    access_.push_back(a);
+    if (a.kind != Access::Kind::none) {
+      accessors_[a.var.index()].push_back(n);
+      for (auto f = node.frame; f.index() != 0; f = p.frame(f).parent) touching_[a.var.index()].push_back(f);
+    }
+    loop_merge_.push_back(node.op.kind == OpKind::merge &&
+                          std::any_of(node.in.begin(), node.in.end(), [&](EdgeId d) { return p.edge(d).back; }));
+  }
+  for (auto& frames : touching_) {
+    std::sort(frames.begin(), frames.end());
+    frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
   }
 }
 
@@ -20,7 +59,8 @@ State Semantics::initial() const {
   // S-INIT-3: "for each variable x, VarValue(x) is in Tensors" (footnote 4).
   for (const auto& v : program_->variables()) s.var_value.push_back(v.initial);
   // S-INIT-1, S-INIT-2: input edges are not EMPTY; all other edges are EMPTY.
-  for (const auto& e : program_->edges()) s.in_transit.push_back(e.is_input() ? e.initial : Content{Empty{}});
+  for (std::size_t e = 0; e < program_->edges().size(); ++e)
+    if (program_->edges()[e].is_input()) s.put({EdgeId(e), kRootContext}, program_->edges()[e].initial);
   return s;
 }
 
@@ -30,131 +70,127 @@ State Semantics::next_run(const State& end_of_run) const {
   return s;
 }
 
-bool Semantics::enabled(const State& s, NodeId n) const {
-  return enabled_by(n, [&](EdgeId d) { return is_empty(s.in_transit[d.index()]); });
-}
-
-std::vector<Blocker> Semantics::why_not_enabled(const State& s, NodeId n) const {
-  std::vector<Blocker> out;
-  const auto fired_now = fired(s);
-  for (auto d : program_->incoming(n)) {
-    if (!is_empty(s.in_transit[d.index()])) continue;
-    const auto& e = program_->edge(d);
-    std::string reason = "incoming " + std::string(edge_kind_name(e.kind)) + " edge '" + e.name + "' is EMPTY";
-    if (e.is_input()) reason += " (an input edge, already consumed)";
-    else if (!fired_now[e.src.index()]) reason += " (node '" + program_->node(e.src).name + "' has not fired)";
-    out.push_back({d, std::move(reason)});
-  }
-  return out;
-}
-
-std::vector<NodeId> Semantics::enabled_nodes(const State& s) const {
-  std::vector<NodeId> out;
-  for (std::size_t i = 0; i < program_->nodes().size(); ++i)
-    if (enabled(s, NodeId(i))) out.emplace_back(i);
-  return out;
-}
-
-Successors Semantics::fire(const State& s, NodeId n) const {
-  if (!enabled(s, n)) throw std::logic_error("fire: node '" + program_->node(n).name + "' is not enabled");
+ContextId Semantics::out_context(NodeId n, ContextId c) const {
   const auto& node = program_->node(n);
-  // S-FRAME: s' starts as s; only edges incident on n (and, for Assign-f, VarValue(x)) change.
-  State base = s;
-  auto in_transit = [&](EdgeId e) -> Content& { return base.in_transit[e.index()]; };
-  // S-CTRL-1: "InTransit(d) = EMPTY in s'" for all incoming control edges d.
-  for (auto d : node.control_in) in_transit(d) = Empty{};
-  // S-CTRL-2: "InTransit(e) = GO in s'" for all outgoing control edges e.
-  for (auto e : node.control_out) in_transit(e) = Go{};
-
-  Successors out;
   switch (node.op.kind) {
-    case Op::Kind::function: {
-      // S-FN-1: InTransit(d_i) = v_i for some tensor v_i in s.
-      std::vector<Tensor> args;
-      for (auto d : node.in) args.push_back(std::get<Tensor>(in_transit(d)));
-      // S-FN-2: InTransit(d_i) = EMPTY in s'.
-      for (auto d : node.in) in_transit(d) = Empty{};
-      // S-FN-3: InTransit(e_j) is the j-th result of f(v_1..v_k) in s'; S-NONDET: any
-      // result of a relation f.
-      for (auto& tuple : apply(*node.op.fn, args, node.attrs, options_.terms)) {
-        State next = base;
-        for (std::size_t j = 0; j < node.out.size(); ++j) next.in_transit[node.out[j].index()] = std::move(tuple[j]);
-        out.push_back(std::move(next));
-      }
-      return out;
-    }
-    case Op::Kind::var:
-      // S-VAR: "InTransit(e) = x in s', where e is n's outgoing variable edge".
-      in_transit(node.out[0]) = node.op.var;
-      out.push_back(std::move(base));
-      return out;
-    case Op::Kind::read: {
-      // S-READ-1: InTransit(d) = x for some x in s.
-      const auto x = std::get<VarId>(in_transit(node.in[0]));
-      // S-READ-2: InTransit(d) = EMPTY in s'.
-      in_transit(node.in[0]) = Empty{};
-      // S-READ-3: InTransit(e) = VarValue(x) in s'.
-      in_transit(node.out[0]) = s.var_value[x.index()];
-      out.push_back(std::move(base));
-      return out;
-    }
-    case Op::Kind::assign: {
-      // S-ASSIGN-1, S-ASSIGN-3: InTransit(d_1) = x and InTransit(d_2) = v in s.
-      const auto x = std::get<VarId>(in_transit(node.in[0]));
-      const auto v = std::get<Tensor>(in_transit(node.in[1]));
-      // S-ASSIGN-2, S-ASSIGN-4: both incoming edges are EMPTY in s'.
-      in_transit(node.in[0]) = Empty{};
-      in_transit(node.in[1]) = Empty{};
-      // S-ERR-ASSIGN (footnote 5): no side effect when the input v is an error.
-      if (v.is_error()) {
-        out.push_back(std::move(base));
-        return out;
-      }
-      // S-ASSIGN-5: VarValue(x) = f(w, v) in s', where w = VarValue(x) in s.
-      // S-ASSIGN-6: every other VarValue(y) is unchanged (base is a copy of s).
-      const Tensor w = s.var_value[x.index()];
-      const Tensor args[] = {w, v};
-      for (auto& tuple : apply(*node.op.fn, args, node.attrs, options_.terms)) {
-        State next = base;
-        next.var_value[x.index()] = std::move(tuple[0]);
-        out.push_back(std::move(next));
-      }
+    // C-ENTER: into iteration 0 of the frame instance entered from c.
+    case OpKind::enter: return contexts_->child(c, program_->edge(node.out[0]).frame, 0);
+    // C-EXIT: back to the parent context.
+    case OpKind::exit: return (*contexts_)[c].parent;
+    // C-NEXT: iteration i to i + 1.
+    case OpKind::next_iteration: return contexts_->next_iteration(c);
+    default: return c;
+  }
+}
+
+Frontier Semantics::frontier(const State& s) const {
+  Frontier f;
+  frontier(StateView{s}, f);
+  return f;
+}
+
+bool Semantics::enabled(const State& s, Transition t) const {
+  const auto f = frontier(s);
+  return std::binary_search(f.enabled.begin(), f.enabled.end(), t);
+}
+
+std::vector<Blocker> Semantics::why_not_enabled(const State& s, Transition t) const {
+  const auto& p = *program_;
+  const auto& ctx = *contexts_;
+  const auto& node = p.node(t.node);
+  const auto f = frontier(s);
+  std::vector<Blocker> out;
+  auto where = [&](ContextId c) {
+    return c == kRootContext ? std::string() : " in context " + context_to_string(p, ctx, c);
+  };
+  if (s.has_fired(t.node, record_context(t))) {
+    out.push_back({{}, node.op.kind == OpKind::exit ? "it has already delivered a value" + where(record_context(t))
+                                                     : "it has already fired" + where(t.context)});
+    return out;
+  }
+  if (!f.is_present(t.context)) {
+    out.push_back({{}, "context " + context_to_string(p, ctx, t.context) + " does not exist yet"});
+    return out;
+  }
+  if (!f.is_started(t.context)) {
+    for (std::uint32_t depth = 1; depth <= ctx[t.context].depth; ++depth) {
+      const auto c = ctx.at_depth(t.context, depth);
+      if (f.is_started(c)) continue;
+      const auto& frame = p.frame(ctx[c].frame);
+      const auto* inst = f.instance(ctx[c].parent, ctx[c].frame);
+      out.push_back({{}, "iteration " + std::to_string(ctx[c].iteration) + " of loop '" + frame.name +
+                             "' has not started: parallel_iterations is " + std::to_string(frame.parallel_iterations) +
+                             " and iteration " + std::to_string(inst ? inst->done : 0) + " is not done (C-BOUND)"});
       return out;
     }
   }
+  auto empty_edge = [&](EdgeId d) {
+    const auto slot = in_slot(d, t.context);
+    const auto& e = p.edge(d);
+    std::string reason = "incoming " + std::string(edge_kind_name(e.kind)) + " edge '" + e.name + "'" + where(slot.context) + " is EMPTY";
+    if (e.is_input()) reason += " (an input edge, already consumed)";
+    else if (p.node(e.src).op.kind == OpKind::exit) reason += " (Exit '" + p.node(e.src).name + "' has not delivered)";
+    else if (p.node(e.src).op.kind == OpKind::next_iteration && ctx[slot.context].iteration == 0)
+      reason += " (NextIteration '" + p.node(e.src).name + "' feeds later iterations only)";
+    else if (p.node(e.src).op.kind == OpKind::enter && ctx[slot.context].iteration != 0)
+      reason += " (Enter '" + p.node(e.src).name + "' feeds iteration 0 only)";
+    else if (!s.has_fired(e.src, ctx[slot.context].depth > 0 && p.node(e.src).op.kind == OpKind::enter ? ctx[slot.context].parent
+                                 : p.node(e.src).op.kind == OpKind::next_iteration ? ctx[slot.context].previous : slot.context))
+      reason += " (node '" + p.node(e.src).name + "' has not fired)";
+    out.push_back({d, std::move(reason)});
+  };
+  auto is_empty_slot = [&](EdgeId d) { return StateView{s}.holds(in_slot(d, t.context)) == Holds::empty; };
+  for (auto d : node.in)
+    if (is_empty_slot(d) && (node.op.kind != OpKind::merge || expected(StateView{s}, d, t.context))) empty_edge(d);
+  for (auto d : node.control_in)
+    if (is_empty_slot(d)) empty_edge(d);
+  if (out.empty() && node.op.kind == OpKind::exit)
+    out.push_back({node.in[0], "its input is DEAD: a dead Exit delivers DEAD once loop '" + p.frame(node.frame).name +
+                                   "' is complete, from its last iteration (C-EXIT-DEAD)"});
+  if (out.empty() && node.op.kind == OpKind::merge)
+    out.push_back({{}, "no live input, and not every input it waits for is DEAD"});
   return out;
-}
-
-bool Semantics::terminal(const State& s) const {
-  for (std::size_t i = 0; i < program_->nodes().size(); ++i)
-    if (enabled(s, NodeId(i))) return false;
-  return true;
-}
-
-std::vector<bool> Semantics::fired(const State& s) const {
-  std::vector<bool> done;
-  fired_by([&](EdgeId d) { return is_empty(s.in_transit[d.index()]); }, done);
-  return done;
 }
 
 std::vector<StuckNode> Semantics::stuck(const State& s) const {
+  const auto& p = *program_;
+  const auto f = frontier(s);
+  std::vector<Transition> missing;
+  for (auto c : f.present)
+    for (auto n : p.topological_order())
+      if (p.node(n).frame == (*contexts_)[c].frame && p.node(n).op.kind != OpKind::exit && !s.has_fired(n, c))
+        missing.push_back({n, c});
+  // An Exit delivers once per frame instance (C-EXIT, C-EXIT-DEAD).
+  for (const auto& inst : f.instances)
+    for (auto x : p.frame(inst.frame).exits)
+      if (!s.has_fired(x, inst.parent)) missing.push_back({x, inst.iterations.back()});
   std::vector<StuckNode> out;
-  const auto done = fired(s);
-  for (auto n : program_->topological_order())
-    if (!done[n.index()]) out.push_back({n, why_not_enabled(s, n)});
+  for (auto t : missing) out.push_back({t, why_not_enabled(s, t)});
   return out;
 }
 
-Access Semantics::access(NodeId n) const { return access_[n.index()]; }
-
-bool Semantics::overwrites(const State& s, NodeId n) const {
-  const auto& node = program_->node(n);
-  return node.op.kind == Op::Kind::assign && overwrites(n, s.in_transit[node.in[1].index()]);
+std::vector<Violation> Semantics::violations(const State& s) const {
+  const auto& p = *program_;
+  std::vector<Violation> out;
+  for (const auto& t : s.fired) {
+    const auto& node = p.node(t.node);
+    if (node.op.kind == OpKind::merge) {
+      // C-MERGE-TWO-LIVE: a live value left on an input of a Merge that has fired.
+      for (auto d : node.in)
+        if (s.holds(d, t.context) == Holds::live) out.push_back({Violation::Kind::merge_two_live, t, d});
+    } else if (node.op.kind == OpKind::exit) {
+      // C-EXIT-TWICE: a live value left for an Exit that has delivered one.
+      for (const auto& [slot, c] : s.in_transit)
+        if (slot.edge == node.in[0] && tfsem::holds(c) == Holds::live && (*contexts_)[slot.context].parent == t.context)
+          out.push_back({Violation::Kind::exit_twice, {t.node, slot.context}, slot.edge});
+    }
+  }
+  return out;
 }
 
 bool Semantics::overwrites(NodeId n, const Content& v) const {
   const auto& op = program_->node(n).op;
-  if (op.kind != Op::Kind::assign || (op.fn->ignored_args & 1U) == 0 || op.fn->nondeterministic) return false;
+  if (op.kind != OpKind::assign || (op.fn->ignored_args & 1U) == 0 || op.fn->nondeterministic) return false;
   const auto* t = std::get_if<Tensor>(&v);
   return t != nullptr && !t->is_error();
 }
@@ -166,16 +202,36 @@ bool Semantics::deterministic(NodeId n) const {
 
 bool Semantics::precedes(NodeId a, NodeId b) const {
   std::call_once(ancestors_->once, [this] {
-    const std::size_t n = program_->nodes().size(), words = (n + 63) / 64;
+    const auto& p = *program_;
+    const std::size_t n = p.nodes().size(), words = (n + 63) / 64;
     auto& rows = ancestors_->rows;
     rows.assign(n, std::vector<std::uint64_t>(words, 0));
-    for (auto v : program_->topological_order())
-      for (auto d : program_->incoming(v)) {
-        const auto& e = program_->edge(d);
-        if (e.is_input()) continue;
-        for (std::size_t w = 0; w < words; ++w) rows[v.index()][w] |= rows[e.src.index()][w];
-        rows[v.index()][e.src.index() / 64] |= std::uint64_t{1} << (e.src.index() % 64);
+    // Row v: the nodes that fire before v fires. A node needs every input; a
+    // Merge needs every control input but only one data input, so it gets the
+    // intersection over its data inputs (its back edges bring nothing new).
+    for (auto v : p.topological_order()) {
+      const auto& node = p.node(v);
+      auto& row = rows[v.index()];
+      auto need = [&](EdgeId d, std::vector<std::uint64_t>& into) {
+        const auto& e = p.edge(d);
+        if (e.is_input()) return;
+        for (std::size_t w = 0; w < words; ++w) into[w] |= rows[e.src.index()][w];
+        into[e.src.index() / 64] |= std::uint64_t{1} << (e.src.index() % 64);
+      };
+      for (auto d : node.control_in) need(d, row);
+      if (node.op.kind != OpKind::merge) {
+        for (auto d : node.in) need(d, row);
+        continue;
       }
+      std::vector<std::uint64_t> common(words, ~std::uint64_t{0});
+      for (auto d : node.in) {
+        if (p.edge(d).back) continue;
+        std::vector<std::uint64_t> one(words, 0);
+        need(d, one);
+        for (std::size_t w = 0; w < words; ++w) common[w] &= one[w];
+      }
+      for (std::size_t w = 0; w < words; ++w) row[w] |= common[w];
+    }
   });
   return (ancestors_->rows[b.index()][a.index() / 64] >> (a.index() % 64) & 1U) != 0;
 }

@@ -1,11 +1,17 @@
 // Steps (section 3.2.1): "each change of state in the behavior is caused by the
-// execution (i.e., the firing) of exactly one node in the graph."
+// execution (i.e., the firing) of exactly one node in the graph." With control
+// flow (section 4; thesis section 3.2) a step fires a node in an execution
+// context, a Transition, and "each node fires at most once in each execution
+// context" (C-ONCE).
 //
-// Glossary: s is the state before a step and s' the one after; n a node; d an
-// incoming edge, e an outgoing edge; x a variable; v, w tensors.
-// Every rule carries the id it has in specs/semantics.md.
+// Glossary: s is the state before a step and s' the one after; t = (n, c) a
+// transition, n a node, c a context; d an incoming edge, e an outgoing edge;
+// x a variable; v, w tensors; F a frame, P its parallel_iterations.
+// Every rule carries the id it has in specs/semantics.md, and each rule is one
+// function of rules.cpp.
 #pragma once
 
+#include "semantics/frontier.hpp"
 #include "semantics/program.hpp"
 #include "semantics/state.hpp"
 
@@ -22,17 +28,27 @@ struct Options {
   TermOptions terms{};  // normalize symbolic terms modulo the declared laws
 };
 
-// Why a node is not enabled: one incoming edge that is EMPTY.
+// Why a transition is not enabled: one reason, with the slot it concerns if any.
 struct Blocker {
-  EdgeId edge;
+  EdgeId edge;  // invalid when the reason is not an EMPTY edge
   std::string reason;
 };
 
-// A node that never fired in a terminal state, with what it waits for.
+// A transition that should have fired in a terminal state, with what it waits for.
 struct StuckNode {
-  NodeId node;
+  Transition transition;
   std::vector<Blocker> waiting_on;
 };
+
+// A defect of the graph that a behaviour exposes (C-VIOLATION): a second live
+// value for a Merge or an Exit, which TensorFlow would silently drop or race on.
+struct Violation {
+  enum class Kind : std::uint8_t { merge_two_live, exit_twice };
+  Kind kind;
+  Transition at;  // the Merge, or the Exit in the iteration holding the extra value
+  EdgeId edge;    // the input holding it
+};
+std::string_view violation_name(Violation::Kind k);
 
 // The independence data the explorer reads: which variable a node accesses.
 struct Access {
@@ -41,7 +57,7 @@ struct Access {
   VarId var{};
 };
 
-// Every s' a firing can lead to: one, unless f is a relation (footnote 2).
+// Every s' a firing can lead to: one, unless it is a relation (footnote 2).
 using Successors = boost::container::small_vector<State, 1>;
 
 class Semantics {
@@ -51,72 +67,87 @@ class Semantics {
   [[nodiscard]] const Program& program() const { return *program_; }
   [[nodiscard]] const std::shared_ptr<const Program>& program_ptr() const { return program_; }
   [[nodiscard]] const Options& options() const { return options_; }
+  // The execution contexts met so far (interned; shared by every state of this Semantics).
+  [[nodiscard]] const Contexts& contexts() const { return *contexts_; }
 
   // S-INIT: input edges hold their initial contents, every other edge is EMPTY,
-  // and VarValue holds each variable's declared initial value.
+  // VarValue holds each variable's declared initial value, and nothing has fired.
   [[nodiscard]] State initial() const;
   // S-SESSION: the next run of the same graph: VarValue persists, InTransit is
   // the initial one again (inputs are fed anew).
   [[nodiscard]] State next_run(const State& end_of_run) const;
 
-  // S-ENABLED: every incoming edge holds its contents (GO on control edges).
-  [[nodiscard]] bool enabled(const State& s, NodeId n) const;
-  // The same rule over any representation of InTransit: empty(d) says whether
-  // edge d is EMPTY (the explorer keeps states packed).
-  template <class EmptyFn>
-  [[nodiscard]] bool enabled_by(NodeId n, EmptyFn&& empty) const {
-    const auto& node = program_->node(n);
-    for (auto d : node.in)
-      if (empty(d)) return false;
-    for (auto d : node.control_in)  // S-CTRL-1: InTransit(d) = GO for all incoming control edges d
-      if (empty(d)) return false;
-    return true;
+  // ---- Where a transition's tokens are (C-SLOT). ----
+  // The slot input edge d of a transition in context c reads: c, or for a loop
+  // invariant (C-ENTER-CONST) iteration 0 of c's frame instance.
+  [[nodiscard]] Slot in_slot(EdgeId d, ContextId c) const {
+    return {d, program_->edge(d).invariant ? (*contexts_)[c].first : c};
   }
-  [[nodiscard]] std::vector<Blocker> why_not_enabled(const State& s, NodeId n) const;
-  [[nodiscard]] std::vector<NodeId> enabled_nodes(const State& s) const;
-  // The states s' that firing n in s can cause. Precondition: enabled(s, n).
-  [[nodiscard]] Successors fire(const State& s, NodeId n) const;
+  // The context of the tokens n puts on its outgoing edges when it fires in c.
+  [[nodiscard]] ContextId out_context(NodeId n, ContextId c) const;
+  // Where "t has fired" is recorded (C-ONCE): t's context, or for an Exit, the
+  // parent context it delivers to (an Exit fires once per frame instance).
+  [[nodiscard]] ContextId record_context(Transition t) const {
+    return program_->node(t.node).op.kind == OpKind::exit ? (*contexts_)[t.context].parent : t.context;
+  }
 
-  // S-TERMINAL: no node is enabled.
-  [[nodiscard]] bool terminal(const State& s) const;
-  // S-STUCK: the nodes that never fired in terminal state s.
+  // ---- C-ENABLED over any representation of the state (frontier.hpp). ----
+  template <class View>
+  void frontier(const View& v, Frontier& out) const;
+  // Which transitions may be enabled by the firings a stubborn set leaves
+  // out, and what must fire before a disabled one can: the dependency data
+  // partial-order reduction reads (frontier.hpp).
+  template <class View>
+  void conflicts(const View& v, const Frontier& f, Transition t, std::vector<Transition>& out) const;
+  template <class View>
+  void necessary(const View& v, const Frontier& f, Transition t, std::vector<Transition>& out) const;
+  // Whether t, enabled, may fire before anything else without losing a
+  // behaviour: it touches no variable, has one result, and no other firing
+  // can change what it does.
+  template <class View>
+  [[nodiscard]] bool eager(const View& v, Transition t) const;
+  // C-ENABLED for t but C-BOUND: enabled if t's context is started, as the
+  // root context always is.
+  template <class View>
+  [[nodiscard]] bool locally_enabled(const View& v, Transition t) const;
+
+  // ---- On states. ----
+  [[nodiscard]] Frontier frontier(const State& s) const;
+  [[nodiscard]] bool enabled(const State& s, Transition t) const;
+  [[nodiscard]] std::vector<Transition> enabled_transitions(const State& s) const { return frontier(s).enabled; }
+  [[nodiscard]] std::vector<Blocker> why_not_enabled(const State& s, Transition t) const;
+  // The states s' that firing t in s can cause. Precondition: enabled(s, t).
+  [[nodiscard]] Successors fire(const State& s, Transition t) const;
+  // S-TERMINAL: no transition is enabled.
+  [[nodiscard]] bool terminal(const State& s) const { return enabled_transitions(s).empty(); }
+  // S-STUCK: in terminal state s, the transitions that never fired in a
+  // context that exists (every node fires once in each context of its frame).
   [[nodiscard]] std::vector<StuckNode> stuck(const State& s) const;
-  // Whether n has fired in s, a state reached from initial(): n fired exactly
-  // when all its incoming edges are EMPTY and the sources of all of them fired.
-  [[nodiscard]] std::vector<bool> fired(const State& s) const;
-  template <class EmptyFn>
-  void fired_by(EmptyFn&& empty, std::vector<bool>& done) const {
-    done.assign(program_->nodes().size(), false);
-    for (auto n : program_->topological_order()) {
-      bool all = true;
-      const auto& node = program_->node(n);
-      for (const auto* ports : {&node.in, &node.control_in})
-        for (auto d : *ports) {
-          const auto& e = program_->edge(d);
-          all = all && empty(d) && (e.is_input() || done[e.src.index()]);
-        }
-      done[n.index()] = all;
-    }
-  }
+  // C-VIOLATION: the defects terminal state s exposes.
+  [[nodiscard]] std::vector<Violation> violations(const State& s) const;
 
-  [[nodiscard]] Access access(NodeId n) const;
-  // Whether firing n in s sets VarValue(x) without looking at its old value:
-  // Assign-f with f deterministic and ignoring w (Write = Assign-Snd), and an
-  // input v that is not an error (S-ERR-ASSIGN would leave x unchanged).
-  [[nodiscard]] bool overwrites(const State& s, NodeId n) const;
-  // The same, given the contents v of n's incoming tensor edge.
+  // ---- Static facts the explorer reads. ----
+  [[nodiscard]] Access access(NodeId n) const { return access_[n.index()]; }
+  // Whether firing n with tensor input v sets VarValue(x) without looking at
+  // its old value: Assign-f with f deterministic and ignoring w (Write =
+  // Assign-Snd), and v a tensor that is not an error (S-ERR-ASSIGN) nor DEAD.
   [[nodiscard]] bool overwrites(NodeId n, const Content& v) const;
-  // Whether firing n has exactly one possible result (not a relation, S-NONDET).
+  // Whether n's firing has one result whatever its inputs (not a relation,
+  // S-NONDET); a Merge's result count depends on its inputs (C-MERGE).
   [[nodiscard]] bool deterministic(NodeId n) const;
-  // Whether a fires before b in every behaviour in which b fires: a is an
-  // ancestor of b in G (S-ENABLED: b needs every incoming edge filled, and an
-  // edge is filled only by its source firing).
+  // Whether a fires before b in every behaviour in which b fires, for nodes of
+  // the root frame: a must precede every input b needs (S-ENABLED), and a
+  // Merge needs only one of its data inputs (C-MERGE).
   [[nodiscard]] bool precedes(NodeId a, NodeId b) const;
 
  private:
   std::shared_ptr<const Program> program_;
   Options options_;
-  std::vector<Access> access_;
+  std::shared_ptr<Contexts> contexts_ = std::make_shared<Contexts>();
+  std::vector<Access> access_;                     // by node
+  std::vector<std::vector<NodeId>> accessors_;     // by variable: its Read and Assign-f nodes
+  std::vector<std::vector<FrameId>> touching_;     // by variable: the loop frames holding an accessor, or nested ones
+  std::vector<bool> loop_merge_;                   // by node: a Merge with a NextIteration input
   // Bit a of row b: a precedes b. Built on first use (n^2 bits), so that
   // large graphs that never ask pay nothing.
   struct Ancestors {
@@ -124,6 +155,21 @@ class Semantics {
     std::vector<std::vector<std::uint64_t>> rows;
   };
   std::shared_ptr<Ancestors> ancestors_ = std::make_shared<Ancestors>();
+
+  template <class View>
+  [[nodiscard]] bool exit_input_dead(const View& v, NodeId x, ContextId c) const;
+  template <class View>
+  [[nodiscard]] bool expected(const View& v, EdgeId d, ContextId c) const;
+  template <class View>
+  void producers(const View& v, const Frontier& f, Slot slot, std::vector<Transition>& out) const;
+  template <class View>
+  void creators(const View& v, const Frontier& f, FrameId frame, std::vector<Transition>& out) const;
+  template <class View>
+  void pending_within(const View& v, const Frontier& f, ContextId parent, FrameId frame, std::vector<Transition>& out) const;
+  template <class View>
+  void visit(const View& v, ContextId c, bool started, Frontier& out) const;
 };
 
 }  // namespace tfsem
+
+#include "semantics/frontier_impl.hpp"

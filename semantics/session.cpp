@@ -5,61 +5,117 @@
 
 namespace tfsem {
 
-Schedule parse_schedule(const Program& p, const std::string& text) {
+namespace {
+
+[[noreturn]] void refuse(const std::string& item, const std::string& message) {
+  throw InputError("T-SCHEDULE", "schedule", "step '" + item + "'", message);
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// "F:i,G:j": iteration i of frame F, and in it iteration j of frame G.
+ContextId parse_context(const Semantics& sem, const std::string& item, const std::string& text) {
+  const auto& p = sem.program();
+  ContextId c = kRootContext;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const auto end = std::min(text.find(',', begin), text.size());
+    const auto part = text.substr(begin, end - begin);
+    const auto colon = part.rfind(':');
+    if (colon == std::string::npos || !all_digits(part.substr(colon + 1)))
+      refuse(item, "a context is FRAME:ITERATION,..., not '" + text + "'");
+    const auto frame = p.find_frame(part.substr(0, colon));
+    if (!frame) refuse(item, "no loop frame '" + part.substr(0, colon) + "'");
+    if (p.frame(*frame).parent != sem.contexts()[c].frame)
+      refuse(item, "loop frame '" + part.substr(0, colon) + "' is not entered from " +
+                       (c == kRootContext ? std::string("the root frame") : "context " + context_to_string(p, sem.contexts(), c)));
+    c = sem.contexts().child(c, *frame, static_cast<std::uint32_t>(std::stoul(part.substr(colon + 1))));
+    begin = end + 1;
+  }
+  return c;
+}
+
+Step parse_step(const Semantics& sem, const std::string& item) {
+  const auto& p = sem.program();
+  std::string name = item, context, choice;
+  if (const auto open = item.find('['); open != std::string::npos) {
+    const auto close = item.find(']', open);
+    if (close == std::string::npos) refuse(item, "a step is NODE, NODE[CONTEXT] or either with /CHOICE");
+    name = item.substr(0, open);
+    context = item.substr(open + 1, close - open - 1);
+    const auto rest = item.substr(close + 1);
+    if (!rest.empty() && (rest[0] != '/' || !all_digits(rest.substr(1))))
+      refuse(item, "a step is NODE, NODE[CONTEXT] or either with /CHOICE");
+    if (!rest.empty()) choice = rest.substr(1);
+  } else if (const auto slash = item.rfind('/'); slash != std::string::npos && !p.find_node(item)) {
+    name = item.substr(0, slash);
+    choice = item.substr(slash + 1);
+    if (!all_digits(choice)) refuse(item, "a step is NODE, NODE[CONTEXT] or either with /CHOICE");
+  }
+  const auto n = p.find_node(name);
+  if (!n) refuse(item, "no node '" + name + "'");
+  Step step{*n, context.empty() ? kRootContext : parse_context(sem, item, context), 0};
+  if (!choice.empty()) step.choice = static_cast<std::uint32_t>(std::stoul(choice));
+  if (const auto frame = p.node(*n).frame; sem.contexts()[step.context].frame != frame)
+    refuse(item, "node '" + name + "' fires in loop frame '" + p.frame(frame).name + "': name its context, as in " + name + "[" +
+                     p.frame(frame).name + ":0]");
+  return step;
+}
+
+}  // namespace
+
+Schedule parse_schedule(const Semantics& sem, const std::string& text) {
   Schedule out;
   std::string item;
-  auto flush = [&] {
-    if (item.empty()) return;
-    std::string name = item;
-    std::uint32_t choice = 0;
-    if (auto slash = item.find('/'); slash != std::string::npos) {
-      name = item.substr(0, slash);
-      const auto digits = item.substr(slash + 1);
-      if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
-        throw InputError("T-SCHEDULE", "schedule", "step '" + item + "'", "a step is NODE or NODE/CHOICE");
-      choice = static_cast<std::uint32_t>(std::stoul(digits));
-    }
-    auto n = p.find_node(name);
-    if (!n) throw InputError("T-SCHEDULE", "schedule", "step '" + item + "'", "no node '" + name + "'");
-    out.push_back({*n, choice});
-    item.clear();
-  };
+  int depth = 0;  // commas inside [...] separate a context's frames
   for (char c : text) {
-    if (c == ',' || c == ' ' || c == '\t') flush();
-    else item += c;
+    depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+    if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n')) {
+      if (!item.empty()) out.push_back(parse_step(sem, item));
+      item.clear();
+    } else {
+      item += c;
+    }
   }
-  flush();
+  if (!item.empty()) out.push_back(parse_step(sem, item));
   return out;
 }
 
-std::string schedule_to_string(const Program& p, const Schedule& s) {
+std::string step_to_string(const Semantics& sem, const Step& s) {
+  auto out = transition_to_string(sem.program(), sem.contexts(), s.transition());
+  if (s.choice) out += "/" + std::to_string(s.choice);
+  return out;
+}
+
+std::string schedule_to_string(const Semantics& sem, const Schedule& s) {
   std::string out;
-  for (const auto& step : s) {
-    if (!out.empty()) out += ',';
-    out += p.node(step.node).name;
-    if (step.choice) out += "/" + std::to_string(step.choice);
-  }
+  for (const auto& step : s) out += (out.empty() ? "" : ",") + step_to_string(sem, step);
   return out;
 }
 
 std::optional<std::string> refuse_step(const Semantics& sem, const State& s, const Step& step) {
-  const auto& name = sem.program().node(step.node).name;
-  if (!sem.enabled(s, step.node)) {
+  const auto name = transition_to_string(sem.program(), sem.contexts(), step.transition());
+  if (!sem.enabled(s, step.transition())) {
     std::string why = "node '" + name + "' is not enabled:";
-    for (const auto& b : sem.why_not_enabled(s, step.node)) why += " " + b.reason + ";";
+    for (const auto& b : sem.why_not_enabled(s, step.transition())) why += " " + b.reason + ";";
     why.pop_back();
     return why;
   }
-  const auto& op = sem.program().node(step.node).op;
-  const bool relation = (op.kind == Op::Kind::function || op.kind == Op::Kind::assign) && op.fn->nondeterministic;
-  if (step.choice != 0 && !relation) return "node '" + name + "' is deterministic: it has no choice " + std::to_string(step.choice);
+  if (step.choice != 0) {
+    const auto results = sem.fire(s, step.transition()).size();
+    if (step.choice >= results)
+      return "node '" + name + "' has " + std::to_string(results) + " possible result" + (results == 1 ? "" : "s") +
+             ", so no choice " + std::to_string(step.choice);
+  }
   return std::nullopt;
 }
 
 std::optional<std::string> replay(const Semantics& sem, State& s, const Schedule& schedule) {
   for (const auto& step : schedule) {
     if (auto why = refuse_step(sem, s, step)) return why;
-    s = std::move(sem.fire(s, step.node)[step.choice]);
+    s = std::move(sem.fire(s, step.transition())[step.choice]);
   }
   return std::nullopt;
 }
@@ -68,7 +124,7 @@ std::vector<std::pair<std::string, Content>> outputs(const Program& p, const Sta
   std::vector<std::pair<std::string, Content>> out;
   for (std::size_t e = 0; e < p.edges().size(); ++e) {
     const auto& edge = p.edge(EdgeId(e));
-    if (edge.is_output() && !edge.fetch.empty()) out.emplace_back(edge.fetch, s.in_transit[e]);
+    if (edge.is_output() && !edge.fetch.empty()) out.emplace_back(edge.fetch, s.at(EdgeId(e)));
   }
   return out;
 }

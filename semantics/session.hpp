@@ -14,18 +14,22 @@
 
 namespace tfsem {
 
-// One step of a schedule: a node and, for a relation f, which of its results.
+// One step of a schedule: a transition and, for a relation, which of its results.
 struct Step {
   NodeId node;
+  ContextId context = kRootContext;
   std::uint32_t choice = 0;
+  [[nodiscard]] Transition transition() const { return {node, context}; }
   friend bool operator==(const Step&, const Step&) = default;
 };
 using Schedule = std::vector<Step>;  // one run's firings
 
-// "n1,n2/1,n3": node names, with /k picking the k-th result of a relation.
-// Throws InputError for an unknown node.
-Schedule parse_schedule(const Program& p, const std::string& text);
-std::string schedule_to_string(const Program& p, const Schedule& s);
+// "n1,n2/1,body[while:2]": node names, with [frame:iteration,...] naming a
+// loop's context and /k picking the k-th result of a relation. Throws
+// InputError (T-SCHEDULE) for an unknown node or frame.
+Schedule parse_schedule(const Semantics& sem, const std::string& text);
+std::string schedule_to_string(const Semantics& sem, const Schedule& s);
+std::string step_to_string(const Semantics& sem, const Step& s);
 
 // Whether `step` can fire in s, and if not, why (S-ENABLED, and a choice in range).
 std::optional<std::string> refuse_step(const Semantics& sem, const State& s, const Step& step);

@@ -1,9 +1,16 @@
 // States (section 3.2.1): "a mapping VarValue from Vars to Tensors" and "a
-// mapping InTransit from the edges of the TF graph to contents".
+// mapping InTransit from the edges of the TF graph to contents". With control
+// flow (section 4) InTransit maps an edge in an execution context to its
+// contents, and which nodes have fired in which contexts becomes part of the
+// state: "each node fires at most once in each execution context" (C-STATE).
 #pragma once
 
 #include "semantics/content.hpp"
+#include "semantics/context.hpp"
 #include "semantics/tensor.hpp"
+
+#include <boost/container/flat_map.hpp>
+#include <boost/container/flat_set.hpp>
 
 #include <string>
 #include <vector>
@@ -13,16 +20,31 @@ namespace tfsem {
 class Program;
 
 struct State {
-  std::vector<Tensor> var_value;    // VarValue, indexed by VarId
-  std::vector<Content> in_transit;  // InTransit, indexed by EdgeId
+  std::vector<Tensor> var_value;                                 // VarValue, indexed by VarId
+  boost::container::flat_map<Slot, Content> in_transit;         // InTransit; EMPTY slots are absent
+  boost::container::flat_set<Transition> fired;                 // (n, c): n has fired in context c
+
+  // InTransit(e) in context c: EMPTY when nothing is there.
+  [[nodiscard]] const Content& at(EdgeId e, ContextId c = kRootContext) const;
+  [[nodiscard]] Holds holds(EdgeId e, ContextId c) const { return tfsem::holds(at(e, c)); }
+  // Sets InTransit(e) in context c; EMPTY removes the slot.
+  void put(Slot s, Content c);
+  [[nodiscard]] bool has_fired(NodeId n, ContextId c) const { return fired.contains({n, c}); }
 
   friend bool operator==(const State&, const State&) = default;
   [[nodiscard]] std::size_t hash() const;
 };
 
 std::string content_to_string(const Program& p, const Content& c, std::size_t max_elements = 64);
-// The state as the paper's figures show it: VarValue, then every non-EMPTY edge.
-std::string state_to_string(const Program& p, const State& s, const std::string& indent = "  ",
+// "while:3" or "outer:1,inner:2"; "" for the root context.
+std::string context_to_string(const Program& p, const Contexts& contexts, ContextId c);
+// "node", or "node[while:3]" in a loop's context.
+std::string transition_to_string(const Program& p, const Contexts& contexts, Transition t);
+// "edge", or "edge[while:3]".
+std::string slot_to_string(const Program& p, const Contexts& contexts, Slot s);
+// The state as the paper's figures show it: VarValue, then every non-EMPTY
+// edge, with its context when it is in a loop.
+std::string state_to_string(const Program& p, const Contexts& contexts, const State& s, const std::string& indent = "  ",
                             std::size_t max_elements = 64);
 
 }  // namespace tfsem

@@ -190,16 +190,19 @@ std::optional<PortRef> parse_port(const json& obj, const char* key, const std::s
 Attrs parse_attrs(const json& j, const std::string& path, const std::string& op) {
   Attrs attrs;
   if (!j.is_object()) fail(path, "\"attrs\" must be an object");
-  const auto* fn = Registry::builtin().find(op);
+  const auto* specs = attr_specs(op);
   for (const auto& [k, v] : j.items()) {
     const auto p = path + "/" + k;
     const AttrSpec* spec = nullptr;
-    if (fn)
-      for (const auto& s : fn->attrs)
+    if (specs)
+      for (const auto& s : *specs)
         if (s.name == k) spec = &s;
     // Unknown attributes are reported by the program's validation (G-ATTR); here
     // the value is read by its JSON type.
-    const auto type = spec ? spec->type : v.is_number_integer() ? AttrType::integer : AttrType::tensor;
+    const auto type = spec ? spec->type
+                      : v.is_number_integer() ? AttrType::integer
+                      : v.is_boolean() ? AttrType::boolean
+                      : AttrType::tensor;
     switch (type) {
       case AttrType::integer:
         if (!v.is_number_integer()) fail(p, "attribute '" + k + "' must be an integer");
@@ -213,6 +216,14 @@ Attrs parse_attrs(const json& j, const std::string& path, const std::string& op)
         attrs.emplace(k, std::move(list));
         break;
       }
+      case AttrType::string:
+        if (!v.is_string()) fail(p, "attribute '" + k + "' must be a string");
+        attrs.emplace(k, v.get<std::string>());
+        break;
+      case AttrType::boolean:
+        if (!v.is_boolean()) fail(p, "attribute '" + k + "' must be true or false");
+        attrs.emplace(k, v.get<bool>());
+        break;
     }
   }
   return attrs;
@@ -370,7 +381,7 @@ json attr_to_json(const Attr& a) {
   return std::visit(
       [](const auto& v) -> json {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::int64_t>) return v;
+        if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, bool> || std::is_same_v<T, std::string>) return v;
         else if constexpr (std::is_same_v<T, Tensor>) return tensor_to_json(v);
         else {
           json list = json::array();
@@ -426,6 +437,7 @@ json content_to_json(const Program& p, const Content& c) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, Empty>) return nullptr;
         else if constexpr (std::is_same_v<T, Go>) return "GO";
+        else if constexpr (std::is_same_v<T, Dead>) return "DEAD";
         else if constexpr (std::is_same_v<T, VarId>) return {{"var", p.variable(v).name}};
         else return tensor_to_json(v);
       },
@@ -444,11 +456,16 @@ json var_value_to_json(const Program& p, const std::vector<Tensor>& var_value) {
   return out;
 }
 
-json state_to_json(const Program& p, const State& s) {
+json state_to_json(const Program& p, const Contexts& contexts, const State& s) {
   json transit = json::object();
-  for (std::size_t e = 0; e < s.in_transit.size(); ++e)
-    if (!is_empty(s.in_transit[e])) transit[p.edge(EdgeId(e)).name] = content_to_json(p, s.in_transit[e]);
-  return {{"VarValue", var_value_to_json(p, s.var_value)}, {"InTransit", transit}};
+  for (const auto& [slot, c] : s.in_transit) transit[slot_to_string(p, contexts, slot)] = content_to_json(p, c);
+  json out = {{"VarValue", var_value_to_json(p, s.var_value)}, {"InTransit", transit}};
+  if (p.has_control_flow()) {  // a section 3 state's fired records follow from InTransit
+    json fired = json::array();
+    for (const auto& t : s.fired) fired.push_back(transition_to_string(p, contexts, t));
+    out["Fired"] = fired;
+  }
+  return out;
 }
 
 }  // namespace tfsem::format

@@ -32,7 +32,9 @@ void apply_feed(ProgramSpec& spec, const std::string& assignment);
 
 nlohmann::json tensor_to_json(const Tensor& t);
 nlohmann::json content_to_json(const Program& p, const Content& c);
-nlohmann::json state_to_json(const Program& p, const State& s);  // {"VarValue": {...}, "InTransit": {...}}
+// {"VarValue": {...}, "InTransit": {"edge": ..., "edge[while:2]": ...}}, and with
+// control flow "Fired": ["node", "node[while:2]", ...].
+nlohmann::json state_to_json(const Program& p, const Contexts& contexts, const State& s);
 // A run's outputs by fetch name ({"y": ...}) and VarValue by variable name ({"x": ...}).
 nlohmann::json outputs_to_json(const Program& p, const std::vector<std::pair<std::string, Content>>& outputs);
 nlohmann::json var_value_to_json(const Program& p, const std::vector<Tensor>& var_value);

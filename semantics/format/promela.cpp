@@ -119,6 +119,7 @@ class Exporter {
         }
         break;
       }
+      default: refuse(n.where, subject, p_.label(id) + " (control flow) is not exported"); break;
     }
     for (auto e : n.control_out) body << " e" << e.value << "!1;";
     decl << "  atomic { " << guard.str() << " ->" << body.str() << " }\n}\n";

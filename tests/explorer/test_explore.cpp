@@ -12,10 +12,10 @@ namespace {
 
 // Every terminal outcome (outputs and VarValue) and the number of schedules reaching it.
 void brute_force(const Semantics& sem, const State& s, std::map<std::string, std::uint64_t>& out) {
-  const auto enabled = sem.enabled_nodes(s);
+  const auto enabled = sem.enabled_transitions(s);
   if (enabled.empty()) {
-    explorer::Outcome o{outputs(sem.program(), s), s.var_value, sem.stuck(s), 0, {}};
-    ++out[explorer::outcome_text(sem.program(), o)];
+    const auto o = explorer::outcome_of(sem, s);
+    ++out[explorer::outcome_text(sem, o)];
   }
   for (auto n : enabled)
     for (const auto& next : sem.fire(s, n)) brute_force(sem, next, out);
@@ -31,10 +31,10 @@ void check_against_brute_force(const std::string& model) {
   const auto r = explorer::explore(sem, none);
   REQUIRE(r.complete);
   for (const auto& o : r.outcomes) {
-    got[explorer::outcome_text(sem.program(), o)] = o.paths;
+    got[explorer::outcome_text(sem, o)] = o.paths;
     // The witness replays to its outcome.
     State s = sem.initial();
-    for (const auto& step : o.witness) s = sem.fire(s, step.node)[step.choice];
+    for (const auto& step : o.witness) s = sem.fire(s, step.transition())[step.choice];
     CHECK(sem.terminal(s));
     CHECK(outputs(sem.program(), s) == o.outputs);
   }
@@ -61,8 +61,8 @@ TEST_CASE("first example: deterministic with the control edge, a harmful race wi
   REQUIRE(r2.races.size() == 1);
   const auto& p = without.program();
   const auto& race = r2.races[0];
-  CHECK(p.node(race.first).name == "write");
-  CHECK(p.node(race.second).name == "read");
+  CHECK(p.node(race.first.node).name == "write");
+  CHECK(p.node(race.second.node).name == "read");
   CHECK(race.harmful);
   CHECK(p.variable(race.var).name == "x");
 }
@@ -80,7 +80,7 @@ TEST_CASE("two Assign-Add nodes on integers race benignly") {
   CHECK(r.deterministic());
   REQUIRE(r.races.size() == 1);
   CHECK_FALSE(r.races[0].harmful);
-  CHECK(explorer::outcome_text(sem.program(), r.outcomes[0]) == "x=i32:3");
+  CHECK(explorer::outcome_text(sem, r.outcomes[0]) == "x=i32:3");
 }
 
 TEST_CASE("a limit stops the search as incomplete, never with a verdict") {

@@ -23,16 +23,18 @@ explorer::Result run(const Semantics& sem, Por por) {
   return explorer::explore(sem, o);
 }
 
-std::set<std::string> outcome_set(const Program& p, const explorer::Result& r) {
+std::set<std::string> outcome_set(const Semantics& sem, const explorer::Result& r) {
   std::set<std::string> out;
-  for (const auto& o : r.outcomes) out.insert(explorer::outcome_text(p, o));
+  for (const auto& o : r.outcomes) out.insert(explorer::outcome_text(sem, o));
   return out;
 }
 
-std::set<std::tuple<std::string, std::string, std::string, bool>> race_set(const Program& p, const explorer::Result& r) {
+std::set<std::tuple<std::string, std::string, std::string, bool>> race_set(const Semantics& sem, const explorer::Result& r) {
   std::set<std::tuple<std::string, std::string, std::string, bool>> out;
+  const auto& p = sem.program();
   for (const auto& race : r.races)
-    out.emplace(p.node(race.first).name, p.node(race.second).name, p.variable(race.var).name, race.harmful);
+    out.emplace(transition_to_string(p, sem.contexts(), race.first), transition_to_string(p, sem.contexts(), race.second),
+                p.variable(race.var).name, race.harmful);
   return out;
 }
 
@@ -43,12 +45,10 @@ State replayed(const Semantics& sem, const Schedule& schedule) {
 }
 
 void check_witnesses(const Semantics& sem, const explorer::Result& r) {
-  const auto& p = sem.program();
   for (const auto& o : r.outcomes) {
     const auto end = replayed(sem, o.witness);
     CHECK(sem.terminal(end));
-    CHECK(explorer::outcome_text(p, {outputs(p, end), end.var_value, sem.stuck(end), 0, {}}) ==
-          explorer::outcome_text(p, o));
+    CHECK(explorer::outcome_text(sem, explorer::outcome_of(sem, end)) == explorer::outcome_text(sem, o));
   }
   for (const auto& race : r.races) {
     replayed(sem, race.first_then_second);
@@ -66,8 +66,8 @@ void check_reductions(const std::shared_ptr<const Program>& program) {
     CAPTURE(explorer::por_name(por));
     const auto reduced = run(sem, por);
     REQUIRE(reduced.complete);
-    CHECK(outcome_set(p, reduced) == outcome_set(p, full));
-    CHECK(race_set(p, reduced) == race_set(p, full));
+    CHECK(outcome_set(sem, reduced) == outcome_set(sem, full));
+    CHECK(race_set(sem, reduced) == race_set(sem, full));
     CHECK(reduced.counters.states_stored <= full.counters.states_stored);
     check_witnesses(sem, reduced);
   }

@@ -5,6 +5,7 @@
 
 #include "explorer/state_table.hpp"
 
+#include <algorithm>
 #include <vector>
 
 using namespace tfsem::explorer;
@@ -26,16 +27,36 @@ TEST_CASE("rows are found again across growth and widening") {
   for (std::uint32_t i = 0; i < 40000; ++i) rows.push_back(row_of(i, i < 20000 ? 200 : i < 30000 ? 60000 : 5000000));
   std::vector<StateIndex> index;
   for (const auto& r : rows) {
-    const auto [i, fresh] = table.insert(r.data(), table.hash(r.data()));
+    const auto [i, fresh] = table.insert(r, StateTable::hash(r));
     index.push_back(i);
     if (fresh) CHECK(i == table.size() - 1);
   }
-  std::vector<Code> back(37);
+  Row back;
   for (std::size_t k = 0; k < rows.size(); ++k) {
-    table.load(index[k], back.data());
+    table.load(index[k], back);
     CHECK(back == rows[k]);
-    const auto [i, fresh] = table.insert(rows[k].data(), table.hash(rows[k].data()));
+    const auto [i, fresh] = table.insert(rows[k], StateTable::hash(rows[k]));
     CHECK_FALSE(fresh);
     CHECK(i == index[k]);
   }
+}
+
+TEST_CASE("longer rows widen the arena; shorter rows read as padded with EMPTY") {
+  StateTable table(4);
+  const Row a{1, 2, 0, 0}, a_short{1, 2}, b{1, 2, 3, 0, 0, 7};
+  CHECK(StateTable::hash(a) == StateTable::hash(a_short));
+  const auto [ia, fa] = table.insert(a, StateTable::hash(a));
+  CHECK(fa);
+  const auto [ib, fb] = table.insert(b, StateTable::hash(b));
+  CHECK(fb);
+  CHECK(table.width() >= 6);
+  const auto [ia2, fa2] = table.insert(a_short, StateTable::hash(a_short));
+  CHECK_FALSE(fa2);
+  CHECK(ia2 == ia);
+  Row back;
+  table.load(ia, back);
+  CHECK(std::vector<Code>(back.begin(), back.begin() + 4) == a);
+  CHECK(std::all_of(back.begin() + 4, back.end(), [](Code c) { return c == kEmptyCode; }));
+  table.load(ib, back);
+  CHECK(std::vector<Code>(back.begin(), back.begin() + 6) == b);
 }

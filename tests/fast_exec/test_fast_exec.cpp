@@ -39,10 +39,11 @@ TEST_CASE("variables persist across the runs of a session, on one thread and on 
 
 TEST_CASE("a forced schedule reproduces a witness; a step that is not ready is refused") {
   const auto p = test::program_file("models/first-example-no-control.json");
+  const Semantics sem(p);
   fast_exec::Session session(p);
-  CHECK(output_text(*p, session.run_schedule(parse_schedule(*p, "var_bottom,read,var_top,write"))) == "A");
-  CHECK(output_text(*p, session.run_schedule(parse_schedule(*p, "var_top,write,var_bottom,read"))) == "B");
-  CHECK_THROWS_AS(session.run_schedule(parse_schedule(*p, "read")), InputError);
+  CHECK(output_text(*p, session.run_schedule(parse_schedule(sem, "var_bottom,read,var_top,write"))) == "A");
+  CHECK(output_text(*p, session.run_schedule(parse_schedule(sem, "var_top,write,var_bottom,read"))) == "B");
+  CHECK_THROWS_AS(session.run_schedule(parse_schedule(sem, "read")), InputError);
 }
 
 TEST_CASE("the access log records each variable's order, and it replays") {

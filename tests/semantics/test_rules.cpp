@@ -25,8 +25,9 @@ const char* kAssignThenRead = R"({
     {"id": "y", "kind": "tensor", "from": "r", "fetch": "y"}]})";
 
 EdgeId edge(const Program& p, const char* name) { return *p.find_edge(name); }
-NodeId node(const Program& p, const char* name) { return *p.find_node(name); }
-const Content& at(const Program& p, const State& s, const char* e) { return s.in_transit[edge(p, e).index()]; }
+// Node `name` firing in the root context.
+Transition node(const Program& p, const char* name) { return {*p.find_node(name)}; }
+const Content& at(const Program& p, const State& s, const char* e) { return s.at(edge(p, e)); }
 std::string text(const Program& p, const State& s, const char* e) { return content_to_string(p, at(p, s, e)); }
 
 State fire1(const Semantics& sem, const State& s, const char* n) {
@@ -57,7 +58,7 @@ TEST_CASE("S-ENABLED: a node is enabled exactly when all its incoming edges are 
   const auto why = sem.why_not_enabled(s, node(p, "v2"));
   REQUIRE(why.size() == 1);
   CHECK(why[0].reason == "incoming control edge 'c' is EMPTY (node 'add' has not fired)");
-  CHECK(sem.enabled_nodes(s) == std::vector<NodeId>{node(p, "v1")});
+  CHECK(sem.enabled_transitions(s) == std::vector<Transition>{node(p, "v1")});
 }
 
 TEST_CASE("S-VAR and S-CTRL-1: Var(x) outputs x and consumes its control input") {
@@ -123,7 +124,7 @@ TEST_CASE("S-NONDET: a relation f leads to one successor state per result") {
   Semantics sem(program_from(R"({
     "nodes": [{"id": "coin", "op": "Choice", "attrs": {"values": ["Heads", "Tails"]}}],
     "edges": [{"id": "go", "kind": "control", "to": "coin"}, {"id": "out", "kind": "tensor", "from": "coin"}]})"));
-  const auto next = sem.fire(sem.initial(), *sem.program().find_node("coin"));
+  const auto next = sem.fire(sem.initial(), node(sem.program(), "coin"));
   REQUIRE(next.size() == 2);
   CHECK(text(sem.program(), next[0], "out") == "Heads");
   CHECK(text(sem.program(), next[1], "out") == "Tails");
@@ -174,15 +175,15 @@ TEST_CASE("S-STUCK: a terminal state in which a node never fired names it and wh
   Semantics sem(program_from(kAssignThenRead));
   const auto& p = sem.program();
   auto s = sem.initial();
-  s.in_transit[edge(p, "in").index()] = Empty{};  // as if the feed had never arrived
+  s.put({edge(p, "in")}, Empty{});  // as if the feed had never arrived
   s = fire1(sem, s, "v1");
   REQUIRE(sem.terminal(s));
   const auto stuck = sem.stuck(s);
   REQUIRE(stuck.size() == 3);  // v1 fired; add, v2 and r never did
-  CHECK(p.node(stuck[0].node).name == "add");
+  CHECK(stuck[0].transition == node(p, "add"));
   REQUIRE(stuck[0].waiting_on.size() == 1);
   CHECK(stuck[0].waiting_on[0].reason == "incoming tensor edge 'in' is EMPTY (an input edge, already consumed)");
-  CHECK(p.node(stuck[1].node).name == "v2");
+  CHECK(stuck[1].transition == node(p, "v2"));
 }
 
 TEST_CASE("S-SESSION: VarValue persists across runs, InTransit starts afresh") {
@@ -200,13 +201,14 @@ TEST_CASE("S-SESSION: VarValue persists across runs, InTransit starts afresh") {
 TEST_CASE("each node fires exactly once: after firing, a node is never enabled again") {
   Semantics sem(program_from(kAssignThenRead));
   auto s = sem.initial();
-  std::vector<NodeId> seen;
+  std::vector<Transition> seen;
   while (!sem.terminal(s)) {
-    const auto n = sem.enabled_nodes(s).front();
-    CHECK(std::find(seen.begin(), seen.end(), n) == seen.end());
-    seen.push_back(n);
-    s = sem.fire(s, n)[0];
-    CHECK(sem.fired(s)[n.index()]);
+    const auto t = sem.enabled_transitions(s).front();
+    CHECK(std::find(seen.begin(), seen.end(), t) == seen.end());
+    seen.push_back(t);
+    s = sem.fire(s, t)[0];
+    CHECK(s.has_fired(t.node, t.context));  // C-ONCE
+    CHECK_FALSE(sem.enabled(s, t));
   }
   CHECK(seen.size() == sem.program().nodes().size());
 }
@@ -214,8 +216,8 @@ TEST_CASE("each node fires exactly once: after firing, a node is never enabled a
 TEST_CASE("the independence data: which variable each node reads or updates") {
   Semantics sem(program_from(kAssignThenRead));
   const auto& p = sem.program();
-  CHECK(sem.access(node(p, "add")).kind == Access::Kind::update);
-  CHECK(sem.access(node(p, "r")).kind == Access::Kind::read);
-  CHECK(sem.access(node(p, "r")).var == *p.find_variable("x"));
-  CHECK(sem.access(node(p, "v1")).kind == Access::Kind::none);
+  CHECK(sem.access(node(p, "add").node).kind == Access::Kind::update);
+  CHECK(sem.access(node(p, "r").node).kind == Access::Kind::read);
+  CHECK(sem.access(node(p, "r").node).var == *p.find_variable("x"));
+  CHECK(sem.access(node(p, "v1").node).kind == Access::Kind::none);
 }

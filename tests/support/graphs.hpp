@@ -38,10 +38,10 @@ inline std::string outputs_text(const Program& p, const State& s) {
 
 // Every run's outputs over every schedule, by depth-first enumeration.
 inline void all_outputs(const Semantics& sem, const State& s, std::set<std::string>& out) {
-  const auto enabled = sem.enabled_nodes(s);
+  const auto enabled = sem.enabled_transitions(s);
   if (enabled.empty()) out.insert(outputs_text(sem.program(), s));
-  for (auto n : enabled)
-    for (const auto& next : sem.fire(s, n)) all_outputs(sem, next, out);
+  for (auto t : enabled)
+    for (const auto& next : sem.fire(s, t)) all_outputs(sem, next, out);
 }
 
 }  // namespace tfsem::test

@@ -1,0 +1,41 @@
+#include "semantics/context.hpp"
+
+#include "semantics/hash.hpp"
+
+namespace tfsem {
+
+std::size_t Contexts::KeyHash::operator()(const Key& k) const noexcept {
+  return hash_combine(hash_combine(k.parent.value, k.frame.value), k.iteration);
+}
+
+Contexts::Contexts() { entries_.push_back({ContextId{}, FrameId(std::uint32_t{0}), 0, 0, kRootContext, ContextId{}}); }
+
+ContextId Contexts::child(ContextId parent, FrameId f, std::uint32_t iteration) const {
+  // The previous iteration is interned first, so that every entry can name it.
+  const ContextId previous = iteration == 0 ? ContextId{} : child(parent, f, iteration - 1);
+  const std::lock_guard lock(mutex_);
+  const Key key{parent, f, iteration};
+  if (const auto it = index_.find(key); it != index_.end()) return it->second;
+  const ContextId id(entries_.size());
+  const ContextId first = iteration == 0 ? id : entries_[previous.index()].first;
+  entries_.push_back({parent, f, iteration, entries_[parent.index()].depth + 1, first, previous});
+  index_.emplace(key, id);
+  return id;
+}
+
+ContextId Contexts::next_iteration(ContextId c) const {
+  const auto& e = (*this)[c];
+  return child(e.parent, e.frame, e.iteration + 1);
+}
+
+bool Contexts::within(ContextId c, ContextId outer) const {
+  const auto d = (*this)[outer].depth;
+  return (*this)[c].depth >= d && at_depth(c, d) == outer;
+}
+
+ContextId Contexts::at_depth(ContextId c, std::uint32_t d) const {
+  while ((*this)[c].depth > d) c = (*this)[c].parent;
+  return c;
+}
+
+}  // namespace tfsem

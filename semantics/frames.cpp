@@ -1,0 +1,281 @@
+#include "semantics/frames.hpp"
+
+#include <boost/graph/strong_components.hpp>
+#include <boost/graph/topological_sort.hpp>
+
+#include <algorithm>
+
+namespace tfsem {
+
+class FrameBuilder {
+ public:
+  FrameBuilder(Program& p, std::vector<Diagnostic>& diags) : p_(p), diags_(diags) {}
+
+  void run() {
+    p_.frames_.assign(1, Frame{});  // the root frame
+    mark_back_edges();
+    if (!order_acyclic()) return;
+    assign_frames();
+    if (failed_) return;
+    check_loops();
+    fill_tables();
+    resolve_variables();
+    check_fetches();
+    p_.control_flow_ = std::any_of(p_.nodes_.begin(), p_.nodes_.end(), [](const Node& n) {
+      return n.op.kind != OpKind::function && n.op.kind != OpKind::var && n.op.kind != OpKind::read &&
+             n.op.kind != OpKind::assign;
+    });
+  }
+
+ private:
+  Program& p_;
+  std::vector<Diagnostic>& diags_;
+  bool failed_ = false;
+  std::vector<FrameId> frame_out_;  // by node: the frame of the tokens it produces
+  std::vector<NodeId> first_enter_;  // by frame: the Enter that created it
+
+  void error(std::string rule, const std::string& where, const std::string& subject, std::string message) {
+    diags_.push_back({std::move(rule), where, subject, std::move(message)});
+    failed_ = true;
+  }
+  static std::string node_subject(const Node& n) { return "node '" + n.name + "'"; }
+  [[nodiscard]] std::string frame_text(FrameId f) const {
+    return f.index() == 0 ? "the root frame" : "loop frame '" + p_.frames_[f.index()].name + "'";
+  }
+  [[nodiscard]] OpKind kind(NodeId n) const { return p_.node(n).op.kind; }
+
+  // A back edge leaves a NextIteration; G-LOOP: it is a data edge into a Merge.
+  void mark_back_edges() {
+    for (auto& e : p_.edges_) {
+      if (!e.src.valid() || kind(e.src) != OpKind::next_iteration) continue;
+      e.back = true;
+      const auto& src = p_.node(e.src);
+      if (e.kind == EdgeKind::control)
+        error("G-LOOP", e.where, "edge '" + e.name + "'",
+              "a NextIteration has no outgoing control edges: its only output is the next iteration's value for a Merge");
+      else if (e.is_output() || kind(e.dst) != OpKind::merge)
+        error("G-LOOP", e.where, "edge '" + e.name + "'",
+              "NextIteration '" + src.name + "' must feed a Merge of its loop, which takes the next iteration's value");
+    }
+  }
+
+  // G-DAG: G without its back edges is acyclic; its topological order.
+  bool order_acyclic() {
+    Program::Graph g(p_.nodes_.size());
+    for (std::size_t i = 0; i < p_.edges_.size(); ++i) {
+      const auto& e = p_.edges_[i];
+      if (e.src.valid() && e.dst.valid() && !e.back) boost::add_edge(e.src.index(), e.dst.index(), EdgeId(i), g);
+    }
+    std::vector<std::size_t> component(boost::num_vertices(g));
+    const auto count = boost::strong_components(g, component.data());
+    std::vector<std::vector<std::string>> members(count);
+    for (std::size_t v = 0; v < component.size(); ++v) members[component[v]].push_back(p_.nodes_[v].name);
+    bool cyclic = false;
+    for (std::size_t v = 0; v < component.size(); ++v) {
+      auto& m = members[component[v]];
+      if (m.size() > 1 || boost::edge(v, v, g).second) {
+        cyclic = true;
+        std::string list;
+        for (const auto& s : m) list += (list.empty() ? "" : ", ") + s;
+        error("G-DAG", p_.nodes_[v].where, node_subject(p_.nodes_[v]),
+              "is on a cycle through nodes {" + list +
+                  "}; G must be a DAG, except that a loop's cycle passes a NextIteration into a Merge");
+        m.clear();  // report each cycle once
+      }
+    }
+    if (cyclic) return false;
+    std::vector<std::size_t> reversed;
+    boost::topological_sort(g, std::back_inserter(reversed));
+    p_.topo_.clear();
+    for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) p_.topo_.emplace_back(*it);
+    return true;
+  }
+
+  // The frame an Enter's tokens go into: created at its first Enter.
+  FrameId enter_frame(NodeId id, FrameId from) {
+    const auto& n = p_.node(id);
+    const auto& name = std::get<std::string>(n.attrs.at(std::string(kFrameAttr)));
+    const auto it = n.attrs.find(kParallelIterationsAttr);
+    const auto bound = it == n.attrs.end() ? kDefaultParallelIterations : std::get<std::int64_t>(it->second);
+    if (name.empty()) error("G-ATTR", n.where + "/attrs/frame", node_subject(n), "an Enter's frame name is not empty");
+    if (bound < 1 || bound > (1 << 20))
+      error("G-ATTR", n.where + "/attrs/parallel_iterations", node_subject(n),
+            "parallel_iterations is a number of iterations in [1, 2^20], not " + std::to_string(bound));
+    auto& frames = p_.frames_;
+    for (std::size_t f = 1; f < frames.size(); ++f) {
+      if (frames[f].name != name) continue;
+      if (frames[f].parent != from)
+        error("G-FRAME", n.where, node_subject(n),
+              "enters frame '" + name + "' from " + frame_text(from) + ", but node '" + p_.node(first_enter_[f]).name +
+                  "' enters it from " + frame_text(frames[f].parent));
+      else if (frames[f].parallel_iterations != static_cast<std::uint32_t>(bound))
+        error("G-FRAME", n.where, node_subject(n),
+              "gives frame '" + name + "' parallel_iterations " + std::to_string(bound) + ", but node '" +
+                  p_.node(first_enter_[f]).name + "' gives it " + std::to_string(frames[f].parallel_iterations));
+      return FrameId(f);
+    }
+    Frame frame;
+    frame.name = name;
+    frame.parent = from;
+    frame.depth = frames[from.index()].depth + 1;
+    frame.parallel_iterations = static_cast<std::uint32_t>(std::clamp<std::int64_t>(bound, 1, 1 << 20));
+    frames.push_back(std::move(frame));
+    first_enter_.resize(frames.size());
+    first_enter_.back() = id;
+    return FrameId(frames.size() - 1);
+  }
+
+  // G-FRAME: every node's incoming edges (back edges aside) bring tokens of one
+  // frame, which is the node's; Enter and Exit change the frame of their outputs.
+  void assign_frames() {
+    frame_out_.assign(p_.nodes_.size(), FrameId{});
+    for (auto n : p_.topo_) {
+      auto& node = p_.nodes_[n.index()];
+      std::optional<std::pair<FrameId, EdgeId>> first;
+      for (const auto* edges : {&node.in, &node.control_in})
+        for (auto d : *edges) {
+          const auto& e = p_.edges_[d.index()];
+          if (e.back) continue;
+          const auto f = e.is_input() ? FrameId(std::uint32_t{0}) : frame_out_[e.src.index()];
+          if (!f.valid()) return;  // an earlier error left the source without a frame
+          if (!first) first.emplace(f, d);
+          else if (first->first != f)
+            error("G-FRAME", node.where, node_subject(node),
+                  "its inputs come from different frames: edge '" + p_.edges_[first->second.index()].name + "' from " +
+                      frame_text(first->first) + ", edge '" + e.name + "' from " + frame_text(f) +
+                      (e.is_input() || p_.edges_[first->second.index()].is_input() ? " (input edges feed the root frame)" : ""));
+        }
+      if (!first) {
+        error("G-LOOP", node.where, node_subject(node),
+              "its only inputs come from NextIteration: a loop's Merge also needs the value that enters the loop");
+        return;
+      }
+      node.frame = first->first;
+      switch (node.op.kind) {
+        case OpKind::enter: frame_out_[n.index()] = enter_frame(n, node.frame); break;
+        case OpKind::exit:
+          if (node.frame.index() == 0) {
+            error("G-FRAME", node.where, node_subject(node), "an Exit leaves a loop frame, but its input is in the root frame");
+            return;
+          }
+          frame_out_[n.index()] = p_.frames_[node.frame.index()].parent;
+          break;
+        case OpKind::next_iteration:
+          if (node.frame.index() == 0) {
+            error("G-FRAME", node.where, node_subject(node), "a NextIteration belongs to a loop frame, not the root frame");
+            return;
+          }
+          [[fallthrough]];
+        default: frame_out_[n.index()] = node.frame; break;
+      }
+    }
+    for (auto& e : p_.edges_) {
+      e.frame = e.src.valid() ? frame_out_[e.src.index()] : FrameId(std::uint32_t{0});
+      e.invariant = e.src.valid() && kind(e.src) == OpKind::enter && constant_enter(p_.node(e.src));
+      if (e.back && e.dst.valid() && p_.node(e.dst).frame != e.frame)
+        error("G-FRAME", e.where, "edge '" + e.name + "'",
+              "NextIteration '" + p_.node(e.src).name + "' in " + frame_text(e.frame) + " feeds Merge '" +
+                  p_.node(e.dst).name + "' in " + frame_text(p_.node(e.dst).frame) + "; a loop's back edge stays in its frame");
+    }
+  }
+
+  static bool constant_enter(const Node& n) {
+    const auto it = n.attrs.find(kConstantAttr);
+    return it != n.attrs.end() && std::get<bool>(it->second);
+  }
+
+  // G-LOOP: a loop Merge (one with a back edge) has a data input that enters the loop.
+  void check_loops() {
+    for (const auto& node : p_.nodes_) {
+      if (node.op.kind != OpKind::merge) continue;
+      const auto back = std::count_if(node.in.begin(), node.in.end(), [&](EdgeId d) { return p_.edge(d).back; });
+      if (back > 0 && back == static_cast<std::ptrdiff_t>(node.in.size()))
+        error("G-LOOP", node.where, node_subject(node),
+              "its only data inputs come from NextIteration: a loop's Merge also needs the value that enters the loop");
+    }
+  }
+
+  void fill_tables() {
+    auto& frames = p_.frames_;
+    for (std::size_t i = 0; i < p_.nodes_.size(); ++i) {
+      const NodeId n(i);
+      const auto& node = p_.nodes_[i];
+      auto& f = frames[node.frame.index()];
+      f.nodes.push_back(n);
+      switch (node.op.kind) {
+        case OpKind::enter: frames[frame_out_[i].index()].enters.push_back(n); break;
+        case OpKind::exit: f.exits.push_back(n); break;
+        case OpKind::next_iteration: f.next_iterations.push_back(n); break;
+        default: break;
+      }
+      // C-ONCE: an Exit fires once per frame instance, recorded in the parent's context.
+      frames[(node.op.kind == OpKind::exit ? f.parent : node.frame).index()].records.push_back(n);
+    }
+    for (std::size_t i = 0; i < p_.edges_.size(); ++i) frames[p_.edges_[i].frame.index()].slots.emplace_back(i);
+    for (std::size_t f = 1; f < frames.size(); ++f) frames[frames[f].parent.index()].children.emplace_back(f);
+  }
+
+  // G-REF: the variable a Read or Assign-f accesses is static. A variable edge
+  // carries the handle of a Var(x) node or an input edge, passed on by Ref ops.
+  void resolve_variables() {
+    enum class State : std::uint8_t { unknown, known, conflict };
+    struct Handle {
+      State state = State::unknown;
+      VarId var{};
+      EdgeId other{};  // for a conflict: an edge with another variable
+    };
+    std::vector<Handle> handle(p_.edges_.size());
+    auto join = [&](Handle& into, const Handle& h, EdgeId via) {
+      if (h.state == State::unknown || into.state == State::conflict) return false;
+      if (h.state == State::conflict) return into = h, true;
+      if (into.state == State::unknown) return into = h, true;
+      if (into.var == h.var) return false;
+      into = {State::conflict, into.var, via};
+      return true;
+    };
+    for (std::size_t i = 0; i < p_.edges_.size(); ++i) {
+      const auto& e = p_.edges_[i];
+      if (e.kind != EdgeKind::variable) continue;
+      if (e.is_input()) handle[i] = {State::known, std::get<VarId>(e.initial), {}};
+      else if (kind(e.src) == OpKind::var) handle[i] = {State::known, p_.node(e.src).op.var, {}};
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& node : p_.nodes_) {
+        if (!node.op.ref) continue;
+        Handle h;
+        for (auto d : node.in)
+          if (p_.edge(d).kind == EdgeKind::variable) join(h, handle[d.index()], d);
+        for (auto e : node.out)
+          if (p_.edge(e).kind == EdgeKind::variable) changed = join(handle[e.index()], h, e) || changed;
+      }
+    }
+    p_.access_var_.assign(p_.nodes_.size(), std::nullopt);
+    for (std::size_t i = 0; i < p_.nodes_.size(); ++i) {
+      const auto& node = p_.nodes_[i];
+      if (node.op.kind != OpKind::read && node.op.kind != OpKind::assign) continue;
+      const auto& h = handle[node.in[0].index()];
+      if (h.state == State::known) p_.access_var_[i] = h.var;
+      else
+        error("G-REF", node.where, node_subject(node),
+              h.state == State::unknown
+                  ? "its variable edge carries no variable handle: it comes from no Var node or input edge"
+                  : "its variable edge may carry variable '" + p_.variable(h.var).name + "' or another (through edge '" +
+                        p_.edge(h.other).name + "'); the variable a Read or Assign-f accesses must be static");
+    }
+  }
+
+  // G-FETCH: a fetched output leaves a node of the root frame (a run's outputs
+  // are the root context's).
+  void check_fetches() {
+    for (const auto& e : p_.edges_)
+      if (e.is_output() && !e.fetch.empty() && e.frame.index() != 0)
+        error("G-FETCH", e.where + "/fetch", "edge '" + e.name + "'",
+              "a fetched output leaves a node of the root frame, and this one leaves " + frame_text(e.frame) +
+                  "; give it \"fetch\": \"\" to drop its values, or fetch it after an Exit");
+  }
+};
+
+void build_frames(Program& p, std::vector<Diagnostic>& diags) { FrameBuilder(p, diags).run(); }
+
+}  // namespace tfsem

@@ -1,0 +1,49 @@
+// The TF operations (section 3.1.1 and, for control flow, section 4 and the
+// thesis's section 3.2). Functions f are the registry's (registry.hpp); the
+// other operations are listed here, once, with their attributes: this table is
+// what parsing, validation, the documentation and the exporters read.
+#pragma once
+
+#include "semantics/registry.hpp"
+
+#include <string_view>
+#include <vector>
+
+namespace tfsem {
+
+enum class OpKind : std::uint8_t {
+  function,        // f: Tensors^k -> Tensors^l
+  var,             // Var(x)
+  read,            // Read
+  assign,          // Assign-f (Write = Assign-Snd)
+  switch_,         // Switch(data, pred): data to output 1 if pred else output 0, DEAD to the other
+  merge,           // Merge(d_1..d_k): forwards the live input, and its index
+  enter,           // Enter(frame): into iteration 0 of a child frame
+  exit,            // Exit: back to the parent frame
+  next_iteration,  // NextIteration: iteration i to i + 1
+  ref_identity,    // RefIdentity: a variable handle, passed on
+};
+
+struct OpDef {
+  std::string_view name;
+  OpKind kind;
+  bool ref = false;  // carries a variable handle (TF1's Ref forms) rather than a tensor
+  std::vector<AttrSpec> attrs{};
+  std::string_view doc{};
+};
+
+// Switch, Merge, Enter, Exit, NextIteration, their Ref forms, and RefIdentity.
+const std::vector<OpDef>& control_ops();
+const OpDef* find_control_op(std::string_view name);
+
+// Enter's attributes.
+inline constexpr std::string_view kFrameAttr = "frame";
+inline constexpr std::string_view kConstantAttr = "is_constant";
+inline constexpr std::string_view kParallelIterationsAttr = "parallel_iterations";
+inline constexpr std::int64_t kDefaultParallelIterations = 10;  // TensorFlow's default
+
+// The attributes an operation named `op` declares (a function's, Assign-f's
+// f's, or a control-flow op's); nullptr for an unknown op.
+const std::vector<AttrSpec>* attr_specs(std::string_view op);
+
+}  // namespace tfsem
