@@ -88,7 +88,7 @@ nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const
           {"seconds", r.seconds}};
 }
 
-void print_text(const Semantics& sem, const explorer::Result& r, const std::vector<explorer::Fix>& fixes) {
+void print_text(const Semantics& sem, const explorer::Result& r, const std::vector<explorer::Fix>& fixes, bool fixing) {
   const auto& p = sem.program();
   std::cout << "graph: " << p.name() << "\nhash: " << p.hash_hex() << "\npor: " << explorer::por_name(r.por) << "\n";
   if (!r.complete) std::cout << "INCOMPLETE: stopped by " << r.stopped_by << "\n";
@@ -108,7 +108,7 @@ void print_text(const Semantics& sem, const explorer::Result& r, const std::vect
   for (const auto& f : fixes)
     std::cout << "fix: " << explorer::fix_text(p, f) << " | verified deterministic: " << explorer::outcome_text(sem, f.outcome)
               << "\n";
-  if (r.complete && (!r.deterministic() || r.violated()) && fixes.empty()) std::cout << "fix: none found\n";
+  if (fixing && r.complete && (!r.deterministic() || r.violated()) && fixes.empty()) std::cout << "fix: none found\n";
   const auto& c = r.counters;
   std::cout << "states-stored: " << c.states_stored << "\nstates-matched: " << c.states_matched
             << "\ntransitions: " << c.transitions << "\nterminal-states: " << c.terminal_states
@@ -127,7 +127,7 @@ int run_check(const CheckOptions& o) {
   std::vector<explorer::Fix> fixes;
   if (!o.no_fix) fixes = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
   if (o.json) std::cout << check_json(sem, result, fixes).dump(2) << "\n";
-  else print_text(sem, result, fixes);
+  else print_text(sem, result, fixes, !o.no_fix);
   if (!o.fixed_graph.empty() && !fixes.empty())
     write_text(format::program_to_json(fixes.front().fixed).dump(2) + "\n", o.fixed_graph);
   if (!o.witness_dir.empty()) {

@@ -24,11 +24,13 @@ struct GenerateCmd {
 int run_generate(const GenerateCmd& o) {
   if (o.list || o.family.empty()) {
     for (const auto& f : generate::families()) std::cout << f.name << ": " << f.description << "\n";
-    std::cout << "random: the seeded random well-formed graph N (shared variables, races, control edges, Choice)\n";
+    std::cout << "random: the seeded random well-formed graph N (shared variables, races, control edges, Choice)\n"
+              << "random-control: the same with conditionals and while loops, nested, with accesses inside\n";
     return o.list ? kSuccess : kBadInput;
   }
-  const auto spec = o.family == "random" ? generate::random_graph(o.n)
-                                         : generate::family_graph(o.family, static_cast<int>(std::min<std::uint64_t>(o.n, 1 << 20)));
+  const auto spec = o.family == "random"           ? generate::random_graph(o.n)
+                    : o.family == "random-control" ? generate::random_graph(o.n, generate::kRandomControl)
+                                                   : generate::family_graph(o.family, static_cast<int>(std::min<std::uint64_t>(o.n, 1 << 20)));
   Program::build(spec);  // a generator bug must not leave an invalid file behind
   write_text(format::program_to_json(spec).dump(2) + "\n", o.output);
   return kSuccess;
@@ -39,7 +41,7 @@ int run_generate(const GenerateCmd& o) {
 Command add_generate(CLI::App& app) {
   auto* sub = app.add_subcommand("generate", "write a benchmark family's graph, or a seeded random graph, as JSON");
   auto o = std::make_shared<GenerateCmd>();
-  sub->add_option("FAMILY", o->family, "a family (see --list) or random");
+  sub->add_option("FAMILY", o->family, "a family (see --list), random or random-control");
   sub->add_option("N", o->n, "the size, or the seed for random");
   sub->add_option("-o,--output", o->output, "write to this file instead of stdout");
   sub->add_flag("--list", o->list, "list the families");

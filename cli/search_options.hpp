@@ -16,6 +16,7 @@ struct SearchOptions {
   std::uint64_t max_states = 50'000'000;
   std::uint64_t max_memory_mib = 16384;
   double timeout_s = 0;
+  std::uint32_t max_iterations = 100;
   unsigned threads = 1;
 
   // threads_flag: another name where --threads means something else (conform).

@@ -39,6 +39,7 @@ void SpecBuilder::add(const std::string& kind, std::optional<End> from, std::opt
 }
 
 void SpecBuilder::tensor(const End& from, const End& to) { add("tensor", from, to); }
+void SpecBuilder::handle(const End& from, const End& to) { add("variable", from, to); }
 void SpecBuilder::control(const std::string& from, const std::string& to) { add("control", End{from, {}}, End{to, {}}); }
 void SpecBuilder::feed(const Tensor& value, const End& to) { add("tensor", std::nullopt, to, value); }
 void SpecBuilder::go(const std::string& to) { add("control", std::nullopt, End{to, {}}, Go{}); }
@@ -46,11 +47,13 @@ void SpecBuilder::go(const std::string& to) { add("control", std::nullopt, End{t
 void SpecBuilder::var_for(const std::string& accessor, const std::string& var) {
   const auto v = node("var_" + accessor, "Var", var);
   go(v);
-  add("variable", End{v, 0}, End{accessor, 0});
+  handle({v, 0}, {accessor, 0});
 }
 
 void SpecBuilder::output(const End& from, const std::string& fetch) {
   add("tensor", from, std::nullopt, {}, fetch, fetch);
 }
+
+void SpecBuilder::drop(const End& from) { add("tensor", from, std::nullopt, {}, ""); }
 
 }  // namespace tfsem::generate

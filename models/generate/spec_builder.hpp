@@ -25,6 +25,7 @@ class SpecBuilder {
   std::string node(const std::string& id, const std::string& op, const std::string& var = "", Attrs attrs = {});
 
   void tensor(const End& from, const End& to);
+  void handle(const End& from, const End& to);  // a variable edge
   void control(const std::string& from, const std::string& to);
   // Input edges: a tensor fed to a port, GO to a node.
   void feed(const Tensor& value, const End& to);
@@ -33,6 +34,8 @@ class SpecBuilder {
   void var_for(const std::string& accessor, const std::string& var);
   // An output edge, fetched under its id.
   void output(const End& from, const std::string& fetch);
+  // An output edge that is not fetched: its values are dropped.
+  void drop(const End& from);
 
   [[nodiscard]] ProgramSpec build() && { return std::move(spec_); }
 
