@@ -54,12 +54,22 @@ TEST_CASE("the access log records each variable's order, and it replays") {
   CHECK(r.accesses[0].size() == 6);  // write, read_1, read_2, write_1, write_2, read
 }
 
-TEST_CASE("every model conforms, with perturbed schedules on two threads") {
-  for (const auto& p : test::shipped_models()) {
+TEST_CASE("every model of the section 3 core conforms, with perturbed schedules on two threads") {
+  for (const auto& p : test::core_models()) {
     CAPTURE(p->name());
     const auto report = conform::conform(p, stressed(30));
     CHECK(report.conforms());
     CHECK(report.replayed == 30);
+  }
+}
+
+TEST_CASE("X-EXEC: the executor refuses control flow, naming the node") {
+  try {
+    fast_exec::Session session(test::program_file("models/while-sum.json"));
+    FAIL("a graph with control flow was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.diagnostics().front().rule == "X-EXEC");
+    CHECK(e.diagnostics().front().subject == "node 'enter_0'");
   }
 }
 

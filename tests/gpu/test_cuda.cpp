@@ -89,8 +89,8 @@ TEST_CASE("every kernel against the reference, on every dtype") {
   check_kernel(*reg.find("Sum"), {}, {random_tensor(DType::f32, {1000, 100}, rng)});
 }
 
-TEST_CASE("every model conforms on the GPU") {
-  for (const auto& p : test::shipped_models()) {
+TEST_CASE("every model of the section 3 core conforms on the GPU") {
+  for (const auto& p : test::core_models()) {
     CAPTURE(p->name());
     conform::Options o;
     o.runs = 20;

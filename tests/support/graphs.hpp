@@ -29,6 +29,13 @@ inline std::vector<std::shared_ptr<const Program>> shipped_models() {
   return out;
 }
 
+// The shipped models the fast executor runs: those of the section 3 core, without control flow.
+inline std::vector<std::shared_ptr<const Program>> core_models() {
+  auto out = shipped_models();
+  std::erase_if(out, [](const auto& p) { return p->has_control_flow(); });
+  return out;
+}
+
 // The text of each fetched output in a state: "y=B".
 inline std::string outputs_text(const Program& p, const State& s) {
   std::string out;
