@@ -9,8 +9,8 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   for (const auto& n : prog.nodes())
     if (const auto k = n.op.kind; k != Op::Kind::function && k != Op::Kind::var && k != Op::Kind::read && k != Op::Kind::assign)
       throw InputError("X-EXEC", n.where, "node '" + n.name + "'",
-                       "the fast executor runs the section 3 core only, and this node is a " + prog.label(prog.find_node(n.name).value()) +
-                           " (control flow); tfsem check and trace explore it");
+                       "the fast executor runs the section 3 core only, not control flow (" +
+                           prog.label(prog.find_node(n.name).value()) + "); tfsem check and trace explore this graph");
   nodes.reserve(prog.nodes().size());
   auto u32 = [](std::size_t v) { return static_cast<std::uint32_t>(v); };
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {

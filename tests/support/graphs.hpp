@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace tfsem::test {
@@ -43,12 +44,19 @@ inline std::string outputs_text(const Program& p, const State& s) {
   return out;
 }
 
-// Every run's outputs over every schedule, by depth-first enumeration.
-inline void all_outputs(const Semantics& sem, const State& s, std::set<std::string>& out) {
+// Every run's outputs over every schedule, by depth-first enumeration of the
+// states (each visited once).
+inline void all_outputs(const Semantics& sem, const State& s, std::set<std::string>& out,
+                        std::unordered_set<State>& seen) {
+  if (!seen.insert(s).second) return;
   const auto enabled = sem.enabled_transitions(s);
   if (enabled.empty()) out.insert(outputs_text(sem.program(), s));
   for (auto t : enabled)
-    for (const auto& next : sem.fire(s, t)) all_outputs(sem, next, out);
+    for (const auto& next : sem.fire(s, t)) all_outputs(sem, next, out, seen);
+}
+inline void all_outputs(const Semantics& sem, const State& s, std::set<std::string>& out) {
+  std::unordered_set<State> seen;
+  all_outputs(sem, s, out, seen);
 }
 
 }  // namespace tfsem::test

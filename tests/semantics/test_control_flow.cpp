@@ -1,0 +1,241 @@
+// One test per control-flow rule (ids as in specs/semantics.md: C-*), on
+// small inline graphs and on the shipped models.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "semantics/diagnostic.hpp"
+#include "support/graphs.hpp"
+
+using namespace tfsem;
+using test::program_from;
+
+namespace {
+
+// Switch(data, pred) -> Neg on the false side, Identity on the true side -> Merge.
+std::string cond_graph(const char* pred, const char* data = "7") {
+  return std::string(R"({"name": "cond",
+    "nodes": [{"id": "switch", "op": "Switch"}, {"id": "neg", "op": "Neg"}, {"id": "id", "op": "Identity"},
+              {"id": "merge", "op": "Merge"}],
+    "edges": [
+      {"id": "data", "kind": "tensor", "to": "switch:0", "value": )") + data + R"(},
+      {"id": "pred", "kind": "tensor", "to": "switch:1", "value": )" + pred + R"(},
+      {"id": "f", "kind": "tensor", "from": "switch:0", "to": "neg"},
+      {"id": "t", "kind": "tensor", "from": "switch:1", "to": "id"},
+      {"id": "from_neg", "kind": "tensor", "from": "neg", "to": "merge:0"},
+      {"id": "from_id", "kind": "tensor", "from": "id", "to": "merge:1"},
+      {"id": "y", "kind": "tensor", "from": "merge:0", "fetch": "y"},
+      {"id": "index", "kind": "tensor", "from": "merge:1", "fetch": "index"}]})";
+}
+
+Transition at(const Semantics& sem, const std::string& step) { return parse_schedule(sem, step).at(0).transition(); }
+std::string text(const Semantics& sem, const State& s, const char* edge, ContextId c = kRootContext) {
+  return content_to_string(sem.program(), s.at(*sem.program().find_edge(edge), c));
+}
+
+State fire1(const Semantics& sem, const State& s, const std::string& step) {
+  auto next = sem.fire(s, at(sem, step));
+  REQUIRE(next.size() == 1);
+  return next[0];
+}
+
+State run(const Semantics& sem, const std::string& schedule) {
+  State s = sem.initial();
+  const auto why = replay(sem, s, parse_schedule(sem, schedule));
+  INFO(why.value_or(""));
+  REQUIRE_FALSE(why.has_value());
+  return s;
+}
+
+// Fires the first enabled transition until none is left.
+State to_end(const Semantics& sem, State s = {}) {
+  if (s.var_value.empty() && s.in_transit.empty()) s = sem.initial();
+  for (auto enabled = sem.enabled_transitions(s); !enabled.empty(); enabled = sem.enabled_transitions(s))
+    s = sem.fire(s, enabled.front())[0];
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("C-SWITCH: the data goes to output 1 when the predicate is true, output 0 when false; DEAD to the other") {
+  for (const auto& [pred, live, dead] : {std::tuple{"true", "t", "f"}, std::tuple{"false", "f", "t"}}) {
+    const Semantics sem(program_from(cond_graph(pred)));
+    const auto s = fire1(sem, sem.initial(), "switch");
+    CHECK(text(sem, s, live) == "i32:7");
+    CHECK(text(sem, s, dead) == "DEAD");
+    CHECK(text(sem, s, "data") == "EMPTY");
+    CHECK(text(sem, s, "pred") == "EMPTY");
+  }
+}
+
+TEST_CASE("C-SWITCH: a predicate that is not a bool scalar is an error, on both outputs") {
+  for (const char* pred : {"1", "[true, false]", "\"P\""}) {
+    CAPTURE(pred);
+    const Semantics sem(program_from(cond_graph(pred)));
+    const auto s = fire1(sem, sem.initial(), "switch");
+    CHECK(text(sem, s, "t").starts_with("error("));
+    CHECK(text(sem, s, "t") == text(sem, s, "f"));
+  }
+}
+
+TEST_CASE("C-DEAD: a node with a DEAD input puts DEAD on every output and has no effect") {
+  const Semantics sem(program_from(cond_graph("true")));
+  const auto s = fire1(sem, fire1(sem, sem.initial(), "switch"), "neg");
+  CHECK(text(sem, s, "from_neg") == "DEAD");
+  CHECK(s.has_fired(*sem.program().find_node("neg"), kRootContext));
+  // A dead Write changes nothing; the Read after the cond sees the old value.
+  const Semantics assign(test::program_file("models/cond-untaken-assign.json"));
+  std::set<std::string> outs;
+  test::all_outputs(assign, assign.initial(), outs);
+  CHECK(outs == std::set<std::string>{"y=i32:8 x_after=i32:0"});
+}
+
+TEST_CASE("C-MERGE: the one live input, and its index; the Merge waits for no other input") {
+  const Semantics sem(program_from(cond_graph("true")));
+  auto s = run(sem, "switch,id");
+  CHECK(sem.enabled(s, at(sem, "merge")));  // the false side has not fired yet
+  s = fire1(sem, s, "merge");
+  CHECK(text(sem, s, "y") == "i32:7");
+  CHECK(text(sem, s, "index") == "i32:1");
+  CHECK(text(sem, s, "from_id") == "EMPTY");
+  // C-ONCE: the DEAD from the other side arrives later, and is left there.
+  s = fire1(sem, s, "neg");
+  CHECK_FALSE(sem.enabled(s, at(sem, "merge")));
+  CHECK(text(sem, s, "from_neg") == "DEAD");
+  CHECK(sem.terminal(s));
+  CHECK(sem.stuck(s).empty());
+  CHECK(sem.violations(s).empty());
+}
+
+TEST_CASE("C-MERGE-DEAD: when every input is DEAD, the Merge outputs DEAD") {
+  const Semantics sem(program_from(R"({"name": "both dead",
+    "nodes": [{"id": "s1", "op": "Switch"}, {"id": "s2", "op": "Switch"}, {"id": "merge", "op": "Merge"}],
+    "edges": [
+      {"id": "d1", "kind": "tensor", "to": "s1:0", "value": 1}, {"id": "p1", "kind": "tensor", "to": "s1:1", "value": true},
+      {"id": "d2", "kind": "tensor", "to": "s2:0", "value": 2}, {"id": "p2", "kind": "tensor", "to": "s2:1", "value": false},
+      {"id": "a", "kind": "tensor", "from": "s1:0", "to": "merge:0"}, {"id": "b", "kind": "tensor", "from": "s2:1", "to": "merge:1"},
+      {"id": "x", "kind": "tensor", "from": "s1:1", "fetch": ""}, {"id": "z", "kind": "tensor", "from": "s2:0", "fetch": ""},
+      {"id": "y", "kind": "tensor", "from": "merge:0", "fetch": "y"}]})"));
+  auto s = run(sem, "s1");
+  CHECK_FALSE(sem.enabled(s, at(sem, "merge")));  // one DEAD input; the other may still be live
+  s = run(sem, "s1,s2,merge");
+  CHECK(text(sem, s, "y") == "DEAD");
+}
+
+TEST_CASE("C-MERGE-TWO-LIVE: two live inputs are two possible results and a violation, never a silent choice") {
+  const Semantics sem(test::program_file("models/merge-two-live.json"));
+  const auto s = run(sem, "a,b");
+  const auto next = sem.fire(s, at(sem, "merge"));
+  REQUIRE(next.size() == 2);
+  for (const auto& end : next) {
+    REQUIRE(sem.terminal(end));
+    const auto v = sem.violations(end);
+    REQUIRE(v.size() == 1);
+    CHECK(v[0].kind == Violation::Kind::merge_two_live);
+  }
+  CHECK(text(sem, next[0], "y") == "i32:1");
+  CHECK(text(sem, next[1], "y") == "i32:-2");
+}
+
+TEST_CASE("C-ENTER and C-SLOT: Enter puts its input in iteration 0 of the frame; nodes there fire in that context") {
+  const Semantics sem(test::program_file("models/thesis-figure-4-while.json"));
+  const auto& p = sem.program();
+  const auto s = fire1(sem, sem.initial(), "enter_0");
+  const auto iteration0 = sem.contexts().child(kRootContext, *p.find_frame("while"), 0);
+  CHECK(content_to_string(p, s.at(p.node(*p.find_node("enter_0")).out[0], iteration0)) == "i32:0");
+  CHECK(context_to_string(sem.program(), sem.contexts(), iteration0) == "while:0");
+  CHECK(sem.enabled(s, at(sem, "merge_0[while:0]")));
+  CHECK_THROWS_AS(parse_schedule(sem, "merge_0"), InputError);  // a loop's node needs its context
+}
+
+TEST_CASE("C-ENTER-CONST: a constant Enter's value serves every iteration and is never consumed") {
+  const Semantics sem(test::program_file("models/thesis-figure-4-while.json"));
+  const auto& p = sem.program();
+  const auto limit = *p.find_node("enter_limit");
+  const auto s = to_end(sem);
+  const auto iteration0 = sem.contexts().child(kRootContext, *p.find_frame("while"), 0);
+  CHECK(content_to_string(p, s.at(p.node(limit).out[0], iteration0)) == "i32:10");  // read by 11 iterations, still there
+  CHECK(text(sem, s, "i") == "i32:10");
+}
+
+TEST_CASE("C-NEXT: NextIteration carries its value to the next iteration; C-NEXT-DEAD: DEAD stops there") {
+  const Semantics sem(test::program_file("models/thesis-figure-4-while.json"));
+  const auto s = to_end(sem);
+  const auto frame = *sem.program().find_frame("while");
+  // Iterations 0..10 exist: iteration 10's predicate is false, its NextIteration got DEAD and produced nothing.
+  CHECK(s.has_fired(*sem.program().find_node("next_0"), sem.contexts().child(kRootContext, frame, 10)));
+  CHECK_FALSE(s.has_fired(*sem.program().find_node("merge_0"), sem.contexts().child(kRootContext, frame, 11)));
+  CHECK(sem.stuck(s).empty());
+}
+
+TEST_CASE("C-EXIT: an Exit delivers its loop's value to the parent context once") {
+  const Semantics sem(test::program_file("models/while-sum.json"));
+  const auto s = to_end(sem);
+  CHECK(text(sem, s, "sum") == "i32:55");
+  CHECK(text(sem, s, "i") == "i32:11");
+  CHECK(sem.stuck(s).empty());
+  CHECK(sem.violations(s).empty());
+}
+
+TEST_CASE("C-EXIT-DEAD: a loop on an untaken branch delivers DEAD once its frame instance is complete") {
+  const Semantics sem(test::program_file("models/loop-in-untaken-branch.json"));
+  std::set<std::string> outs;
+  test::all_outputs(sem, sem.initial(), outs);
+  CHECK(outs == std::set<std::string>{"r=i32:16"});
+  const auto s = to_end(sem);
+  CHECK(sem.stuck(s).empty());
+  const auto exit = *sem.program().find_node("loop_exit_n");
+  CHECK(s.has_fired(exit, kRootContext));  // the Exit's record is in the parent context
+}
+
+TEST_CASE("C-BOUND and C-DONE: with parallel_iterations 1, iteration 1 starts only when iteration 0 is done") {
+  const Semantics sem(test::program_file("models/loop-assign-add-p1.json"));
+  // Iteration 0 up to its NextIterations, but not its Read and Assign-Add.
+  auto s = run(sem, "enter_0,enter_1,enter_limit,enter_one,enter_inc,merge_0[loop:0],merge_1[loop:0],copy_i[loop:0],"
+                    "less[loop:0],cond[loop:0],copy_pred_0[loop:0],switch_0[loop:0],switch_1[loop:0],pivot[loop:0],"
+                    "body[loop:0],add_i[loop:0],next_0[loop:0]");
+  CHECK_FALSE(sem.enabled(s, at(sem, "merge_0[loop:1]")));
+  const auto why = sem.why_not_enabled(s, at(sem, "merge_0[loop:1]"));
+  REQUIRE_FALSE(why.empty());
+  CHECK(why[0].reason.find("parallel_iterations is 1") != std::string::npos);
+  s = run(sem, "enter_0,enter_1,enter_limit,enter_one,enter_inc,merge_0[loop:0],merge_1[loop:0],copy_i[loop:0],"
+               "less[loop:0],cond[loop:0],copy_pred_0[loop:0],switch_0[loop:0],switch_1[loop:0],pivot[loop:0],"
+               "body[loop:0],add_i[loop:0],next_0[loop:0],var_read[loop:0],var_assign[loop:0],read[loop:0],assign[loop:0],"
+               "add_acc[loop:0],next_1[loop:0]");
+  CHECK(sem.enabled(s, at(sem, "merge_0[loop:1]")));
+  // With parallel_iterations 10 the same iteration 1 may start at once.
+  const Semantics wide(test::program_file("models/loop-assign-add-p10.json"));
+  s = run(wide, "enter_0,enter_1,enter_limit,enter_one,enter_inc,merge_0[loop:0],merge_1[loop:0],copy_i[loop:0],"
+                "less[loop:0],cond[loop:0],copy_pred_0[loop:0],switch_0[loop:0],switch_1[loop:0],pivot[loop:0],"
+                "body[loop:0],add_i[loop:0],next_0[loop:0]");
+  CHECK(wide.enabled(s, at(wide, "merge_0[loop:1]")));
+}
+
+TEST_CASE("C-ONCE: each node fires at most once in each context, and in every context of its frame that exists") {
+  const Semantics sem(test::program_file("models/nested-loops.json"));
+  const auto s = to_end(sem);
+  CHECK(text(sem, s, "n") == "i32:4");
+  CHECK(sem.stuck(s).empty());
+  const auto inner = *sem.program().find_node("inner_add_n");
+  int fired = 0;
+  for (const auto& t : s.fired) fired += t.node == inner;
+  // Live in outer:0,inner:0 .. outer:1,inner:1; dead in each inner loop's last
+  // iteration (inner:2), and in the inner loop entered, dead, in the outer
+  // loop's last iteration (outer:2,inner:0).
+  CHECK(fired == 7);
+  CHECK(transition_to_string(sem.program(), sem.contexts(), at(sem, "inner_add_n[outer:1,inner:0]")) ==
+        "inner_add_n[outer:1,inner:0]");
+}
+
+TEST_CASE("T-SCHEDULE: contexts are named by frame and iteration; a wrong one is refused with the reason") {
+  const Semantics sem(test::program_file("models/nested-loops.json"));
+  CHECK_THROWS_AS(parse_schedule(sem, "inner_add_n[inner:0]"), InputError);  // inner is entered from outer
+  CHECK_THROWS_AS(parse_schedule(sem, "inner_add_n[outer:0]"), InputError);  // the node is in inner
+  CHECK_THROWS_AS(parse_schedule(sem, "inner_add_n[nowhere:0]"), InputError);
+  CHECK_THROWS_AS(parse_schedule(sem, "outer_enter_i[outer:0]"), InputError);  // an Enter fires in its parent frame
+  const auto steps = parse_schedule(sem, "outer_enter_i, inner_add_n[outer:1,inner:0]/0");
+  REQUIRE(steps.size() == 2);
+  CHECK(step_to_string(sem, steps[1]) == "inner_add_n[outer:1,inner:0]");
+  const auto why = refuse_step(sem, sem.initial(), steps[1]);
+  REQUIRE(why.has_value());
+  CHECK(why->find("does not exist yet") != std::string::npos);
+}
