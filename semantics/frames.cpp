@@ -13,11 +13,14 @@ class FrameBuilder {
 
   void run() {
     p_.frames_.assign(1, Frame{});  // the root frame
+    // Each phase needs the previous ones' rules to hold: after an error, later
+    // phases would only report its follow-ons.
     mark_back_edges();
-    if (!order_acyclic()) return;
+    if (failed_ || !order_acyclic()) return;
     assign_frames();
     if (failed_) return;
     check_loops();
+    if (failed_) return;
     fill_tables();
     resolve_variables();
     check_fetches();
@@ -139,11 +142,14 @@ class FrameBuilder {
           const auto f = e.is_input() ? FrameId(std::uint32_t{0}) : frame_out_[e.src.index()];
           if (!f.valid()) return;  // an earlier error left the source without a frame
           if (!first) first.emplace(f, d);
-          else if (first->first != f)
+          else if (first->first != f) {
+            // The node has no frame: its successors' frames would be guesses.
             error("G-FRAME", node.where, node_subject(node),
                   "its inputs come from different frames: edge '" + p_.edges_[first->second.index()].name + "' from " +
                       frame_text(first->first) + ", edge '" + e.name + "' from " + frame_text(f) +
                       (e.is_input() || p_.edges_[first->second.index()].is_input() ? " (input edges feed the root frame)" : ""));
+            return;
+          }
         }
       if (!first) {
         error("G-LOOP", node.where, node_subject(node),
