@@ -94,13 +94,20 @@ class FrameBuilder {
     return true;
   }
 
+  // An Enter's parallel_iterations as given (C-BOUND), TensorFlow's default if absent.
+  static std::int64_t parallel_iterations(const Node& n) {
+    const auto it = n.attrs.find(kParallelIterationsAttr);
+    return it == n.attrs.end() ? kDefaultParallelIterations : std::get<std::int64_t>(it->second);
+  }
+
   // The frame an Enter's tokens go into: created at its first Enter.
   FrameId enter_frame(NodeId id, FrameId from) {
     const auto& n = p_.node(id);
     const auto& name = std::get<std::string>(n.attrs.at(std::string(kFrameAttr)));
-    const auto it = n.attrs.find(kParallelIterationsAttr);
-    const auto bound = it == n.attrs.end() ? kDefaultParallelIterations : std::get<std::int64_t>(it->second);
-    if (name.empty()) error("G-ATTR", n.where + "/attrs/frame", node_subject(n), "an Enter's frame name is not empty");
+    const auto bound = parallel_iterations(n);
+    if (name.empty())
+      error("G-ATTR", n.where + "/attrs/frame", node_subject(n),
+            "the frame name is empty; an Enter names the loop frame it enters");
     if (bound < 1 || bound > (1 << 20))
       error("G-ATTR", n.where + "/attrs/parallel_iterations", node_subject(n),
             "parallel_iterations is a number of iterations in [1, 2^20], not " + std::to_string(bound));
@@ -111,10 +118,11 @@ class FrameBuilder {
         error("G-FRAME", n.where, node_subject(n),
               "enters frame '" + name + "' from " + frame_text(from) + ", but node '" + p_.node(first_enter_[f]).name +
                   "' enters it from " + frame_text(frames[f].parent));
-      else if (frames[f].parallel_iterations != static_cast<std::uint32_t>(bound))
+      // Compared as given: an out-of-range bound is stored clamped, and is reported above.
+      else if (const auto first = parallel_iterations(p_.node(first_enter_[f])); first != bound)
         error("G-FRAME", n.where, node_subject(n),
               "gives frame '" + name + "' parallel_iterations " + std::to_string(bound) + ", but node '" +
-                  p_.node(first_enter_[f]).name + "' gives it " + std::to_string(frames[f].parallel_iterations));
+                  p_.node(first_enter_[f]).name + "' gives it " + std::to_string(first));
       return FrameId(f);
     }
     Frame frame;
