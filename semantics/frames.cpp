@@ -176,7 +176,8 @@ class FrameBuilder {
           break;
         case OpKind::next_iteration:
           if (node.frame.index() == 0) {
-            error("G-FRAME", node.where, node_subject(node), "a NextIteration belongs to a loop frame, not the root frame");
+            error("G-FRAME", node.where, node_subject(node),
+                  "a NextIteration belongs to a loop frame, but its input is in the root frame");
             return;
           }
           [[fallthrough]];
@@ -236,7 +237,8 @@ class FrameBuilder {
     struct Handle {
       State state = State::unknown;
       VarId var{};
-      EdgeId other{};  // for a conflict: an edge with another variable
+      EdgeId other{};  // for a conflict: an edge with another variable,
+      VarId other_var{};  // and that variable
     };
     std::vector<Handle> handle(p_.edges_.size());
     auto join = [&](Handle& into, const Handle& h, EdgeId via) {
@@ -244,7 +246,7 @@ class FrameBuilder {
       if (h.state == State::conflict) return into = h, true;
       if (into.state == State::unknown) return into = h, true;
       if (into.var == h.var) return false;
-      into = {State::conflict, into.var, via};
+      into = {State::conflict, into.var, via, h.var};
       return true;
     };
     for (std::size_t i = 0; i < p_.edges_.size(); ++i) {
@@ -274,8 +276,9 @@ class FrameBuilder {
         error("G-REF", node.where, node_subject(node),
               h.state == State::unknown
                   ? "its variable edge carries no variable handle: it comes from no Var node or input edge"
-                  : "its variable edge may carry variable '" + p_.variable(h.var).name + "' or another (through edge '" +
-                        p_.edge(h.other).name + "'); the variable a Read or Assign-f accesses must be static");
+                  : "its variable edge may carry variable '" + p_.variable(h.var).name + "' or, through edge '" +
+                        p_.edge(h.other).name + "', variable '" + p_.variable(h.other_var).name +
+                        "'; the variable a Read or Assign-f accesses must be static");
     }
   }
 
