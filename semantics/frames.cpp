@@ -13,11 +13,14 @@ class FrameBuilder {
 
   void run() {
     p_.frames_.assign(1, Frame{});  // the root frame
+    // Each phase needs the previous ones' rules to hold: after an error, later
+    // phases would only report its follow-ons.
     mark_back_edges();
-    if (!order_acyclic()) return;
+    if (failed_ || !order_acyclic()) return;
     assign_frames();
     if (failed_) return;
     check_loops();
+    if (failed_) return;
     fill_tables();
     resolve_variables();
     check_fetches();
@@ -91,13 +94,20 @@ class FrameBuilder {
     return true;
   }
 
+  // An Enter's parallel_iterations as given (C-BOUND), TensorFlow's default if absent.
+  static std::int64_t parallel_iterations(const Node& n) {
+    const auto it = n.attrs.find(kParallelIterationsAttr);
+    return it == n.attrs.end() ? kDefaultParallelIterations : std::get<std::int64_t>(it->second);
+  }
+
   // The frame an Enter's tokens go into: created at its first Enter.
   FrameId enter_frame(NodeId id, FrameId from) {
     const auto& n = p_.node(id);
     const auto& name = std::get<std::string>(n.attrs.at(std::string(kFrameAttr)));
-    const auto it = n.attrs.find(kParallelIterationsAttr);
-    const auto bound = it == n.attrs.end() ? kDefaultParallelIterations : std::get<std::int64_t>(it->second);
-    if (name.empty()) error("G-ATTR", n.where + "/attrs/frame", node_subject(n), "an Enter's frame name is not empty");
+    const auto bound = parallel_iterations(n);
+    if (name.empty())
+      error("G-ATTR", n.where + "/attrs/frame", node_subject(n),
+            "the frame name is empty; an Enter names the loop frame it enters");
     if (bound < 1 || bound > (1 << 20))
       error("G-ATTR", n.where + "/attrs/parallel_iterations", node_subject(n),
             "parallel_iterations is a number of iterations in [1, 2^20], not " + std::to_string(bound));
@@ -108,10 +118,11 @@ class FrameBuilder {
         error("G-FRAME", n.where, node_subject(n),
               "enters frame '" + name + "' from " + frame_text(from) + ", but node '" + p_.node(first_enter_[f]).name +
                   "' enters it from " + frame_text(frames[f].parent));
-      else if (frames[f].parallel_iterations != static_cast<std::uint32_t>(bound))
+      // Compared as given: an out-of-range bound is stored clamped, and is reported above.
+      else if (const auto first = parallel_iterations(p_.node(first_enter_[f])); first != bound)
         error("G-FRAME", n.where, node_subject(n),
               "gives frame '" + name + "' parallel_iterations " + std::to_string(bound) + ", but node '" +
-                  p_.node(first_enter_[f]).name + "' gives it " + std::to_string(frames[f].parallel_iterations));
+                  p_.node(first_enter_[f]).name + "' gives it " + std::to_string(first));
       return FrameId(f);
     }
     Frame frame;
@@ -139,11 +150,14 @@ class FrameBuilder {
           const auto f = e.is_input() ? FrameId(std::uint32_t{0}) : frame_out_[e.src.index()];
           if (!f.valid()) return;  // an earlier error left the source without a frame
           if (!first) first.emplace(f, d);
-          else if (first->first != f)
+          else if (first->first != f) {
+            // The node has no frame: its successors' frames would be guesses.
             error("G-FRAME", node.where, node_subject(node),
                   "its inputs come from different frames: edge '" + p_.edges_[first->second.index()].name + "' from " +
                       frame_text(first->first) + ", edge '" + e.name + "' from " + frame_text(f) +
                       (e.is_input() || p_.edges_[first->second.index()].is_input() ? " (input edges feed the root frame)" : ""));
+            return;
+          }
         }
       if (!first) {
         error("G-LOOP", node.where, node_subject(node),
@@ -162,7 +176,8 @@ class FrameBuilder {
           break;
         case OpKind::next_iteration:
           if (node.frame.index() == 0) {
-            error("G-FRAME", node.where, node_subject(node), "a NextIteration belongs to a loop frame, not the root frame");
+            error("G-FRAME", node.where, node_subject(node),
+                  "a NextIteration belongs to a loop frame, but its input is in the root frame");
             return;
           }
           [[fallthrough]];
@@ -222,7 +237,8 @@ class FrameBuilder {
     struct Handle {
       State state = State::unknown;
       VarId var{};
-      EdgeId other{};  // for a conflict: an edge with another variable
+      EdgeId other{};  // for a conflict: an edge with another variable,
+      VarId other_var{};  // and that variable
     };
     std::vector<Handle> handle(p_.edges_.size());
     auto join = [&](Handle& into, const Handle& h, EdgeId via) {
@@ -230,7 +246,7 @@ class FrameBuilder {
       if (h.state == State::conflict) return into = h, true;
       if (into.state == State::unknown) return into = h, true;
       if (into.var == h.var) return false;
-      into = {State::conflict, into.var, via};
+      into = {State::conflict, into.var, via, h.var};
       return true;
     };
     for (std::size_t i = 0; i < p_.edges_.size(); ++i) {
@@ -260,8 +276,9 @@ class FrameBuilder {
         error("G-REF", node.where, node_subject(node),
               h.state == State::unknown
                   ? "its variable edge carries no variable handle: it comes from no Var node or input edge"
-                  : "its variable edge may carry variable '" + p_.variable(h.var).name + "' or another (through edge '" +
-                        p_.edge(h.other).name + "'); the variable a Read or Assign-f accesses must be static");
+                  : "its variable edge may carry variable '" + p_.variable(h.var).name + "' or, through edge '" +
+                        p_.edge(h.other).name + "', variable '" + p_.variable(h.other_var).name +
+                        "'; the variable a Read or Assign-f accesses must be static");
     }
   }
 
