@@ -262,10 +262,8 @@ class Search {
     c.width = table_.width();
     c.states.assign(states.begin(), states.end());
     c.rows.resize(states.size() * c.width);
-    Row row;
     for (std::size_t k = 0; k < states.size(); ++k) {
-      table_.load(states[k], row);
-      std::copy(row.begin(), row.end(), c.rows.begin() + static_cast<std::ptrdiff_t>(k * c.width));
+      table_.load(states[k], c.rows.data() + k * c.width);
       c.sleep[k].clear();
       if (const auto it = sleep_.find(states[k]); it != sleep_.end()) {
         c.sleep[k] = std::move(it->second);

@@ -45,12 +45,6 @@ Reduction::Reduction(Firings& firings, Por por)
       accessors_[a.var.index()].push_back(n);
       if (node.frame.index() != 0) root_only_[a.var.index()] = false;
     }
-    auto& to = delivers_to_.emplace_back();
-    for (auto e : node.out)
-      if (const auto& edge = p.edge(e); !edge.is_output()) {
-        const auto k = p.node(edge.dst).op.kind;
-        if (k == OpKind::merge || k == OpKind::exit) to.push_back(edge.dst);
-      }
   }
   member_root_.assign(p.nodes().size(), 0);
 }
@@ -61,7 +55,7 @@ bool Reduction::independent(Transition a, Transition b) const {
   if (a.node == b.node && p.node(a.node).op.kind == OpKind::exit && sem_.record_context(a) == sem_.record_context(b))
     return false;
   auto delivers = [&](Transition from, Transition to) {
-    const auto& targets = delivers_to_[from.node.index()];
+    const auto& targets = sem_.delivers_to(from.node);
     return std::find(targets.begin(), targets.end(), to.node) != targets.end() &&
            sem_.out_context(from.node, from.context) == to.context;
   };
@@ -199,19 +193,18 @@ void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
       if (const Transition t{a, kRootContext}; sem_.locally_enabled(f_.view(row), t) && f_.overwrites(row, t))
         writes_.push_back(a);
     std::stable_partition(writes_.begin(), writes_.end(), [&](NodeId w) { return w != m.t.node; });
-    row_.assign(row.begin(), row.end());
-    for (auto w : writes_) fire_step(row_, {w, kRootContext}, 0, out.steps_, seeds);  // overwrites are deterministic
-    const auto exceeds = settle(row_, out.steps_, std::move(seeds));
-    out.add(row_, exceeds);
+    auto& landing = out.start(row);
+    for (auto w : writes_) fire_step(landing, {w, kRootContext}, 0, out.steps_, seeds);  // overwrites are deterministic
+    out.finish(settle(landing, out.steps_, std::move(seeds)));
     return;
   }
   const auto results = f_.results(row, m.t);
   for (std::uint32_t r = 0; r < results; ++r) {
-    row_.assign(row.begin(), row.end());
+    auto& landing = out.start(row);
     seeds.clear();
-    auto exceeds = fire_step(row_, m.t, r, out.steps_, seeds);
-    if (!exceeds.valid()) exceeds = settle(row_, out.steps_, std::move(seeds));
-    out.add(row_, exceeds);
+    auto exceeds = fire_step(landing, m.t, r, out.steps_, seeds);
+    if (!exceeds.valid()) exceeds = settle(landing, out.steps_, std::move(seeds));
+    out.finish(exceeds);
   }
 }
 

@@ -44,10 +44,7 @@ struct Move {
 class Landings {
  public:
   [[nodiscard]] std::size_t size() const { return ends_.size(); }
-  [[nodiscard]] std::span<const Code> row(std::size_t i) const {
-    const std::size_t begin = i == 0 ? 0 : row_ends_[i - 1];
-    return {rows_.data() + begin, row_ends_[i] - begin};
-  }
+  [[nodiscard]] std::span<const Code> row(std::size_t i) const { return rows_[i]; }
   [[nodiscard]] std::span<const Step> steps(std::size_t i) const {
     const std::size_t begin = i == 0 ? 0 : ends_[i - 1];
     return {steps_.data() + begin, ends_[i] - begin};
@@ -56,17 +53,20 @@ class Landings {
 
  private:
   friend class Reduction;
-  void clear() {
-    rows_.clear(), row_ends_.clear(), steps_.clear(), ends_.clear(), exceeds_.clear();
+  void clear() { steps_.clear(), ends_.clear(), exceeds_.clear(); }
+  // The next landing's row, starting as a copy of `from` (rows keep their storage from call to call).
+  Row& start(std::span<const Code> from) {
+    if (rows_.size() <= ends_.size()) rows_.resize(ends_.size() + 1);
+    auto& r = rows_[ends_.size()];
+    r.assign(from.begin(), from.end());
+    return r;
   }
-  void add(const Row& row, FrameId exceeds) {
-    rows_.insert(rows_.end(), row.begin(), row.end());
-    row_ends_.push_back(static_cast<std::uint32_t>(rows_.size()));
+  // Ends the landing start() began.
+  void finish(FrameId exceeds) {
     ends_.push_back(static_cast<std::uint32_t>(steps_.size()));
     exceeds_.push_back(exceeds);
   }
-  Row rows_;
-  std::vector<std::uint32_t> row_ends_;
+  std::vector<Row> rows_;
   Schedule steps_;
   std::vector<std::uint32_t> ends_;
   std::vector<FrameId> exceeds_;
@@ -103,14 +103,12 @@ class Reduction {
   bool loops_;                                   // the program has loop frames
   std::vector<std::vector<NodeId>> accessors_;   // by variable
   std::vector<bool> root_only_;                  // by variable: every accessor is in the root frame
-  std::vector<std::vector<NodeId>> delivers_to_;  // by node: the Merges and Exits its edges feed
   // Scratch space, reused from call to call.
   Frontier frontier_;
   std::vector<char> member_root_;
   std::unordered_set<Transition> member_;
   std::vector<Transition> work_, marked_, scratch_, candidate_, best_;
   std::vector<NodeId> writes_, others_;
-  Row row_;
 
   // The enabled members of a stubborn set containing t, sorted, into out.
   void stubborn_set(std::span<const Code> row, const Frontier& f, Transition t, std::vector<Transition>& out);

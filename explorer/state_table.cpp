@@ -66,9 +66,13 @@ bool StateTable::equal(StateIndex i, std::span<const Code> r) const {
 
 void StateTable::load(StateIndex i, Row& r) const {
   r.resize(width_);
-  if (code_bytes_ == 1) load_as<std::uint8_t>(at(i), width_, r.data());
-  else if (code_bytes_ == 2) load_as<std::uint16_t>(at(i), width_, r.data());
-  else load_as<std::uint32_t>(at(i), width_, r.data());
+  load(i, r.data());
+}
+
+void StateTable::load(StateIndex i, Code* r) const {
+  if (code_bytes_ == 1) load_as<std::uint8_t>(at(i), width_, r);
+  else if (code_bytes_ == 2) load_as<std::uint16_t>(at(i), width_, r);
+  else load_as<std::uint32_t>(at(i), width_, r);
 }
 
 std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uint64_t h) {

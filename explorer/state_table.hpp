@@ -29,6 +29,7 @@ class StateTable {
   std::pair<StateIndex, bool> insert(std::span<const Code> row, std::uint64_t h);
   // Copies row i to out (width() codes).
   void load(StateIndex i, Row& out) const;
+  void load(StateIndex i, Code* out) const;
   [[nodiscard]] std::size_t width() const { return width_; }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] std::size_t bytes() const;

@@ -15,7 +15,7 @@ namespace tfsem {
 template <class View>
 bool Semantics::locally_enabled(const View& v, Transition t) const {
   const auto& node = program_->node(t.node);
-  if (v.fired(t.node, record_context(t))) return false;
+  if (needs_record_[t.node.index()] && v.fired(t.node, record_context(t))) return false;
   // S-CTRL-1: every incoming control edge holds GO (or, C-DEAD, DEAD).
   for (auto d : node.control_in)
     if (v.holds(in_slot(d, t.context)) == Holds::empty) return false;
@@ -208,9 +208,13 @@ void Semantics::conflicts(const View& v, const Frontier& f, Transition t, std::v
   // Two accesses to one variable, one an update, do not commute; accessors in
   // contexts that do not exist yet come from the contexts' creators.
   if (const auto a = access_[t.node.index()]; a.kind != Access::Kind::none) {
+    const bool update = a.kind == Access::Kind::update;
     for (auto u : accessors_[a.var.index()]) {
-      const auto b = access_[u.index()];
-      if (a.kind != Access::Kind::update && b.kind != Access::Kind::update) continue;
+      if (!update && access_[u.index()].kind != Access::Kind::update) continue;
+      if (!loops_) {  // every context is the root
+        if (u != t.node && !v.fired(u, kRootContext)) out.push_back({u, kRootContext});
+        continue;
+      }
       const auto frame = p.node(u).frame;
       for (auto c : f.present)
         if (ctx[c].frame == frame && Transition{u, c} != t && !v.fired(u, c)) out.push_back({u, c});
@@ -233,15 +237,10 @@ void Semantics::conflicts(const View& v, const Frontier& f, Transition t, std::v
     default: break;
   }
   // A value for a Merge or an Exit changes what it does.
+  if (delivers_to_[t.node.index()].empty()) return;
   const auto oc = out_context(t.node, t.context);
-  for (auto e : node.out) {
-    const auto& edge = p.edge(e);
-    if (edge.is_output()) continue;
-    const auto k = p.node(edge.dst).op.kind;
-    if (k != OpKind::merge && k != OpKind::exit) continue;
-    const Transition consumer{edge.dst, oc};
-    if (!v.fired(consumer.node, record_context(consumer))) out.push_back(consumer);
-  }
+  for (auto dst : delivers_to_[t.node.index()])
+    if (const Transition consumer{dst, oc}; !v.fired(dst, record_context(consumer))) out.push_back(consumer);
 }
 
 // For t disabled: a set of transitions one of which fires in every behaviour

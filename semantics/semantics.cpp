@@ -30,7 +30,7 @@ std::string_view violation_name(Violation::Kind k) {
 }
 
 Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
-    : program_(std::move(program)), options_(options) {
+    : program_(std::move(program)), options_(options), loops_(program_->frames().size() > 1) {
   const auto& p = *program_;
   accessors_.resize(p.variables().size());
   touching_.resize(p.variables().size());
@@ -47,7 +47,16 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
     }
     loop_merge_.push_back(node.op.kind == OpKind::merge &&
                           std::any_of(node.in.begin(), node.in.end(), [&](EdgeId d) { return p.edge(d).back; }));
+    auto& to = delivers_to_.emplace_back();
+    for (auto e : node.out)
+      if (const auto& edge = p.edge(e); !edge.is_output())
+        if (const auto k = p.node(edge.dst).op.kind; k == OpKind::merge || k == OpKind::exit) to.push_back(edge.dst);
+    const auto consumed = [&](EdgeId d) { return !p.edge(d).invariant; };
+    needs_record_.push_back(node.op.kind == OpKind::merge || node.op.kind == OpKind::exit ||
+                            (std::none_of(node.in.begin(), node.in.end(), consumed) &&
+                             std::none_of(node.control_in.begin(), node.control_in.end(), consumed)));
   }
+  for (const auto& e : p.edges()) invariant_.push_back(e.invariant);
   for (auto& frames : touching_) {
     std::sort(frames.begin(), frames.end());
     frames.erase(std::unique(frames.begin(), frames.end()), frames.end());

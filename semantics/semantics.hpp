@@ -81,7 +81,7 @@ class Semantics {
   // The slot input edge d of a transition in context c reads: c, or for a loop
   // invariant (C-ENTER-CONST) iteration 0 of c's frame instance.
   [[nodiscard]] Slot in_slot(EdgeId d, ContextId c) const {
-    return {d, program_->edge(d).invariant ? (*contexts_)[c].first : c};
+    return {d, invariant_[d.index()] ? (*contexts_)[c].first : c};
   }
   // The context of the tokens n puts on its outgoing edges when it fires in c.
   [[nodiscard]] ContextId out_context(NodeId n, ContextId c) const;
@@ -132,6 +132,8 @@ class Semantics {
   // its old value: Assign-f with f deterministic and ignoring w (Write =
   // Assign-Snd), and v a tensor that is not an error (S-ERR-ASSIGN) nor DEAD.
   [[nodiscard]] bool overwrites(NodeId n, const Content& v) const;
+  // The Merges and Exits n's data edges feed: a value for them can change what they do.
+  [[nodiscard]] const std::vector<NodeId>& delivers_to(NodeId n) const { return delivers_to_[n.index()]; }
   // Whether n's firing has one result whatever its inputs (not a relation,
   // S-NONDET); a Merge's result count depends on its inputs (C-MERGE).
   [[nodiscard]] bool deterministic(NodeId n) const;
@@ -148,6 +150,14 @@ class Semantics {
   std::vector<std::vector<NodeId>> accessors_;     // by variable: its Read and Assign-f nodes
   std::vector<std::vector<FrameId>> touching_;     // by variable: the loop frames holding an accessor, or nested ones
   std::vector<bool> loop_merge_;                   // by node: a Merge with a NextIteration input
+  std::vector<bool> invariant_;                    // by edge: Edge::invariant, kept dense
+  std::vector<std::vector<NodeId>> delivers_to_;   // by node: the Merges and Exits its data edges feed
+  bool loops_ = false;                             // the program has loop frames
+  // By node: whether its fired record, not its inputs, tells that it fired. A
+  // node that consumes every input it needs cannot find them again in that
+  // context (each slot is filled once), so only a Merge, an Exit, and a node
+  // fed by loop invariants alone need the record to stay disabled.
+  std::vector<bool> needs_record_;
   // Bit a of row b: a precedes b. Built on first use (n^2 bits), so that
   // large graphs that never ask pay nothing.
   struct Ancestors {
