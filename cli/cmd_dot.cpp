@@ -71,7 +71,7 @@ std::string program_dot(const Semantics& sem, const DotCmd& o) {
   std::function<void(FrameId, const std::string&)> frame = [&](FrameId f, const std::string& indent) {
     const auto& fr = p.frame(f);
     if (f.index() != 0)
-      out << indent << "subgraph cluster_f" << f.value << " {\n" << indent << "  label=\"loop " << dot_escape(fr.name)
+      out << indent << "subgraph cluster_f" << f.value << " {\n" << indent << "  label=\"frame " << dot_escape(fr.name)
           << " (parallel_iterations " << fr.parallel_iterations << ")\";\n" << indent << "  style=dashed; color=gray40;\n";
     const auto inner = f.index() == 0 ? indent : indent + "  ";
     for (auto n : fr.nodes)
