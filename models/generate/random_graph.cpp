@@ -246,12 +246,37 @@ class Generator {
       s.pending.push_back({exit, 0});
     }
     // The body: i + 1 on the pivot, and the carried values' next ones.
+    // Sometimes the step is a Choice of 1 or 2, or 1 + 0 * Read(x): then
+    // starting the next iteration takes a firing that is not eager.
     Scope body{name("body"), false, {}, {}};
     node(body, body.pivot, "Identity");
     b_.tensor({switches[0], 1}, {body.pivot, 0});
     const auto add = b_.node(name("add_i"), "Add");
     b_.tensor({body.pivot, 0}, {add, 0});
-    b_.tensor({one, 0}, {add, 1});
+    switch (pick(4)) {
+      case 0: {
+        const auto step = node(body, name("step"), "Choice", "",
+                               {{"values", std::vector<Tensor>{Tensor::scalar(std::int32_t{1}), Tensor::scalar(std::int32_t{2})}}});
+        b_.control(body.pivot, step);
+        b_.tensor({step, 0}, {add, 1});
+        b_.drop({one, 0});
+        break;
+      }
+      case 1: {
+        const auto read = node(body, name("read"), "Read");
+        const auto var = b_.node("var_" + read, "Var", "x" + std::to_string(pick(vars_)));
+        b_.control(body.pivot, var);
+        b_.handle({var, 0}, {read, 0});
+        const auto times = b_.node(name("fn"), "Mul"), step = b_.node(name("fn"), "Add");
+        b_.tensor({read, 0}, {times, 0});
+        constant(body, Tensor::scalar(std::int32_t{0}), {times, 1});
+        b_.tensor({times, 0}, {step, 0});
+        b_.tensor({one, 0}, {step, 1});
+        b_.tensor({step, 0}, {add, 1});
+        break;
+      }
+      default: b_.tensor({one, 0}, {add, 1}); break;
+    }
     b_.tensor({add, 0}, {nexts[0], 0});
     for (std::size_t k = 1; k <= carried; ++k) body.pending.push_back({switches[k], 1});
     block(body, 1 + pick(2), 0, depth + 1 < o_.max_nesting ? pick(2) : 0, depth + 1);

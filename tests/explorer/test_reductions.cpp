@@ -118,7 +118,7 @@ TEST_CASE("1,000 seeded random graphs with conditionals and loops, and 100 with 
   sweep(generate::kRandomControl, 1000, 1, 20'000);
   auto nested = generate::kRandomControl;
   nested.max_nesting = 2;
-  sweep(nested, 100, 100'001, 60'000);
+  sweep(nested, 100, 100'001, 100'000);
 }
 
 TEST_CASE("lastwrite-n: the reads-from reduction explores n behaviours, the others n!") {
