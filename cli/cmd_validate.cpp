@@ -21,15 +21,17 @@ Command add_validate(CLI::App& app) {
             try {
               const auto sem = opts->load();
               const auto& p = sem.program();
+              const auto loops = p.frames().size() - 1;  // the root frame aside
               if (*json) {
                 std::cout << nlohmann::json{{"valid", true}, {"graph", p.name()}, {"hash", p.hash_hex()},
                                             {"nodes", p.nodes().size()}, {"edges", p.edges().size()},
-                                            {"variables", p.variables().size()}}
+                                            {"variables", p.variables().size()}, {"loop_frames", loops}}
                                  .dump(2)
                           << "\n";
               } else {
                 std::cout << "valid: graph " << p.name() << " hash " << p.hash_hex() << ": " << p.nodes().size()
-                          << " nodes, " << p.edges().size() << " edges, " << p.variables().size() << " variables\n";
+                          << " nodes, " << p.edges().size() << " edges, " << p.variables().size() << " variables"
+                          << (loops ? ", " + std::to_string(loops) + " loop frame" + (loops > 1 ? "s" : "") : "") << "\n";
               }
               return int{kSuccess};
             } catch (const InputError& e) {
