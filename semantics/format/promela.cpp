@@ -223,7 +223,8 @@ class Unrolling {
   [[nodiscard]] std::vector<int> instances_in_tfsem_order() const {
     std::vector<int> out;
     for (auto c : in_tfsem_order())
-      if (const auto it = by_parent_.find(c); it != by_parent_.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+      if (const auto it = by_parent_.find(c); it != by_parent_.end())
+        out.insert(out.end(), it->second.begin(), it->second.end());
     return out;
   }
   // The frame instances entered from context c, by frame.
@@ -316,7 +317,8 @@ std::string all_of(const std::vector<std::string>& terms) { return join(terms, "
 std::string any_of(const std::vector<std::string>& terms) { return join(terms, " || ", "0"); }
 // The negation of a condition.
 std::string negation(const std::string& cond) {
-  const bool name = std::all_of(cond.begin(), cond.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
+  const bool name = std::all_of(cond.begin(), cond.end(),
+                                [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
   return name ? "!" + cond : "!(" + cond + ")";
 }
 // A guard: terms joined by " && ", without parentheses around them all.
@@ -407,7 +409,8 @@ class ControlFlowExporter {
     for (const auto& v : p_.variables())
       if (!printable(v.name)) refuse(v.where, "variable '" + v.name + "'", "its name cannot be printed by Promela");
     for (const auto& e : p_.edges())
-      if (e.is_output() && !printable(e.fetch)) refuse(e.where, edge_subject(e), "its fetch name cannot be printed by Promela");
+      if (e.is_output() && !printable(e.fetch))
+        refuse(e.where, edge_subject(e), "its fetch name cannot be printed by Promela");
     for (const auto& f : p_.frames())
       if (!printable(f.name)) refuse("", "frame '" + f.name + "'", "its name cannot be printed by Promela");
   }
@@ -425,7 +428,10 @@ class ControlFlowExporter {
         const auto& node = p_.node(n);
         const auto out = output_types(n);
         for (std::size_t j = 0; j < node.out.size(); ++j)
-          if (auto& t = types_[node.out[j].index()]; t == Ty::unknown && out[j] != Ty::unknown) t = out[j], changed = true;
+          if (auto& t = types_[node.out[j].index()]; t == Ty::unknown && out[j] != Ty::unknown) {
+            t = out[j];
+            changed = true;
+          }
       }
     }
   }
@@ -477,7 +483,8 @@ class ControlFlowExporter {
   void check_values() {
     for (const auto& v : p_.variables())
       if (scalar_type(v.initial) == Ty::unknown)
-        refuse(v.where, "variable '" + v.name + "'", "value " + v.initial.to_string(8) + " is not an i32 or bool scalar");
+        refuse(v.where, "variable '" + v.name + "'",
+               "value " + v.initial.to_string(8) + " is not an i32 or bool scalar");
     for (std::size_t i = 0; i < p_.edges().size(); ++i) {
       const auto& e = p_.edge(EdgeId(i));
       if (const auto* t = std::get_if<Tensor>(&e.initial); t != nullptr && scalar_type(*t) == Ty::unknown)
@@ -910,8 +917,8 @@ class ControlFlowExporter {
   // C-BOUND: iteration j may start when iteration j - parallel_iterations is
   // done ("" when j < parallel_iterations).
   [[nodiscard]] std::string bound(int c) const {
-    const auto bound = p_.frame(ctx(c).frame).parallel_iterations;
-    return ctx(c).iteration < bound ? "" : done(back(c, bound));
+    const auto in_flight = p_.frame(ctx(c).frame).parallel_iterations;
+    return ctx(c).iteration < in_flight ? "" : done(back(c, in_flight));
   }
   // A context exists when anything is in it or nested in it: a slot, a
   // fired record, or iteration 0 of a frame instance entered from it.
@@ -980,7 +987,7 @@ class ControlFlowExporter {
       out.push_back(busy(c) + " = " + busyness(c));
       out.push_back(done(c) + " = " + doneness(c));
     }
-    for (std::size_t c = 1; c < u_.size(); ++c) out.push_back(act(static_cast<int>(c)) + " = " + activity(static_cast<int>(c)));
+    for (int c = 1; c < static_cast<int>(u_.size()); ++c) out.push_back(act(c) + " = " + activity(c));
     return out;
   }
 
@@ -1018,7 +1025,8 @@ class ControlFlowExporter {
       if (!has_slot(e, c)) continue;
       status_names.push_back(status(e, c) + (x.is_input() ? " = LIVE" : ""));
       const auto* t = std::get_if<Tensor>(&x.initial);
-      value_names.push_back(value(e, c) + (t != nullptr && scalar_type(*t) != Ty::unknown ? " = " + scalar_literal(*t) : ""));
+      const bool initial = t != nullptr && scalar_type(*t) != Ty::unknown;
+      value_names.push_back(value(e, c) + (initial ? " = " + scalar_literal(*t) : ""));
     }
     std::string out = "byte " + list(status_names) + ";";
     if (x.kind == EdgeKind::tensor) out += " int " + list(value_names) + ";";
@@ -1047,7 +1055,8 @@ class ControlFlowExporter {
       for (auto j : inst.iterations) all.push_back(any_of({negation(pres(j)), done(j)}));
       out << "#define " << complete(static_cast<int>(i)) << " " << all_of(all) << "\n";
       for (auto j : inst.iterations)
-        out << "#define " << last(j) << " " << (ctx(j).next < 0 ? pres(j) : all_of({pres(j), negation(pres(ctx(j).next))})) << "\n";
+        out << "#define " << last(j) << " "
+            << (ctx(j).next < 0 ? pres(j) : all_of({pres(j), negation(pres(ctx(j).next))})) << "\n";
     }
     return out.str();
   }
@@ -1082,14 +1091,15 @@ class ControlFlowExporter {
   // Prints a live value v of an edge of this kind and dtype, after `name`.
   static std::string print_value(const std::string& name, const std::string& v, EdgeKind kind, Ty t) {
     if (kind == EdgeKind::control) return print(name + "GO");
-    if (t == Ty::boolean) return "if :: " + v + " -> " + print(name + "bool:true") + " :: else -> " + print(name + "bool:false") + " fi";
+    if (t == Ty::boolean)
+      return "if :: " + v + " -> " + print(name + "bool:true") + " :: else -> " + print(name + "bool:false") + " fi";
     // Through r0: SPIN hides a variable that only printf reads (spin -o2), and
     // states that differ in it only would merge.
     return "r0 = " + v + "; printf(\"" + name + "i32:%d\", r0)";
   }
   // Prints a slot's contents after `name`: its value, GO, DEAD or EMPTY.
-  static std::string print_contents(const std::string& name, const std::string& status, const std::string& v, EdgeKind kind,
-                                    Ty t) {
+  static std::string print_contents(const std::string& name, const std::string& status, const std::string& v,
+                                    EdgeKind kind, Ty t) {
     return "if :: " + status + " == LIVE -> " + print_value(name, v, kind, t) + " :: " + status + " == DEAD -> " +
            print(name + "DEAD") + " :: else -> " + print(name + "EMPTY") + " fi";
   }
@@ -1106,11 +1116,13 @@ class ControlFlowExporter {
     for (std::size_t i = 0; i < p_.edges().size(); ++i) {
       const auto& e = edge(EdgeId(i));
       if (!e.is_output() || e.fetch.empty()) continue;
-      s.push_back(print_contents(sep + e.fetch + "=", status(EdgeId(i), 0), value(EdgeId(i), 0), e.kind, type(EdgeId(i))));
+      const EdgeId id(i);
+      s.push_back(print_contents(sep + e.fetch + "=", status(id, 0), value(id, 0), e.kind, type(id)));
       sep = "; ";
     }
     for (std::size_t x = 0; x < p_.variables().size(); ++x) {
-      s.push_back(print_value(sep + p_.variable(VarId(x)).name + "=", "x" + std::to_string(x), EdgeKind::tensor, var_types_[x]));
+      const auto& name = p_.variable(VarId(x)).name;
+      s.push_back(print_value(sep + name + "=", "x" + std::to_string(x), EdgeKind::tensor, var_types_[x]));
       sep = "; ";
     }
     s.push_back("listed = 0");
