@@ -2,6 +2,8 @@
 
 #include "semantics/hash.hpp"
 
+#include <algorithm>
+
 namespace tfsem {
 
 std::size_t Contexts::KeyHash::operator()(const Key& k) const noexcept {
@@ -36,6 +38,17 @@ bool Contexts::within(ContextId c, ContextId outer) const {
 ContextId Contexts::at_depth(ContextId c, std::uint32_t d) const {
   while ((*this)[c].depth > d) c = (*this)[c].parent;
   return c;
+}
+
+bool Contexts::before(ContextId a, ContextId b) const {
+  const auto depth = std::min((*this)[a].depth, (*this)[b].depth);
+  for (std::uint32_t d = 1; d <= depth; ++d) {
+    const auto& x = (*this)[at_depth(a, d)];
+    const auto& y = (*this)[at_depth(b, d)];
+    if (x.frame != y.frame) return x.frame < y.frame;
+    if (x.iteration != y.iteration) return x.iteration < y.iteration;
+  }
+  return (*this)[a].depth < (*this)[b].depth;
 }
 
 }  // namespace tfsem

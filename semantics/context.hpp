@@ -59,6 +59,9 @@ class Contexts {
   [[nodiscard]] bool within(ContextId c, ContextId outer) const;
   // The context enclosing c at depth d (d <= depth of c).
   [[nodiscard]] ContextId at_depth(ContextId c, std::uint32_t d) const;
+  // A canonical order: by the stacks of (frame, iteration), outermost first,
+  // whatever order the contexts were interned in.
+  [[nodiscard]] bool before(ContextId a, ContextId b) const;
   [[nodiscard]] std::size_t bytes() const { return entries_.bytes() + index_.size() * 48; }
 
  private:

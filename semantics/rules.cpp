@@ -26,8 +26,9 @@ struct Firing {
   }
   // "the incoming edges are EMPTY afterwards"; a loop invariant stays for
   // every iteration (C-ENTER-CONST).
-  void consume(EdgeId d) {
-    if (!sem.program().edge(d).invariant) next.put({d, t.context}, Empty{});
+  void consume(EdgeId d) { consume(next, d); }
+  void consume(State& into, EdgeId d) const {
+    if (!sem.program().edge(d).invariant) into.put({d, t.context}, Empty{});
   }
   // InTransit(e) in s', in the context of n's outgoing tokens (C-SLOT).
   void emit(State& into, EdgeId e, Content c) const { into.put({e, sem.out_context(t.node, t.context)}, std::move(c)); }
@@ -150,7 +151,7 @@ Successors fire_merge(Firing& f) {
     const auto d = f.node.in[i];
     if (holds(f.input(d)) != Holds::live) continue;
     State next = f.next;
-    next.put({d, f.t.context}, Empty{});
+    f.consume(next, d);
     f.emit(next, f.node.out[0], f.input(d));
     if (f.node.out.size() > 1) f.emit(next, f.node.out[1], Tensor::scalar(static_cast<std::int32_t>(i)));
     out.push_back(std::move(next));

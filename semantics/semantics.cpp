@@ -173,6 +173,13 @@ std::vector<StuckNode> Semantics::stuck(const State& s) const {
   for (const auto& inst : f.instances)
     for (auto x : p.frame(inst.frame).exits)
       if (!s.has_fired(x, inst.parent)) missing.push_back({x, inst.iterations.back()});
+  // In a canonical order: by context, then topologically, whatever the order contexts were met in.
+  std::vector<std::size_t> position(p.nodes().size());
+  for (std::size_t i = 0; i < p.topological_order().size(); ++i) position[p.topological_order()[i].index()] = i;
+  std::stable_sort(missing.begin(), missing.end(), [&](Transition a, Transition b) {
+    if (a.context != b.context) return contexts_->before(a.context, b.context);
+    return position[a.node.index()] < position[b.node.index()];
+  });
   std::vector<StuckNode> out;
   for (auto t : missing) out.push_back({t, why_not_enabled(s, t)});
   return out;
@@ -184,9 +191,11 @@ std::vector<Violation> Semantics::violations(const State& s) const {
   for (const auto& t : s.fired) {
     const auto& node = p.node(t.node);
     if (node.op.kind == OpKind::merge) {
-      // C-MERGE-TWO-LIVE: a live value left on an input of a Merge that has fired.
+      // C-MERGE-TWO-LIVE: a live value left on an input of a Merge that has fired
+      // (a loop invariant stays there by design, C-ENTER-CONST).
       for (auto d : node.in)
-        if (s.holds(d, t.context) == Holds::live) out.push_back({Violation::Kind::merge_two_live, t, d});
+        if (!p.edge(d).invariant && s.holds(d, t.context) == Holds::live)
+          out.push_back({Violation::Kind::merge_two_live, t, d});
     } else if (node.op.kind == OpKind::exit) {
       // C-EXIT-TWICE: a live value left for an Exit that has delivered one.
       for (const auto& [slot, c] : s.in_transit)
@@ -194,6 +203,10 @@ std::vector<Violation> Semantics::violations(const State& s) const {
           out.push_back({Violation::Kind::exit_twice, {t.node, slot.context}, slot.edge});
     }
   }
+  std::stable_sort(out.begin(), out.end(), [&](const Violation& a, const Violation& b) {
+    if (a.at.context != b.at.context) return contexts_->before(a.at.context, b.at.context);
+    return a.at.node < b.at.node;
+  });
   return out;
 }
 

@@ -198,33 +198,12 @@ class Unrolling {
   [[nodiscard]] const std::vector<int>& of_frame(FrameId f) const { return by_frame_[f.index()]; }
   [[nodiscard]] const Instance& instance(int i) const { return instances_[static_cast<std::size_t>(i)]; }
   [[nodiscard]] std::size_t instances_count() const { return instances_.size(); }
-  // The contexts in the order tfsem numbers them (ContextId) when it creates
-  // them level by level, as its breadth-first search does, firing the
-  // transitions of a level by node: by their iterations, outermost first (a
-  // context before those nested in it), then by the first Enter of their
-  // frame. tfsem's numbering follows its search, so where contexts of two
-  // frame instances are created in another interleaving, lists it orders by
-  // context (S-STUCK) come out in another order.
-  [[nodiscard]] std::vector<int> in_tfsem_order() const {
-    std::vector<int> order(contexts_.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    const auto first_enter = [&](int c) {
-      const auto& enters = p_.frame(at(c).frame).enters;
-      return enters.empty() ? NodeId{} : *std::min_element(enters.begin(), enters.end());
-    };
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      if (at(a).path != at(b).path) return at(a).path < at(b).path;
-      return first_enter(a) < first_enter(b);
-    });
-    return order;
-  }
-  // The frame instances in tfsem's order (Frontier::instances): by parent
-  // context, then frame.
-  [[nodiscard]] std::vector<int> instances_in_tfsem_order() const {
-    std::vector<int> out;
-    for (auto c : in_tfsem_order())
-      if (const auto it = by_parent_.find(c); it != by_parent_.end())
-        out.insert(out.end(), it->second.begin(), it->second.end());
+  // The canonical order of contexts (Contexts::before): by their stacks of
+  // (frame, iteration), outermost first, a context before those nested in it.
+  [[nodiscard]] std::vector<std::pair<FrameId, std::uint32_t>> stack(int c) const {
+    std::vector<std::pair<FrameId, std::uint32_t>> out;
+    for (; c >= 0 && at(c).parent >= 0; c = at(c).parent) out.emplace_back(at(c).frame, at(c).iteration);
+    std::reverse(out.begin(), out.end());
     return out;
   }
   // The frame instances entered from context c, by frame.
@@ -839,8 +818,8 @@ class ControlFlowExporter {
   }
 
   // C-MERGE: one option per live input (several are the defect
-  // C-MERGE-TWO-LIVE), which alone is consumed (in c itself, as fire_merge
-  // does, even for a loop invariant); C-MERGE-DEAD: DEAD out.
+  // C-MERGE-TWO-LIVE), which alone is consumed (a loop invariant stays,
+  // C-ENTER-CONST); C-MERGE-DEAD: DEAD out.
   [[nodiscard]] std::vector<Option> merge_options(NodeId m, int c) const {
     const auto& nd = node(m);
     const auto what = transition_text(m, c);
@@ -849,7 +828,7 @@ class ControlFlowExporter {
       const auto d = nd.in[i];
       Seq body = start(m, c);
       if (is_tensor(d)) body << "r0 = " + value(d, in_slot(d, c));
-      if (has_slot(d, c)) body << clear(d, c);
+      if (has_slot(d, c)) body << consume(d, c);
       body << put(nd.out[0], c, "r0");
       if (nd.out.size() > 1) body << put(nd.out[1], c, std::to_string(i));
       body << control_go(m, c);
@@ -1142,47 +1121,69 @@ class ControlFlowExporter {
   }
 
   // S-STUCK (Semantics::stuck): each transition of an existing context that
-  // has not fired, by context then in topological order, then each Exit that
-  // has not delivered, at its frame instance's last iteration.
+  // has not fired, and each Exit that has not delivered, at its frame
+  // instance's last iteration; by context (canonically), then topologically.
   [[nodiscard]] std::vector<std::string> stuck() const {
-    std::vector<std::string> out;
-    for (auto c : u_.in_tfsem_order()) {
+    struct Item {
+      int context;
+      NodeId node;
+      std::string condition;
+    };
+    std::vector<Item> items;
+    for (std::size_t c = 0; c < u_.size(); ++c)
       for (auto n : p_.topological_order())
-        if (node(n).frame == ctx(c).frame && node(n).op.kind != OpKind::exit)
-          out.push_back(print_item(all_of({pres(c), negation(fired(n, c))}), transition_text(n, c), "; stuck="));
-    }
-    for (auto i : u_.instances_in_tfsem_order()) {
-      const auto& inst = u_.instance(i);
+        if (node(n).frame == ctx(static_cast<int>(c)).frame && node(n).op.kind != OpKind::exit)
+          items.push_back({static_cast<int>(c), n, all_of({pres(static_cast<int>(c)), negation(fired(n, static_cast<int>(c)))})});
+    for (std::size_t i = 0; i < u_.instances_count(); ++i) {
+      const auto& inst = u_.instance(static_cast<int>(i));
       for (auto x : p_.frame(inst.frame).exits)
         for (auto j : inst.iterations)
-          out.push_back(print_item(all_of({pres(inst.iterations[0]), negation(fired(x, inst.parent)), last(j)}),
-                                   transition_text(x, j), "; stuck="));
+          items.push_back({j, x, all_of({pres(inst.iterations[0]), negation(fired(x, inst.parent)), last(j)})});
     }
+    std::vector<std::size_t> position(p_.nodes().size());
+    for (std::size_t k = 0; k < p_.topological_order().size(); ++k) position[p_.topological_order()[k].index()] = k;
+    std::stable_sort(items.begin(), items.end(), [&](const Item& a, const Item& b) {
+      if (a.context != b.context) return u_.stack(a.context) < u_.stack(b.context);
+      return position[a.node.index()] < position[b.node.index()];
+    });
+    std::vector<std::string> out;
+    for (const auto& item : items) out.push_back(print_item(item.condition, transition_text(item.node, item.context), "; stuck="));
     return out;
   }
 
-  // C-VIOLATION (Semantics::violations), by fired record: a Merge that fired
-  // with a live value left on an input; a live value left for an Exit that
-  // has delivered.
+  // C-VIOLATION (Semantics::violations): a Merge that fired with a live value
+  // left on an input (a loop invariant aside); a live value left for an Exit
+  // that has delivered; by context (canonically), then node.
   [[nodiscard]] std::vector<std::string> violations() const {
-    std::vector<std::string> out;
+    struct Item {
+      int context;
+      NodeId node;
+      std::string text;
+    };
+    std::vector<Item> items;
     for (std::size_t i = 0; i < p_.nodes().size(); ++i) {
       const NodeId n(i);
       const auto& nd = node(n);
       if (nd.op.kind == OpKind::merge) {
         for (auto c : record_contexts(n))
           for (auto d : nd.in)
-            if (has_slot(d, c))
-              out.push_back(print_item(all_of({fired(n, c), status(d, c) + " == LIVE"}),
-                                       "merge-two-live:" + transition_text(n, c), "; violation="));
+            if (has_slot(d, c) && !edge(d).invariant)
+              items.push_back({c, n, print_item(all_of({fired(n, c), status(d, c) + " == LIVE"}),
+                                                "merge-two-live:" + transition_text(n, c), "; violation=")});
       } else if (nd.op.kind == OpKind::exit) {
         for (auto p : record_contexts(n))
           for (auto c : u_.of_frame(nd.frame))
             if (ctx(c).parent == p && has_slot(nd.in[0], c))
-              out.push_back(print_item(all_of({fired(n, p), status(nd.in[0], c) + " == LIVE"}),
-                                       "exit-twice:" + transition_text(n, c), "; violation="));
+              items.push_back({c, n, print_item(all_of({fired(n, p), status(nd.in[0], c) + " == LIVE"}),
+                                                "exit-twice:" + transition_text(n, c), "; violation=")});
       }
     }
+    std::stable_sort(items.begin(), items.end(), [&](const Item& a, const Item& b) {
+      if (a.context != b.context) return u_.stack(a.context) < u_.stack(b.context);
+      return a.node < b.node;
+    });
+    std::vector<std::string> out;
+    for (const auto& item : items) out.push_back(item.text);
     return out;
   }
 };
