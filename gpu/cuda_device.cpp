@@ -196,6 +196,7 @@ class CudaDevice final : public fast_exec::Device {
         x.shape[1] != y.shape[0])
       return std::nullopt;
     const auto m = x.shape[0], k = x.shape[1], n = y.shape[1];
+    if (!shape_within_limits({m, n})) return std::nullopt;
     auto out = allocate(x.dtype, {m, n});
     if (x.dtype == DType::i32 || x.dtype == DType::i64) {
       check(kernels::int_matmul(type_of(x.dtype), x.memory.get(), y.memory.get(), out.memory.get(), m, k, n, stream()), "MatMul");
@@ -228,6 +229,7 @@ class CudaDevice final : public fast_exec::Device {
       if (static_cast<std::int64_t>(d) != axis && x.shape[d] != y.shape[d]) return std::nullopt;
     Shape shape = x.shape;
     shape[axis] = x.shape[axis] + y.shape[axis];
+    if (!shape_within_limits(shape)) return std::nullopt;
     auto out = allocate(x.dtype, shape);
     const auto bytes = element_bytes(x.dtype);
     const auto vx = around(x.shape, axis), vy = around(y.shape, axis);

@@ -18,6 +18,12 @@ Tensor dtype_error(std::string_view name, DType a, DType b) {
                        std::string(name) + ": dtypes " + std::string(dtype_name(a)) + " and " + std::string(dtype_name(b)));
 }
 
+// A result beyond the tensor limits (kMaxElements), which TensorFlow could not allocate either.
+Tensor too_large(std::string_view name, const Shape& shape) {
+  return Tensor::error(ErrorKind::resource_exhausted,
+                       std::string(name) + ": a result of shape " + shape_to_string(shape) + " is over 2^28 elements");
+}
+
 Tensor unsupported(std::string_view name, DType d) {
   return Tensor::error(ErrorKind::dtype_mismatch, std::string(name) + ": not defined on " + std::string(dtype_name(d)));
 }
@@ -158,6 +164,7 @@ Tensor matmul(const Tensor& ta, const Tensor& tb) {
   if (a.shape.size() != 2 || b.shape.size() != 2 || a.shape[1] != b.shape[0])
     return shape_error("MatMul", a.shape, b.shape);
   const auto m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  if (!shape_within_limits({m, n})) return too_large("MatMul", {m, n});
   return with_element_type(a.dtype(), [&](auto t) -> Tensor {
     using T = decltype(t);
     if constexpr (std::is_same_v<T, bool>) {
@@ -265,6 +272,7 @@ Tensor concat(const Tensor& ta, const Tensor& tb, std::int64_t axis) {
   if (!compatible) return shape_error("Concat", a.shape, b.shape);
   Shape shape = a.shape;
   shape[axis] = a.shape[axis] + b.shape[axis];
+  if (!shape_within_limits(shape)) return too_large("Concat", shape);
   return std::visit(
       [&](const auto& x) {
         using B = std::decay_t<decltype(x)>;

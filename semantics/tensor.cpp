@@ -10,7 +10,7 @@ namespace tfsem {
 
 namespace {
 constexpr std::string_view kDTypeNames[] = {"f32", "f64", "i32", "i64", "bool"};
-constexpr std::string_view kErrorNames[] = {"uninitialized", "shape mismatch", "dtype mismatch", "domain"};
+constexpr std::string_view kErrorNames[] = {"uninitialized", "shape mismatch", "dtype mismatch", "domain", "resource exhausted"};
 }  // namespace
 
 std::string_view dtype_name(DType d) { return kDTypeNames[static_cast<int>(d)]; }
@@ -29,6 +29,17 @@ std::int64_t element_count(const Shape& s) {
   std::int64_t n = 1;
   for (auto d : s) n *= d;
   return n;
+}
+
+bool shape_within_limits(const Shape& s) {
+  if (s.size() > kMaxRank) return false;
+  std::int64_t n = 1;
+  for (auto d : s) {
+    if (d < 0 || d > kMaxElements) return false;
+    if (d > 0) n *= d;  // both factors are at most 2^28: no overflow
+    if (n > kMaxElements) return false;
+  }
+  return true;
 }
 
 std::string shape_to_string(const Shape& s) {
@@ -97,8 +108,7 @@ void nested_text(const Buffer<T>& buf, const Shape& shape, std::size_t dim, std:
 }  // namespace
 
 Tensor Tensor::dense(Shape shape, Storage data) {
-  for (auto d : shape)
-    if (d < 0) throw std::invalid_argument("negative dimension in shape " + shape_to_string(shape));
+  if (!shape_within_limits(shape)) throw std::invalid_argument("shape " + shape_to_string(shape) + " is beyond the tensor limits");
   const auto n = std::visit([](const auto& b) { return static_cast<std::int64_t>(b.size()); }, data);
   if (n != element_count(shape))
     throw std::invalid_argument("shape " + shape_to_string(shape) + " needs " + std::to_string(element_count(shape)) +

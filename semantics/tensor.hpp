@@ -37,6 +37,17 @@ decltype(auto) with_element_type(DType d, F&& f) {
 
 using Shape = boost::container::small_vector<std::int64_t, 4>;
 std::int64_t element_count(const Shape& s);
+
+// The largest tensor tfsem makes: at most TensorFlow's 254 dimensions
+// (TensorShape's kMaxDims), whose nonzero ones multiply to at most 2^28 (1 GiB
+// of f32). Counting zero dimensions as 1 keeps every product of dimensions
+// (a kernel's loop bounds, a result's size) within range even for an empty
+// tensor; a kernel whose result would be larger, as an outer product of two
+// vectors can be, gives the error element "resource exhausted" instead.
+inline constexpr std::size_t kMaxRank = 254;
+inline constexpr std::int64_t kMaxElements = std::int64_t{1} << 28;
+// Whether s is within those limits (no dimension negative), computed without overflow.
+bool shape_within_limits(const Shape& s);
 std::string shape_to_string(const Shape& s);
 
 template <class T>
@@ -44,8 +55,9 @@ using Buffer = Eigen::Array<T, Eigen::Dynamic, 1>;
 // Row-major element storage of a dense tensor; the alternative's index is its DType.
 using Storage = std::variant<Buffer<float>, Buffer<double>, Buffer<std::int32_t>, Buffer<std::int64_t>, Buffer<bool>>;
 
-// Footnote 2: "distinct elements that represent various errors".
-enum class ErrorKind : std::uint8_t { uninitialized, shape_mismatch, dtype_mismatch, domain };
+// Footnote 2: "distinct elements that represent various errors". resource
+// exhausted: a result over the size limit (TensorFlow's ResourceExhaustedError).
+enum class ErrorKind : std::uint8_t { uninitialized, shape_mismatch, dtype_mismatch, domain, resource_exhausted };
 std::string_view error_kind_name(ErrorKind k);
 
 class Tensor {
@@ -67,7 +79,8 @@ class Tensor {
   };
   enum class Kind : std::uint8_t { dense, term, error };
 
-  // Dense tensors; data must hold element_count(shape) elements.
+  // Dense tensors; data must hold element_count(shape) elements, and the shape
+  // be within the limits (shape_within_limits).
   static Tensor dense(Shape shape, Storage data);
   template <class T>
   static Tensor scalar(T v) {

@@ -138,9 +138,11 @@ Tensor parse_tensor(const json& j, const std::string& path) {
   if (j.contains("error")) {
     expect_keys(j, path, {"error", "message"});
     const auto kind = get_string(j, "error", path, true);
-    for (auto k : {ErrorKind::uninitialized, ErrorKind::shape_mismatch, ErrorKind::dtype_mismatch, ErrorKind::domain})
+    for (auto k : {ErrorKind::uninitialized, ErrorKind::shape_mismatch, ErrorKind::dtype_mismatch, ErrorKind::domain,
+                   ErrorKind::resource_exhausted})
       if (error_kind_name(k) == kind) return Tensor::error(k, get_string(j, "message", path, false));
-    fail(path + "/error", "unknown error kind '" + kind + "' (uninitialized, shape mismatch, dtype mismatch, domain)");
+    fail(path + "/error",
+         "unknown error kind '" + kind + "' (uninitialized, shape mismatch, dtype mismatch, domain, resource exhausted)");
   }
   expect_keys(j, path, {"dtype", "value", "shape", "fill"});
   const auto dname = get_string(j, "dtype", path, true);

@@ -72,6 +72,15 @@ TEST_CASE("matrices, reductions, concatenation, split and projection") {
   CHECK(call("Copy", {t("[1]")}) == "i32:[1] ; i32:[1]");
 }
 
+TEST_CASE("a result over the tensor limits is the error resource exhausted, as TensorFlow's allocation failure") {
+  // An outer product of two vectors of 2^14 + 1 elements has over 2^28.
+  const auto column = t(R"({"dtype":"i32","shape":[16385,1],"fill":1})");
+  const auto row = t(R"({"dtype":"i32","shape":[1,16385],"fill":1})");
+  CHECK(call("MatMul", {column, row}) ==
+        "error(resource exhausted: MatMul: a result of shape [16385,16385] is over 2^28 elements)");
+  CHECK(call("MatMul", {row, column}) == "i32:[[16385]]");
+}
+
 TEST_CASE("symbolic arguments build terms; normalization is modulo the declared laws") {
   const auto A = Tensor::atom("A"), B = Tensor::atom("B"), C = Tensor::atom("C");
   CHECK(call("Add", {A, B}) == "Add(A,B)");
