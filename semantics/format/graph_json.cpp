@@ -19,6 +19,11 @@ namespace {
 
 std::string type_name(const json& j) { return j.type_name(); }
 
+// A value as an error message quotes it: a number, string, bool or null as
+// written, anything else by its type (dumping an arbitrarily nested document
+// would recurse as deep as it goes).
+std::string describe(const json& j) { return j.is_primitive() ? j.dump() : type_name(j); }
+
 void expect_keys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed) {
   for (const auto& [k, v] : obj.items()) {
     bool ok = false;
@@ -48,10 +53,12 @@ bool is_identifier(const std::string& s) {
   return true;
 }
 
-// The shape of a nested array, read along its first elements.
-Shape infer_shape(const json& j) {
+// The shape of a nested array, read along its first elements; no deeper than
+// kMaxRank, so that reading the elements recurses no deeper either.
+Shape infer_shape(const json& j, const std::string& path) {
   Shape shape;
   for (const json* cur = &j; cur->is_array(); cur = &(*cur)[0]) {
+    if (shape.size() == kMaxRank) fail(path, "nested deeper than " + std::to_string(kMaxRank) + " dimensions");
     shape.push_back(static_cast<std::int64_t>(cur->size()));
     if (cur->empty()) break;
   }
@@ -75,10 +82,10 @@ void collect(const json& j, const std::string& path, const Shape& shape, std::si
 template <class T>
 T element(const json& j, const std::string& path, DType dtype) {
   if constexpr (std::is_same_v<T, bool>) {
-    if (!j.is_boolean()) fail(path, "a bool tensor holds true or false, not " + j.dump());
+    if (!j.is_boolean()) fail(path, "a bool tensor holds true or false, not " + describe(j));
     return j.get<bool>();
   } else {
-    if (!j.is_number()) fail(path, "a " + std::string(dtype_name(dtype)) + " tensor holds numbers, not " + j.dump());
+    if (!j.is_number()) fail(path, "a " + std::string(dtype_name(dtype)) + " tensor holds numbers, not " + describe(j));
     if constexpr (std::is_integral_v<T>) {
       if (!j.is_number_integer()) fail(path, "a " + std::string(dtype_name(dtype)) + " tensor holds integers, not " + j.dump());
       const bool fits = j.is_number_unsigned() ? j.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
@@ -108,8 +115,22 @@ Storage make_storage(DType dtype, const std::vector<const json*>& leaves, const 
   return fill_storage<bool>(leaves, paths, dtype);
 }
 
+// n copies of one element, read once.
+Storage filled_storage(DType dtype, const json& value, const std::string& path, std::int64_t n) {
+  return with_element_type(dtype, [&](auto t) {
+    using T = decltype(t);
+    Buffer<T> b = Buffer<T>::Constant(n, element<T>(value, path, dtype));
+    return Storage{std::move(b)};
+  });
+}
+
+[[noreturn]] void too_large(const std::string& path) {
+  fail(path, "tensor too large (its nonzero dimensions multiply to over 2^28)");
+}
+
 Tensor dense_literal(const json& value, const std::string& path, std::optional<DType> dtype) {
-  const Shape shape = infer_shape(value);
+  const Shape shape = infer_shape(value, path);
+  if (!shape_within_limits(shape)) too_large(path);
   std::vector<const json*> leaves;
   std::vector<std::string> paths;
   collect(value, path, shape, 0, leaves, paths);
@@ -154,12 +175,13 @@ Tensor parse_tensor(const json& j, const std::string& path) {
   Shape shape;
   const auto& js = j["shape"];
   if (!js.is_array()) fail(path + "/shape", "\"shape\" must be an array of dimensions");
+  if (js.size() > kMaxRank) fail(path + "/shape", "more than " + std::to_string(kMaxRank) + " dimensions");
   for (std::size_t i = 0; i < js.size(); ++i) {
-    if (!js[i].is_number_integer() || js[i].get<std::int64_t>() < 0 || js[i].get<std::int64_t>() > (1 << 28))
+    if (!js[i].is_number_integer() || js[i].get<std::int64_t>() < 0 || js[i].get<std::int64_t>() > kMaxElements)
       fail(path + "/shape/" + std::to_string(i), "a dimension is an integer in [0, 2^28]");
     shape.push_back(js[i].get<std::int64_t>());
   }
-  if (element_count(shape) > (std::int64_t{1} << 28)) fail(path + "/shape", "tensor too large (over 2^28 elements)");
+  if (!shape_within_limits(shape)) too_large(path + "/shape");
   if (j.contains("value")) {  // an explicit shape must agree with the nesting (and gives empty tensors theirs)
     const auto t = dense_literal(j["value"], path + "/value", dtype);
     if (t.as_dense().shape == shape) return t;
@@ -167,9 +189,7 @@ Tensor parse_tensor(const json& j, const std::string& path) {
       fail(path + "/value", "value has shape " + shape_to_string(t.as_dense().shape) + ", not " + shape_to_string(shape));
     return Tensor::dense(shape, t.as_dense().data);
   }
-  std::vector<const json*> leaves(static_cast<std::size_t>(element_count(shape)), &j["fill"]);
-  std::vector<std::string> paths(leaves.size(), path + "/fill");
-  return Tensor::dense(shape, make_storage(*dtype, leaves, paths));
+  return Tensor::dense(shape, filled_storage(*dtype, j["fill"], path + "/fill", element_count(shape)));
 }
 
 namespace {

@@ -56,6 +56,32 @@ TEST_CASE("malformed tensor literals are rejected with their JSON path") {
   CHECK(bad(R"({"dtype":"i32","value":3000000000})") == "/variables/x/value: 3000000000 does not fit in i32 [G-JSON]");
   CHECK(bad("\"GO\"") == "/variables/x: 'GO' is reserved: GO and EMPTY are not tensors [G-JSON]");
   CHECK(bad("\"a b\"") == "/variables/x: symbolic atom 'a b' must be an identifier (letters, digits, _) [G-JSON]");
+  CHECK(bad(R"({"dtype":"i32","value":[[1],[[2]]]})") == "/variables/x/value/1/0: ragged nested array: not a tensor [G-JSON]");
+  CHECK(bad(R"({"dtype":"bool","value":[[true]],"shape":[1,1,1]})") ==
+        "/variables/x/value: value has shape [1,1], not [1,1,1] [G-JSON]");
+  CHECK(bad(R"({"dtype":"i32","value":[{"a":[1]}]})") == "/variables/x/value/0: a i32 tensor holds numbers, not object [G-JSON]");
+}
+
+TEST_CASE("tensor literals beyond the limits (kMaxRank dimensions, kMaxElements elements) are refused, not allocated") {
+  auto message = [](const std::string& text) {
+    try {
+      format::parse_tensor(json::parse(text), "/v");
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(message(std::string(300, '[') + std::string(300, ']')) == "/v: nested deeper than 254 dimensions [G-JSON]");
+  CHECK(message(R"({"dtype":"f32","shape":[65536,65536],"fill":0})") ==
+        "/v/shape: tensor too large (its nonzero dimensions multiply to over 2^28) [G-JSON]");
+  CHECK(message(R"({"dtype":"f32","shape":[0,268435457],"fill":0})") ==
+        "/v/shape/1: a dimension is an integer in [0, 2^28] [G-JSON]");
+  CHECK(message(R"({"dtype":"f32","shape":[0,268435456,268435456],"fill":0})") ==
+        "/v/shape: tensor too large (its nonzero dimensions multiply to over 2^28) [G-JSON]");
+  CHECK(message(R"({"dtype":"i64","shape":[0,65536],"fill":0})") == "accepted");
+  CHECK(shape_within_limits(Shape(254, 1)));
+  CHECK_FALSE(shape_within_limits(Shape(255, 1)));
+  CHECK_FALSE(shape_within_limits(Shape{-1}));
 }
 
 TEST_CASE("tensors round-trip through JSON output") {
