@@ -90,6 +90,9 @@ class ProgramBuilder {
   explicit ProgramBuilder(ProgramSpec spec) : p_(new Program()) { p_->spec_ = std::move(spec); }
 
   std::shared_ptr<const Program> build() {
+    // G-EMPTY: a graph without nodes has no behaviour to trace, explore or
+    // compare; refused here, it means the same to every command.
+    if (p_->spec_.nodes.empty()) error("G-EMPTY", "/nodes", "", "a graph needs at least one node; this one has none");
     add_variables();
     add_nodes();
     add_edges();

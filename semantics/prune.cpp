@@ -39,6 +39,9 @@ std::shared_ptr<const Program> prune(const Program& program, const std::vector<s
     if (selected(e) && !kept[e.src.index()])
       boost::breadth_first_search(reversed, e.src.index(), boost::visitor(Marker{{}, &kept}));
 
+  // A graph with nothing fetched would prune to no graph at all (G-EMPTY).
+  if (std::none_of(kept.begin(), kept.end(), [](bool k) { return k; }))
+    throw InputError("S-PRUNE", "", "", "no output edge is fetched, so pruning would keep no node");
   const auto& spec = program.spec();
   ProgramSpec out{spec.name, spec.description, spec.where, spec.variables, {}, {}};
   for (std::size_t i = 0; i < spec.nodes.size(); ++i)
