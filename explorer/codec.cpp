@@ -105,22 +105,22 @@ State Codec::unpack(std::span<const Code> row) const {
   State s;
   s.var_value.reserve(vars_);
   for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(row[x])));
-  std::vector<std::pair<Slot, Content>> slots;
+  std::vector<std::pair<Slot, Code>> slots;  // sorted as codes, decoded in order
   std::vector<Transition> fired;
   for (std::size_t b = 0, n = blocks_.size(); b < n && blocks_[b].start < row.size(); ++b) {
     const auto& block = blocks_[b];
     const auto& frame = p.frame(sem_.contexts()[block.context].frame);
     for (std::size_t i = 0; i < frame.slots.size(); ++i)
       if (const auto col = block.start + i; col < row.size() && row[col] != kEmptyCode)
-        slots.emplace_back(Slot{frame.slots[i], block.context}, decode_locked(row[col]));
+        slots.emplace_back(Slot{frame.slots[i], block.context}, row[col]);
     for (std::size_t i = 0; i < frame.records.size(); ++i)
       if (const auto col = block.start + frame.slots.size() + i / 8; col < row.size() && (row[col] >> (i % 8) & 1U) != 0)
         fired.push_back({frame.records[i], block.context});
   }
-  std::sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(slots.begin(), slots.end());
   std::sort(fired.begin(), fired.end());
-  s.in_transit.insert(boost::container::ordered_unique_range, std::make_move_iterator(slots.begin()),
-                      std::make_move_iterator(slots.end()));
+  s.in_transit.reserve(slots.size());
+  for (const auto& [slot, code] : slots) s.in_transit.emplace_hint(s.in_transit.end(), slot, decode_locked(code));
   s.fired.insert(boost::container::ordered_unique_range, fired.begin(), fired.end());
   return s;
 }

@@ -9,6 +9,7 @@
 #include "models/generate/random_graph.hpp"
 #include "support/graphs.hpp"
 
+#include <array>
 #include <span>
 
 using namespace tfsem;
@@ -72,6 +73,13 @@ TEST_CASE("benchmark families; lost-update-6 has thousands of states per level")
     for (int n = 1; n <= 4; ++n) check_threads(Program::build(generate::family_graph(family.name, n)));
   const Por reduced[] = {Por::stubborn, Por::rf};
   check_threads(Program::build(generate::family_graph("lost-update", 6)), reduced);
+}
+
+TEST_CASE("loops: threads meet new contexts at once (the codec adds their blocks)") {
+  // Every interleaving of a random graph with conditionals and a loop: tens of
+  // thousands of states, several chunks per level, contexts met concurrently.
+  for (std::uint64_t seed : {15U, 56U})
+    check_threads(Program::build(generate::random_graph(seed, generate::kRandomControl)), std::array{Por::none});
 }
 
 TEST_CASE("a search stopped by --max-states in the middle of a level stops at the same state") {
