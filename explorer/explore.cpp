@@ -217,7 +217,8 @@ class Search {
 
   bool within_limits() {
     const auto& l = opts_.limits;
-    if (table_.size() > l.max_states) result_.stopped_by = "max-states " + std::to_string(l.max_states);
+    if (l.stop && l.stop->load(std::memory_order_relaxed)) result_.stopped_by = "interrupt";
+    else if (table_.size() > l.max_states) result_.stopped_by = "max-states " + std::to_string(l.max_states);
     else if (memory() > l.max_memory_bytes) result_.stopped_by = "max-memory " + std::to_string(l.max_memory_bytes >> 20) + " MiB";
     else if (l.timeout && elapsed() > l.timeout->count()) result_.stopped_by = "timeout";
     else return true;

@@ -12,6 +12,7 @@
 #include "semantics/session.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -28,6 +29,9 @@ struct Limits {
   // A behaviour that would start iteration max_iterations of a loop (in any
   // of its frame instances) stops the search, naming the loop.
   std::uint32_t max_iterations = 100;
+  // Set from outside (another thread, a signal handler): the search stops at
+  // the next state it merges, "stopped by interrupt", with what it has found.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct Progress {

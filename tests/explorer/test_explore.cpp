@@ -93,6 +93,17 @@ TEST_CASE("a limit stops the search as incomplete, never with a verdict") {
   CHECK_FALSE(r.deterministic());
 }
 
+TEST_CASE("a stop flag set from outside stops the search at the next state, as an interrupt") {
+  Semantics sem(test::program_file("models/first-example-no-control.json"));
+  const std::atomic<bool> stop{true};
+  explorer::ExploreOptions o;
+  o.limits.stop = &stop;
+  const auto r = explorer::explore(sem, o);
+  CHECK_FALSE(r.complete);
+  CHECK(r.stopped_by == "interrupt");
+  CHECK(r.counters.states_stored < 5);
+}
+
 namespace {
 
 std::set<std::string> outputs_of(const Semantics& sem, const explorer::Result& r) {

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <span>
+#include <thread>
 
 using namespace tfsem;
 using explorer::Por;
@@ -88,6 +89,24 @@ TEST_CASE("a search stopped by --max-states in the middle of a level stops at th
   const auto one = run(sem, Por::rf, 1, 20'000);
   REQUIRE_FALSE(one.complete);
   for (unsigned threads : {2U, 3U}) check_same(sem, one, run(sem, Por::rf, threads, 20'000));
+}
+
+TEST_CASE("a search stopped by a flag set from another thread (an interrupt) stops while its threads expand") {
+  const Semantics sem(Program::build(generate::family_graph("lost-update", 7)));
+  std::atomic<bool> stop{false};
+  explorer::ExploreOptions o;
+  o.por = Por::rf;
+  o.threads = 2;
+  o.limits.stop = &stop;
+  std::thread interrupt([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stop = true;
+  });
+  const auto r = explorer::explore(sem, o);
+  interrupt.join();
+  CHECK_FALSE(r.complete);
+  CHECK(r.stopped_by == "interrupt");
+  CHECK(r.counters.states_stored < 684'284);  // all of lost-update-7's
 }
 
 TEST_CASE("100 seeded random graphs") {
