@@ -12,7 +12,8 @@ void SearchOptions::add_to(CLI::App& app, bool with_por, const std::string& thre
         ->check(CLI::IsMember({"none", "stubborn", "rf"}))
         ->capture_default_str();
   app.add_option("--max-states", max_states, "stop, INCOMPLETE, after storing this many states")->capture_default_str();
-  app.add_option("--max-memory", max_memory_mib, "stop, INCOMPLETE, above this many MiB of search memory")->capture_default_str();
+  app.add_option("--max-memory", max_memory_mib, "stop, INCOMPLETE, before the process's resident memory would exceed this many MiB")
+      ->capture_default_str();
   app.add_option("--timeout", timeout_s, "stop, INCOMPLETE, after this many seconds (0: none)");
   app.add_option("--max-iterations", max_iterations,
                  "stop, INCOMPLETE, naming the loop, when a behaviour would start this iteration of a loop")

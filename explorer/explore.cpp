@@ -1,5 +1,6 @@
 #include "explorer/explore.hpp"
 
+#include "explorer/memory_gauge.hpp"
 #include "explorer/state_table.hpp"
 
 #include <unsupported/Eigen/CXX11/ThreadPool>
@@ -18,6 +19,14 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+// What taking n more elements makes a vector hold in memory at once: when it
+// must grow, its elements in the new storage while the old storage is still
+// held (the rest of the new capacity is not touched yet, so not resident).
+template <class V>
+std::size_t growth_bytes(const V& v, std::size_t n) {
+  return v.size() + n > v.capacity() ? (v.size() + n) * sizeof(typename V::value_type) : 0;
+}
 
 SleepSet intersect(const SleepSet& a, std::span<const Transition> b) {
   SleepSet out;
@@ -170,7 +179,7 @@ class Search {
     }
     result_.counters.states_stored = table_.size();
     result_.seconds = elapsed();
-    result_.memory_bytes = memory();
+    result_.memory_bytes = std::max(memory(), gauge_.peak());
     for (auto& o : outcome_order_) result_.outcomes.push_back(std::move(outcomes_[o]));
     for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
     return result_;
@@ -198,15 +207,19 @@ class Search {
   std::map<std::pair<Transition, Transition>, Race> races_;
   Result result_;
   Clock::time_point start_, last_report_;
+  MemoryGauge gauge_;
 
   Reduction& reduction() { return workers_[0]->reduction; }
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-  std::uint64_t memory() const {
+  // The search's own count of its largest structures.
+  std::uint64_t counted() const {
     std::uint64_t firings = 0;
     for (const auto& w : workers_) firings += w->firings_bytes.load(std::memory_order_relaxed);
     return table_.bytes() + codec_.bytes() + firings + race_flags_.bytes() + arrival_.capacity() * sizeof(Arrival) +
-           paths_.capacity() * sizeof(PathCount) + sleep_.size() * 64;
+           paths_.capacity() * sizeof(PathCount) + sleep_.size() * 64 + sleep_.bucket_count() * sizeof(void*);
   }
+  // The memory --max-memory limits: the process's, as the gauge reads it.
+  std::uint64_t memory() { return gauge_.bytes(counted()); }
 
   // A behaviour would start iteration max_iterations of loop `frame`.
   void stop_at_bound(FrameId frame) {
@@ -219,9 +232,34 @@ class Search {
     const auto& l = opts_.limits;
     if (l.stop && l.stop->load(std::memory_order_relaxed)) result_.stopped_by = "interrupt";
     else if (table_.size() > l.max_states) result_.stopped_by = "max-states " + std::to_string(l.max_states);
-    else if (memory() > l.max_memory_bytes) result_.stopped_by = "max-memory " + std::to_string(l.max_memory_bytes >> 20) + " MiB";
     else if (l.timeout && elapsed() > l.timeout->count()) result_.stopped_by = "timeout";
     else return true;
+    result_.complete = false;
+    return false;
+  }
+
+  // Whether merging the batch's successors [first, end) into bucket `depth`'s
+  // successors stays within --max-memory, counted before they are added: a
+  // structure that grows holds its old storage and its new one at once.
+  bool room_for(const Batch& batch, std::uint32_t first, std::uint32_t end, std::size_t depth) {
+    const std::size_t n = end - first;
+    const auto rows = first ? batch.successors[first - 1].rows_end : 0;
+    std::size_t width = 0, steps = 0;  // the longest row, the most firings of a successor
+    for (auto k = first, row = rows, step = first ? batch.successors[first - 1].steps_end : 0; k < end; ++k) {
+      const auto& s = batch.successors[k];
+      width = std::max<std::size_t>(width, s.rows_end - row);
+      steps = std::max<std::size_t>(steps, s.steps_end - step);
+      row = s.rows_end, step = s.steps_end;
+    }
+    const auto codes = std::span(batch.rows).subspan(rows, n ? batch.successors[end - 1].rows_end - rows : 0);
+    const Code largest = codes.empty() ? 0 : *std::max_element(codes.begin(), codes.end());
+    auto growth = table_.growth_bytes(n, width, largest) + growth_bytes(arrival_, n) + growth_bytes(paths_, n);
+    for (auto d = depth + 1; d <= depth + steps && d < buckets_.size(); ++d) growth += growth_bytes(buckets_[d], n);
+    if (static_cast<double>(sleep_.size() + n) > static_cast<double>(sleep_.bucket_count()) * sleep_.max_load_factor())
+      growth += 2 * sleep_.bucket_count() * sizeof(void*);
+    const auto max = opts_.limits.max_memory_bytes;
+    if (memory() + growth <= max) return true;
+    result_.stopped_by = "max-memory " + std::to_string(max >> 20) + " MiB";
     result_.complete = false;
     return false;
   }
@@ -417,6 +455,7 @@ class Search {
       if (e.terminal) record_terminal(si);
       for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
       result_.counters.transitions_pruned += e.pruned;
+      if (!room_for(batch, successor, e.successors_end, depth)) return;
       for (; successor < e.successors_end; ++successor) {
         const auto& s = batch.successors[successor];
         if (s.exceeds.valid()) return stop_at_bound(s.exceeds);

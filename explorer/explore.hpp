@@ -24,6 +24,7 @@ namespace tfsem::explorer {
 
 struct Limits {
   std::uint64_t max_states = 50'000'000;
+  // The process's peak resident memory (explorer/memory_gauge.hpp).
   std::uint64_t max_memory_bytes = std::uint64_t{16} << 30;
   std::optional<std::chrono::duration<double>> timeout;
   // A behaviour that would start iteration max_iterations of a loop (in any
@@ -36,7 +37,7 @@ struct Limits {
 
 struct Progress {
   std::uint64_t states = 0;
-  std::uint64_t memory_bytes = 0;
+  std::uint64_t memory_bytes = 0;  // as max_memory_bytes counts it
   double seconds = 0;
 };
 
@@ -100,7 +101,7 @@ struct Result {
   std::vector<Race> races;
   Counters counters;
   double seconds = 0;
-  std::uint64_t memory_bytes = 0;
+  std::uint64_t memory_bytes = 0;  // the peak, as max_memory_bytes counts it
   [[nodiscard]] bool deterministic() const { return complete && outcomes.size() == 1; }
   [[nodiscard]] bool violated() const {
     return std::any_of(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.violations.empty(); });

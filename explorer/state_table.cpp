@@ -76,8 +76,8 @@ void StateTable::load(StateIndex i, Code* r) const {
 }
 
 std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uint64_t h) {
-  if (r.size() > width_) relayout(std::max(r.size(), width_ + width_ / 2), code_bytes_);
-  if ((size_ + 1) * 10 > slots_.size() * 7) grow();
+  if (r.size() > width_) relayout(wider(r.size()), code_bytes_);
+  if (full(1)) grow();
   const auto mask = slots_.size() - 1, frag = fragment(h);
   auto pos = frag & mask;
   for (; slots_[pos] != 0; pos = (pos + 1) & mask) {
@@ -126,6 +126,13 @@ void StateTable::grow() {
 
 std::size_t StateTable::bytes() const {
   return chunks_.size() * kChunkRows * width_ * code_bytes_ + slots_.size() * sizeof(std::uint64_t);
+}
+
+std::size_t StateTable::growth_bytes(std::size_t rows, std::size_t width, Code largest) const {
+  const auto slots = full(rows) ? 2 * slots_.size() * sizeof(std::uint64_t) : 0;
+  const auto w = width > width_ ? wider(width) : width_;
+  const auto b = std::max(code_bytes_, bytes_for(largest));
+  return slots + (w != width_ || b != code_bytes_ ? chunks_.size() * kChunkRows * w * b : 0);
 }
 
 }  // namespace tfsem::explorer

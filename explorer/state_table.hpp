@@ -11,6 +11,7 @@
 
 #include "explorer/codec.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -33,11 +34,19 @@ class StateTable {
   [[nodiscard]] std::size_t width() const { return width_; }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] std::size_t bytes() const;
+  // What inserting up to `rows` more rows, none longer than `width` codes nor
+  // with a code above `largest`, may allocate while the storage it replaces
+  // is still held: a slot array twice as large, an arena of wider rows.
+  [[nodiscard]] std::size_t growth_bytes(std::size_t rows, std::size_t width, Code largest) const;
 
  private:
   static constexpr unsigned kChunkBits = 14;
   static constexpr std::size_t kChunkRows = std::size_t{1} << kChunkBits;
 
+  // Whether n more rows fill the slots past 70%, so that the slot array doubles.
+  [[nodiscard]] bool full(std::size_t n) const { return (size_ + n) * 10 > slots_.size() * 7; }
+  // The arena's width for a row of `width` codes: at least half as wide again.
+  [[nodiscard]] std::size_t wider(std::size_t width) const { return std::max(width, width_ + width_ / 2); }
   void grow();
   void relayout(std::size_t width, unsigned code_bytes);  // every row, with more columns or bytes per code
   [[nodiscard]] std::uint8_t* at(StateIndex i) const {

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "explorer/explore.hpp"
+#include "explorer/memory_gauge.hpp"
 #include "support/graphs.hpp"
 
 using namespace tfsem;
@@ -102,6 +103,17 @@ TEST_CASE("a stop flag set from outside stops the search at the next state, as a
   CHECK_FALSE(r.complete);
   CHECK(r.stopped_by == "interrupt");
   CHECK(r.counters.states_stored < 5);
+}
+
+TEST_CASE("the memory gauge reads the resident set, and adds what the search counts between two readings") {
+  const auto resident = explorer::resident_set_bytes();
+  REQUIRE(resident);  // Linux has /proc/self/statm
+  CHECK(*resident > 0);
+  explorer::MemoryGauge gauge;
+  const auto first = gauge.bytes(1000);
+  CHECK(first >= *resident / 2);
+  CHECK(gauge.bytes(1000 + 4096) == first + 4096);  // below the re-reading threshold: the count's growth
+  CHECK(gauge.peak() == first + 4096);
 }
 
 namespace {
