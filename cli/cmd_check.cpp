@@ -49,7 +49,13 @@ std::string violation_text(const Semantics& sem, const Violation& v) {
               : "Exit " + at + " holds a live value after its loop delivered one");
 }
 
-nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const std::vector<explorer::Fix>& fixes) {
+// The fixes found, and whether an interrupt stopped the search for them.
+struct Fixes {
+  std::vector<explorer::Fix> found;
+  bool stopped = false;
+};
+
+nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const Fixes& fixes) {
   using nlohmann::json;
   const auto& p = sem.program();
   auto name = [&](Transition t) { return transition_to_string(p, sem.contexts(), t); };
@@ -69,7 +75,7 @@ nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const
                      {"first_then_second", schedule_to_string(sem, race.first_then_second)},
                      {"second_then_first", schedule_to_string(sem, race.second_then_first)}});
   json fix_list = json::array();
-  for (const auto& f : fixes) {
+  for (const auto& f : fixes.found) {
     json edges = json::array(), loops = json::array();
     for (const auto& [a, b] : f.control_edges) edges.push_back({p.node(a).name, p.node(b).name});
     for (auto loop : f.sequential_loops) loops.push_back(p.frame(loop).name);
@@ -82,16 +88,18 @@ nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const
           {"verdict", verdict(r)},
           {"races", races},
           {"fixes", fix_list},
+          {"fixes_complete", !fixes.stopped},
           {"counters", {{"states_stored", c.states_stored}, {"states_matched", c.states_matched},
                         {"transitions", c.transitions}, {"terminal_states", c.terminal_states},
                         {"behaviours_explored", c.behaviours}, {"transitions_pruned", c.transitions_pruned}}},
           {"seconds", r.seconds}};
 }
 
-void print_text(const Semantics& sem, const explorer::Result& r, const std::vector<explorer::Fix>& fixes, bool fixing) {
+void print_text(const Semantics& sem, const explorer::Result& r, const Fixes& fixes, bool fixing) {
   const auto& p = sem.program();
   std::cout << "graph: " << p.name() << "\nhash: " << p.hash_hex() << "\npor: " << explorer::por_name(r.por) << "\n";
   if (!r.complete) std::cout << "INCOMPLETE: stopped by " << r.stopped_by << "\n";
+  if (fixes.stopped) std::cout << "INCOMPLETE: stopped by interrupt in the search for fixes\n";
   std::cout << "outcomes: " << r.outcomes.size() << (r.complete ? "" : " (at least)") << "\n";
   for (const auto& o : r.outcomes) {
     std::cout << "outcome: " << explorer::outcome_text(sem, o) << " | " << paths_key(r) << " " << o.paths << " | witness "
@@ -105,10 +113,11 @@ void print_text(const Semantics& sem, const explorer::Result& r, const std::vect
               << (race.harmful ? "harmful" : "benign") << " | " << a << " first " << schedule_to_string(sem, race.first_then_second)
               << " | " << b << " first " << schedule_to_string(sem, race.second_then_first) << "\n";
   }
-  for (const auto& f : fixes)
+  for (const auto& f : fixes.found)
     std::cout << "fix: " << explorer::fix_text(p, f) << " | verified deterministic: " << explorer::outcome_text(sem, f.outcome)
               << "\n";
-  if (fixing && r.complete && (!r.deterministic() || r.violated()) && fixes.empty()) std::cout << "fix: none found\n";
+  if (fixing && r.complete && (!r.deterministic() || r.violated()) && fixes.found.empty() && !fixes.stopped)
+    std::cout << "fix: none found\n";
   const auto& c = r.counters;
   std::cout << "states-stored: " << c.states_stored << "\nstates-matched: " << c.states_matched
             << "\ntransitions: " << c.transitions << "\nterminal-states: " << c.terminal_states
@@ -124,12 +133,16 @@ int run_check(const CheckOptions& o) {
   const auto opts = o.search.make();
   const auto result = explorer::explore(sem, opts);
   end_progress(opts, result);
-  std::vector<explorer::Fix> fixes;
-  if (!o.no_fix) fixes = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
+  Fixes fixes;
+  if (!o.no_fix) {
+    fixes.found = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
+    // The explorations verifying fixes stop on an interrupt too; the outcomes are complete, the fixes not.
+    fixes.stopped = result.complete && opts.limits.stop && opts.limits.stop->load();
+  }
   if (o.json) std::cout << check_json(sem, result, fixes).dump(2) << "\n";
   else print_text(sem, result, fixes, !o.no_fix);
-  if (!o.fixed_graph.empty() && !fixes.empty())
-    write_text(format::program_to_json(fixes.front().fixed).dump(2) + "\n", o.fixed_graph);
+  if (!o.fixed_graph.empty() && !fixes.found.empty())
+    write_text(format::program_to_json(fixes.found.front().fixed).dump(2) + "\n", o.fixed_graph);
   if (!o.witness_dir.empty()) {
     std::filesystem::create_directories(o.witness_dir);
     for (std::size_t k = 0; k < result.outcomes.size(); ++k)
@@ -144,7 +157,7 @@ int run_check(const CheckOptions& o) {
                           "race on " + p.variable(race.var).name);
     }
   }
-  if (!result.complete) return kIncomplete;
+  if (!result.complete || fixes.stopped) return kIncomplete;
   return result.deterministic() && !result.violated() ? kSuccess : kPropertyViolated;
 }
 

@@ -41,7 +41,7 @@ int run_conform(const ConformCmd& o) {
   });
   if (tty && o.runs >= 100) std::fprintf(stderr, "\n");
   std::cout << (o.json ? conform::report_json(report) + "\n" : conform::report_text(report));
-  if (!report.reference.complete) return kIncomplete;
+  if (!report.complete()) return kIncomplete;
   return report.conforms() ? kSuccess : kPropertyViolated;
 }
 

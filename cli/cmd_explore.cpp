@@ -74,6 +74,7 @@ int run_explore(const ExploreCmd& o) {
     if (draw) opts.observer = dot.observer();
     results.push_back(explorer::explore(sem, opts));
     end_progress(opts, results.back());
+    if (results.back().stopped_by == "interrupt") break;  // the reductions not run yet are left out
     if (draw) dot.write(o.dot, results.back().counters.states_stored);
   }
   struct Row {
@@ -104,7 +105,7 @@ int run_explore(const ExploreCmd& o) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::printf("graph: %s\nhash: %s\n%-20s", p.name().c_str(), p.hash_hex().c_str(), "por");
-    for (const auto& name : o.pors) std::printf(" %14s", name.c_str());
+    for (std::size_t k = 0; k < results.size(); ++k) std::printf(" %14s", o.pors[k].c_str());
     std::printf("\n");
     for (const auto& row : rows) {
       std::printf("%-20s", row.key);
@@ -116,6 +117,9 @@ int run_explore(const ExploreCmd& o) {
     std::printf("\n%-20s", "complete");
     for (const auto& r : results) std::printf(" %14s", r.complete ? "yes" : ("no: " + r.stopped_by).c_str());
     std::printf("\n");
+    for (std::size_t k = 0; k < results.size(); ++k)
+      if (!results[k].complete)
+        std::printf("INCOMPLETE: stopped by %s (por %s)\n", results[k].stopped_by.c_str(), o.pors[k].c_str());
   }
   return complete ? kSuccess : kIncomplete;
 }

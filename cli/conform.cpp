@@ -98,7 +98,12 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
   std::map<std::string, std::size_t> unexpected;
   fast_exec::Session session(program, o.exec);
   r.executor_hash = session.graph().program->hash_hex();
+  const auto* stop = o.explore.limits.stop;
   for (std::size_t k = 1; k <= o.runs; ++k) {
+    if (stop && stop->load()) {
+      r.stopped_by = "interrupt";
+      break;
+    }
     session.reset();  // each run starts from the initial VarValue
     const auto run = session.run();
     const auto run_outputs = session.outputs(run);
@@ -137,14 +142,19 @@ std::string report_text(const Report& r, std::size_t max_failures) {
   const auto& sem = *r.semantics;
   std::ostringstream out;
   out << "graph: " << r.graph << "\nreference-hash: " << r.reference_hash << "\nexecutor-hash: " << r.executor_hash << "\n";
-  if (!r.reference.complete) {
-    out << "INCOMPLETE: the reference search was stopped by " << r.reference.stopped_by << "\nverdict: incomplete\n";
-    return out.str();
-  }
-  out << "reference-outcomes: " << r.reference.outcomes.size() << "\nexecutor-runs: " << r.runs << "\n";
+  if (!r.reference.complete) out << "INCOMPLETE: stopped by " << r.reference.stopped_by << " in the reference search\n";
+  else if (!r.stopped_by.empty()) out << "INCOMPLETE: stopped by " << r.stopped_by << " after " << r.runs << " executor runs\n";
+  out << "reference-outcomes: " << r.reference.outcomes.size() << (r.reference.complete ? "" : " (at least)")
+      << "\nexecutor-runs: " << r.runs << "\n";
   for (std::size_t i = 0; i < r.reference.outcomes.size(); ++i)
     out << "outcome: " << explorer::outcome_text(sem, r.reference.outcomes[i]) << " | allowed | "
         << (r.seen[i] ? "seen " + std::to_string(r.seen[i]) : std::string("unseen")) << "\n";
+  if (!r.reference.complete) {
+    const auto& c = r.reference.counters;
+    out << "reference-states-stored: " << c.states_stored << "\nreference-transitions: " << c.transitions
+        << "\nreference-terminal-states: " << c.terminal_states << "\nverdict: incomplete\n";
+    return out.str();
+  }
   for (const auto& [text, count] : r.unexpected) out << "outcome: " << text << " | NOT ALLOWED | seen " << count << "\n";
   out << "traces-replayed: " << r.replayed << "\n";
   for (std::size_t i = 0; i < r.failures.size() && i < max_failures; ++i) {
@@ -153,7 +163,7 @@ std::string report_text(const Report& r, std::size_t max_failures) {
         << (f.schedule.empty() ? "(none)" : schedule_to_string(sem, f.schedule)) << "\n";
   }
   if (r.failures.size() > max_failures) out << "FAIL: ... and " << r.failures.size() - max_failures << " more\n";
-  out << "verdict: " << (r.conforms() ? "conforms" : "DOES NOT CONFORM") << "\n";
+  out << "verdict: " << (!r.complete() ? "incomplete" : r.conforms() ? "conforms" : "DOES NOT CONFORM") << "\n";
   return out.str();
 }
 
@@ -169,13 +179,14 @@ std::string report_json(const Report& r) {
   return json{{"graph", r.graph},
               {"reference_hash", r.reference_hash},
               {"executor_hash", r.executor_hash},
-              {"complete", r.reference.complete},
+              {"complete", r.complete()},
+              {"stopped_by", r.reference.complete ? r.stopped_by : r.reference.stopped_by},
               {"runs", r.runs},
               {"reference_outcomes", outcomes},
               {"not_allowed", unexpected},
               {"traces_replayed", r.replayed},
               {"failures", failures},
-              {"verdict", r.conforms() ? "conforms" : (r.reference.complete ? "does not conform" : "incomplete")}}
+              {"verdict", !r.complete() ? "incomplete" : r.conforms() ? "conforms" : "does not conform"}}
       .dump(2);
 }
 

@@ -27,6 +27,7 @@ struct Options {
   // Floats compare equal when |a - b| <= tolerance * (1 + |b|) elementwise;
   // 0: exact, as integers and symbolic values always are.
   double tolerance = 0;
+  // Its limits' stop flag stops the executor's runs too.
   explorer::ExploreOptions explore{};
 };
 
@@ -49,7 +50,9 @@ struct Report {
   std::vector<std::pair<std::string, std::size_t>> unexpected;  // outcomes outside the reference set, with counts
   std::vector<Failure> failures;
   std::size_t runs = 0, replayed = 0;
-  [[nodiscard]] bool conforms() const { return reference.complete && failures.empty(); }
+  std::string stopped_by;  // what stopped the executor's runs before the last one
+  [[nodiscard]] bool complete() const { return reference.complete && stopped_by.empty(); }
+  [[nodiscard]] bool conforms() const { return complete() && failures.empty(); }
 };
 
 Report conform(const std::shared_ptr<const Program>& program, const Options& options,

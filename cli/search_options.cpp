@@ -1,5 +1,7 @@
 #include "cli/search_options.hpp"
 
+#include "cli/interrupt.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -32,6 +34,7 @@ explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
   o.limits.max_memory_bytes = max_memory_mib << 20;
   o.limits.max_iterations = max_iterations;
   if (timeout_s > 0) o.limits.timeout = std::chrono::duration<double>(timeout_s);
+  o.limits.stop = &stop_on_interrupt();
   if (isatty(STDERR_FILENO))
     o.progress = [](const explorer::Progress& pr) {
       if (pr.seconds < 1) return;

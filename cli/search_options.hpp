@@ -21,7 +21,8 @@ struct SearchOptions {
 
   // threads_flag: another name where --threads means something else (conform).
   void add_to(CLI::App& app, bool with_por = true, const std::string& threads_flag = "--threads");
-  // The explorer's options for `por`; progress goes to stderr when it is a terminal.
+  // The explorer's options for `por`; progress goes to stderr when it is a
+  // terminal; SIGINT and SIGTERM stop the search (cli/interrupt.hpp).
   [[nodiscard]] explorer::ExploreOptions make(explorer::Por por) const;
   [[nodiscard]] explorer::ExploreOptions make() const { return make(*explorer::parse_por(por)); }
 };
