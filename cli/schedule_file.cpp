@@ -3,17 +3,25 @@
 #include "semantics/diagnostic.hpp"
 
 #include <fstream>
+#include <sstream>
 
 namespace tfsem::cli {
 
 std::vector<Schedule> read_schedule_file(const Semantics& sem, const std::string& file) {
-  const auto& p = sem.program();
   std::ifstream in(file);
   if (!in) throw InputError("T-SCHEDULE", file, "", "cannot open schedule file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return read_schedule_text(sem, text.str(), file);
+}
+
+std::vector<Schedule> read_schedule_text(const Semantics& sem, const std::string& text, const std::string& origin) {
+  const auto& p = sem.program();
+  std::istringstream in(text);
   std::vector<Schedule> runs;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
-    const auto where = file + ":" + std::to_string(number);
+    const auto where = origin + ":" + std::to_string(number);
     if (line.empty() || line[0] == '#') continue;
     if (line.starts_with("graph ")) {
       if (line.substr(6) != p.hash_hex())

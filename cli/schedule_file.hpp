@@ -14,6 +14,8 @@ namespace tfsem::cli {
 
 // Throws InputError when the file names another graph or an unknown node.
 std::vector<Schedule> read_schedule_file(const Semantics& sem, const std::string& file);
+// The same from the file's text; `origin` names it in errors.
+std::vector<Schedule> read_schedule_text(const Semantics& sem, const std::string& text, const std::string& origin);
 void write_schedule_file(const Semantics& sem, const std::string& file, const std::vector<Schedule>& runs,
                          const std::string& comment);
 
