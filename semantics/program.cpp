@@ -175,7 +175,7 @@ class ProgramBuilder {
     const auto subject = node_subject(n.id);
     const auto& specs = *attr_specs(n.op);  // f's for a function or Assign-f, or the op's
     for (const auto& [name, value] : n.attrs) {
-      auto it = std::find_if(specs.begin(), specs.end(), [&](const AttrSpec& s) { return s.name == name; });
+      auto it = std::find_if(specs.begin(), specs.end(), [&key = name](const AttrSpec& s) { return s.name == key; });
       if (it == specs.end()) {
         error("G-ATTR", n.where + "/attrs/" + name, subject, "op '" + n.op + "' takes no attribute '" + name + "'");
       } else if (value.index() != static_cast<std::size_t>(it->type)) {
