@@ -331,6 +331,10 @@ json parse_json_text(const std::string& text, const std::string& origin) {
     if (auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
     throw InputError("G-JSON", origin + ":" + std::to_string(line) + ":" + std::to_string(col), "",
                      "malformed JSON: " + what);
+  } catch (const json::exception& e) {  // a number beyond a double (out_of_range.406), which has no position
+    std::string what = e.what();
+    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    throw InputError("G-JSON", origin, "", "malformed JSON: " + what);
   }
 }
 
