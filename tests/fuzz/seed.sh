@@ -1,0 +1,51 @@
+#!/bin/bash
+# Writes the fuzzers' seed inputs into OUT: OUT/graphs (the shipped models,
+# the malformed graphs, small family members and seeded random graphs, with
+# and without control flow, as compact JSON) and OUT/inputs (for each shipped
+# model, its first input edge fed its own value, then each witness schedule
+# `tfsem check` writes for it). tests/fuzz/corpus holds these, minimized by
+# the fuzzers' coverage (tests/fuzz/run.sh --merge).
+# Usage: tests/fuzz/seed.sh TFSEM OUT
+set -euo pipefail
+tfsem=$1 out=$2
+cd "$(dirname "$0")/../.."
+mkdir -p "$out/graphs" "$out/inputs"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for f in $(seq 1 3); do
+  for family in independent-chains lastwrite lost-update assign-add sgd-workers; do
+    "$tfsem" generate "$family" "$f" -o "$work/$family-$f.json"
+  done
+done
+for seed in $(seq 1 40); do
+  "$tfsem" generate random "$seed" -o "$work/random-$seed.json"
+  "$tfsem" generate random-control "$seed" -o "$work/random-control-$seed.json"
+done
+python3 - "$out" "$work" <<'PY'
+import glob, json, os, subprocess, sys
+out, work = sys.argv[1:]
+def compact(path):
+    try:
+        return json.dumps(json.load(open(path)), separators=(",", ":")).encode()
+    except ValueError:  # malformed on purpose: as it is
+        return open(path, "rb").read()
+for path in sorted(glob.glob("models/*.json")) + sorted(glob.glob("tests/malformed/*/*.json")) + sorted(glob.glob(work + "/*.json")):
+    name = path.replace("/", "_")
+    open(os.path.join(out, "graphs", name), "wb").write(compact(path))
+PY
+index=0
+for model in $(ls models/*.json | LC_ALL=C sort); do
+  name=$(basename "$model" .json)
+  feed=$(python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))
+e = next((e for e in g["edges"] if "value" in e and "from" not in e and e["kind"] != "control"), None)
+print("" if e is None else e["id"] + "=" + json.dumps(e["value"], separators=(",", ":")))' "$model")
+  rm -rf "$work/w"
+  "$tfsem" check "$model" --no-fix --max-states 100000 --witness-dir "$work/w" > /dev/null || true
+  for schedule in "$work"/w/*.schedule; do
+    [ -f "$schedule" ] || continue
+    { printf "\\x$(printf %02x "$index")%s\n" "$feed"; cat "$schedule"; } > "$out/inputs/$name-$(basename "$schedule")"
+  done
+  index=$((index + 1))
+done
