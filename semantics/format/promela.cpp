@@ -356,12 +356,13 @@ class ControlFlowExporter {
     infer_types();
     check_values();
     for (std::size_t n = 0; n < p_.nodes().size(); ++n) check_node(NodeId(n));
+    // Before writing anything: the writer takes every value it meets for an i32 or bool scalar.
+    if (!problems_.empty()) throw InputError(std::move(problems_));
     std::ostringstream out;
     out << "/* " << comment(p_.name()) << ": exported by tfsem (hash " << p_.hash_hex() << "), loops unrolled to "
         << k_ << " iterations */\n"
         << "#define EMPTY 0\n#define LIVE 1\n#define DEAD 2\n"
         << declarations() << macros() << worker() << monitor();
-    if (!problems_.empty()) throw InputError(std::move(problems_));
     return out.str();
   }
 
