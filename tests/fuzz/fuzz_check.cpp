@@ -1,7 +1,8 @@
 // libFuzzer: a graph loaded, then checked as `tfsem check` does it (every
 // behaviour explored, races, fixes), within small limits of states, memory,
-// time and loop iterations. Oracle: each outcome's witness schedule replays,
-// in the semantics, to a terminal state with that outcome.
+// time and loop iterations, under one of the three reductions (the input's
+// length picks it). Oracle: each outcome's witness schedule replays, in the
+// semantics, to a terminal state with that outcome.
 #include "explorer/explore.hpp"
 #include "explorer/fix.hpp"
 #include "explorer/memory_gauge.hpp"
@@ -9,8 +10,9 @@
 
 namespace {
 
-tfsem::explorer::ExploreOptions small_limits() {
+tfsem::explorer::ExploreOptions small_limits(tfsem::explorer::Por por) {
   tfsem::explorer::ExploreOptions o;
+  o.por = por;
   o.limits.max_states = 2000;
   o.limits.max_memory_bytes = tfsem::explorer::resident_set_bytes().value_or(0) + (std::uint64_t{256} << 20);
   o.limits.timeout = std::chrono::seconds(2);
@@ -25,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto program = fuzz::load_program(fuzz::text_of(data, size));
   if (!program) return 0;
   const Semantics sem(program);
-  const auto options = small_limits();
+  constexpr explorer::Por reductions[] = {explorer::Por::none, explorer::Por::stubborn, explorer::Por::rf};
+  const auto options = small_limits(reductions[size % 3]);
   const auto result = explorer::explore(sem, options);
   for (const auto& o : result.outcomes) {
     State s = sem.initial();

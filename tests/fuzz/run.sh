@@ -1,6 +1,7 @@
 #!/bin/bash
-# Runs every fuzz harness for SECONDS each (default 60), JOBS at a time
-# (default 2), from the checked-in corpus and dictionary, and reports for each
+# Runs every fuzz harness for SECONDS each (default 60; with RUNS set, until it
+# has executed RUNS inputs if that comes first), JOBS at a time (default 2),
+# from the checked-in corpus and dictionary, and reports for each
 # the inputs executed, the coverage (code edges and libFuzzer's features), the
 # corpus size and the crashes. A crash leaves its input in BUILD/fuzz/crashes;
 # add it to tests/regressions (README there) and fix it. Exits 1 on a crash.
@@ -22,12 +23,14 @@ for h in "${harnesses[@]}"; do
 done
 
 if [ "$merge" = 1 ]; then
-  # Each checked-in corpus keeps the inputs that add coverage to any harness reading it.
+  # Each checked-in corpus keeps the smallest inputs that cover every code edge
+  # any harness reading it has reached (hit counts aside, to stay small).
   for dir in tests/fuzz/corpus/graphs tests/fuzz/corpus/inputs; do
     rm -rf "$out/merged" && mkdir -p "$out/merged"
     for h in "${harnesses[@]}"; do
       [ "$(corpus_of "$h")" = "$dir" ] || continue
-      "$build/tests/fuzz/$h" -merge=1 -max_len=16384 -timeout=30 "$out/merged" "$dir" "$out/corpus/$h" 2> "$out/$h.merge.log"
+      "$build/tests/fuzz/$h" -merge=1 -use_counters=0 -max_len=16384 -timeout=30 "$out/merged" "$dir" "$out/corpus/$h" \
+        2> "$out/$h.merge.log"
     done
     rm -rf "$dir" && mv "$out/merged" "$dir"
     echo "$dir: $(ls "$dir" | wc -l) inputs, $(du -sk "$dir" | cut -f1) KiB"
@@ -39,7 +42,7 @@ run() {  # one harness, its output in $out/$h.log
   local h=$1
   rm -rf "$out/corpus/$h" && mkdir -p "$out/corpus/$h"
   "$build/tests/fuzz/$h" "$out/corpus/$h" "$(corpus_of "$h")" -dict=tests/fuzz/tfsem.dict -max_len=16384 \
-    -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+    -max_total_time="$seconds" -runs="${RUNS:--1}" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="$out/crashes/$h-" > "$out/$h.log" 2>&1
 }
 running=0
@@ -54,8 +57,8 @@ status=0
 printf '| harness | inputs executed | inputs/s | coverage (edges) | features | corpus | crashes |\n|---|---|---|---|---|---|---|\n'
 for h in "${harnesses[@]}"; do
   log=$out/$h.log
-  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$')
-  rate=$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | grep -o '[0-9]*$')
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*$')
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*$')
   corpus=$(ls "$out/corpus/$h" | wc -l)
