@@ -13,15 +13,23 @@ std::size_t Contexts::KeyHash::operator()(const Key& k) const noexcept {
 Contexts::Contexts() { entries_.push_back({ContextId{}, FrameId(std::uint32_t{0}), 0, 0, kRootContext, ContextId{}}); }
 
 ContextId Contexts::child(ContextId parent, FrameId f, std::uint32_t iteration) const {
-  // The previous iteration is interned first, so that every entry can name it.
-  const ContextId previous = iteration == 0 ? ContextId{} : child(parent, f, iteration - 1);
   const std::lock_guard lock(mutex_);
-  const Key key{parent, f, iteration};
-  if (const auto it = index_.find(key); it != index_.end()) return it->second;
-  const ContextId id(entries_.size());
-  const ContextId first = iteration == 0 ? id : entries_[previous.index()].first;
-  entries_.push_back({parent, f, iteration, entries_[parent.index()].depth + 1, first, previous});
-  index_.emplace(key, id);
+  if (const auto it = index_.find(Key{parent, f, iteration}); it != index_.end()) return it->second;
+  // The iterations before it are interned first, in order, so that every entry
+  // can name its previous one: from the last one interned, without recursion.
+  std::uint32_t i = iteration;
+  ContextId previous;
+  while (i > 0 && !previous.valid()) {
+    if (const auto it = index_.find(Key{parent, f, i - 1}); it != index_.end()) previous = it->second;
+    else --i;
+  }
+  ContextId id;
+  for (; i <= iteration; ++i, previous = id) {
+    id = ContextId(entries_.size());
+    const ContextId first = i == 0 ? id : entries_[previous.index()].first;
+    entries_.push_back({parent, f, i, entries_[parent.index()].depth + 1, first, previous});
+    index_.emplace(Key{parent, f, i}, id);
+  }
   return id;
 }
 

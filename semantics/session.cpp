@@ -15,8 +15,10 @@ bool all_digits(const std::string& s) {
   return !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos;
 }
 
-// "F:i,G:j": iteration i of frame F, and in it iteration j of frame G.
-ContextId parse_context(const Semantics& sem, const std::string& item, const std::string& text) {
+// "F:i,G:j": iteration i of frame F, and in it iteration j of frame G. Each
+// iteration of a loop takes a step (its NextIteration's), so a run of `steps`
+// steps reaches no iteration beyond it; the contexts up to it are interned.
+ContextId parse_context(const Semantics& sem, const std::string& item, const std::string& text, std::size_t steps) {
   const auto& p = sem.program();
   ContextId c = kRootContext;
   std::size_t begin = 0;
@@ -31,13 +33,17 @@ ContextId parse_context(const Semantics& sem, const std::string& item, const std
     if (p.frame(*frame).parent != sem.contexts()[c].frame)
       refuse(item, "loop frame '" + part.substr(0, colon) + "' is not entered from " +
                        (c == kRootContext ? std::string("the root frame") : "context " + context_to_string(p, sem.contexts(), c)));
-    c = sem.contexts().child(c, *frame, static_cast<std::uint32_t>(std::stoul(part.substr(colon + 1))));
+    const auto iteration = std::stoul(part.substr(colon + 1));
+    if (iteration > steps)
+      refuse(item, "iteration " + std::to_string(iteration) + " of loop frame '" + part.substr(0, colon) +
+                       "' cannot be reached in a run of " + std::to_string(steps) + " steps");
+    c = sem.contexts().child(c, *frame, static_cast<std::uint32_t>(iteration));
     begin = end + 1;
   }
   return c;
 }
 
-Step parse_step(const Semantics& sem, const std::string& item) {
+Step parse_step(const Semantics& sem, const std::string& item, std::size_t steps) {
   const auto& p = sem.program();
   std::string name = item, context, choice;
   if (const auto open = item.find('['); open != std::string::npos) {
@@ -56,7 +62,7 @@ Step parse_step(const Semantics& sem, const std::string& item) {
   }
   const auto n = p.find_node(name);
   if (!n) refuse(item, "no node '" + name + "'");
-  Step step{*n, context.empty() ? kRootContext : parse_context(sem, item, context), 0};
+  Step step{*n, context.empty() ? kRootContext : parse_context(sem, item, context, steps), 0};
   if (!choice.empty()) step.choice = static_cast<std::uint32_t>(std::stoul(choice));
   if (const auto frame = p.node(*n).frame; sem.contexts()[step.context].frame != frame)
     refuse(item, "node '" + name + "' fires in loop frame '" + p.frame(frame).name + "': name its context, as in " + name + "[" +
@@ -67,19 +73,19 @@ Step parse_step(const Semantics& sem, const std::string& item) {
 }  // namespace
 
 Schedule parse_schedule(const Semantics& sem, const std::string& text) {
-  Schedule out;
-  std::string item;
+  std::vector<std::string> items(1);
   int depth = 0;  // commas inside [...] separate a context's frames
   for (char c : text) {
     depth += c == '[' ? 1 : c == ']' ? -1 : 0;
     if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n')) {
-      if (!item.empty()) out.push_back(parse_step(sem, item));
-      item.clear();
+      if (!items.back().empty()) items.emplace_back();
     } else {
-      item += c;
+      items.back() += c;
     }
   }
-  if (!item.empty()) out.push_back(parse_step(sem, item));
+  if (items.back().empty()) items.pop_back();
+  Schedule out;
+  for (const auto& item : items) out.push_back(parse_step(sem, item, items.size()));
   return out;
 }
 
