@@ -26,8 +26,9 @@ struct Limits {
   std::uint64_t max_memory_bytes = std::uint64_t{16} << 30;
   std::optional<std::chrono::duration<double>> timeout;
   // A behaviour that would start iteration max_iterations of a loop (in any
-  // of its frame instances) stops the search, naming the loop.
-  std::uint32_t max_iterations = 100;
+  // of its frame instances), or make a call max_depth + 1 deep, stops the
+  // search, naming the loop or the function.
+  Bounds bounds{};
 };
 
 struct Progress {

@@ -10,17 +10,18 @@ std::size_t Contexts::KeyHash::operator()(const Key& k) const noexcept {
   return hash_combine(hash_combine(k.parent.value, k.frame.value), k.iteration);
 }
 
-Contexts::Contexts() { entries_.push_back({ContextId{}, FrameId(std::uint32_t{0}), 0, 0, kRootContext, ContextId{}}); }
+Contexts::Contexts() { entries_.push_back({ContextId{}, FrameId(std::uint32_t{0}), 0, 0, 0, kRootContext, ContextId{}}); }
 
-ContextId Contexts::child(ContextId parent, FrameId f, std::uint32_t iteration) const {
+ContextId Contexts::intern(ContextId parent, FrameId f, std::uint32_t iteration, bool call) const {
   // The previous iteration is interned first, so that every entry can name it.
-  const ContextId previous = iteration == 0 ? ContextId{} : child(parent, f, iteration - 1);
+  const ContextId previous = iteration == 0 || call ? ContextId{} : child(parent, f, iteration - 1);
   const std::lock_guard lock(mutex_);
   const Key key{parent, f, iteration};
   if (const auto it = index_.find(key); it != index_.end()) return it->second;
   const ContextId id(entries_.size());
-  const ContextId first = iteration == 0 ? id : entries_[previous.index()].first;
-  entries_.push_back({parent, f, iteration, entries_[parent.index()].depth + 1, first, previous});
+  const ContextId first = iteration == 0 || call ? id : entries_[previous.index()].first;
+  const auto& up = entries_[parent.index()];
+  entries_.push_back({parent, f, iteration, up.depth + 1, up.calls + (call ? 1U : 0U), first, previous});
   index_.emplace(key, id);
   return id;
 }
