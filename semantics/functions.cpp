@@ -107,7 +107,7 @@ class LibraryCheck {
           else if (port < 0 || static_cast<std::size_t>(port) >= ports->size())
             error(e.where, "edge '" + e.id + "'",
                   "port " + std::to_string(port) + " of call '" + n.id + "': '" + f->name + "' has " +
-                      std::to_string(names->size()) + " " + what + "s");
+                      std::to_string(names->size()) + " " + what + (names->size() == 1 ? "" : "s"));
           else ++(*ports)[static_cast<std::size_t>(port)];
         }
       }
@@ -285,7 +285,8 @@ class Expander {
           continue;
         }
       }
-      edge(id, e.kind, from, to, e.where, e.fetch);
+      // A body's output edge that gives no result drops its values (a function fetches nothing).
+      edge(id, e.kind, from, to, e.where, body != nullptr && !to ? std::optional<std::string>("") : e.fetch);
       if (!from) out_.edges.back().value = e.value;
     }
     if (body == nullptr) return;
