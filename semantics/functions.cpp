@@ -10,7 +10,7 @@ namespace tfsem {
 
 namespace {
 
-std::string fn_subject(const FunctionSpec& f) { return "function '" + f.name + "'"; }
+std::string fn_subject(const LibraryFunction& f) { return "function '" + f.name + "'"; }
 
 // G-FN: the library and its call sites are well formed; every problem at once.
 class LibraryCheck {
@@ -19,7 +19,7 @@ class LibraryCheck {
 
   void run() {
     std::set<std::string> names;
-    for (const auto& f : spec_.functions) {
+    for (const auto& f : spec_.library) {
       if (f.name.empty()) error(f.where, "function", "a function needs a non-empty \"name\"");
       else if (!names.insert(f.name).second) error(f.where, fn_subject(f), "declared twice");
       else if (attr_specs(f.name) != nullptr || f.name.starts_with("Assign-"))
@@ -29,7 +29,7 @@ class LibraryCheck {
       check_body(f);
     }
     check_calls(spec_.nodes, spec_.edges);
-    for (const auto& f : spec_.functions) check_calls(f.nodes, f.edges);
+    for (const auto& f : spec_.library) check_calls(f.nodes, f.edges);
     if (!diags_.empty()) throw InputError(std::move(diags_));
   }
 
@@ -40,13 +40,13 @@ class LibraryCheck {
   void error(const std::string& where, const std::string& subject, std::string message) {
     diags_.push_back({"G-FN", where, subject, std::move(message)});
   }
-  [[nodiscard]] const FunctionSpec* find(const std::string& name) const {
-    for (const auto& f : spec_.functions)
+  [[nodiscard]] const LibraryFunction* find(const std::string& name) const {
+    for (const auto& f : spec_.library)
       if (f.name == name) return &f;
     return nullptr;
   }
 
-  void check_names(const FunctionSpec& f, const std::vector<std::string>& list, const char* key, const char* what) {
+  void check_names(const LibraryFunction& f, const std::vector<std::string>& list, const char* key, const char* what) {
     if (list.empty()) error(f.where + "/" + key, fn_subject(f), std::string("a function takes at least one ") + what);
     std::set<std::string> seen;
     for (std::size_t i = 0; i < list.size(); ++i)
@@ -56,7 +56,7 @@ class LibraryCheck {
   }
 
   // Input edges carry an argument or a value; output edges give a result, each exactly once.
-  void check_body(const FunctionSpec& f) {
+  void check_body(const LibraryFunction& f) {
     std::map<std::string, int> given;
     for (const auto& e : f.edges) {
       const auto subject = "edge '" + e.id + "' of " + fn_subject(f);
@@ -149,7 +149,7 @@ class Expander {
   // How a body is reached: where each argument comes from, the node that
   // triggers nodes with no input, and (filled in) the port giving each result.
   struct Body {
-    const FunctionSpec* fn;
+    const LibraryFunction* fn;
     std::vector<PortRef> args;
     std::string trigger;
     std::vector<PortRef> results{};
@@ -174,8 +174,8 @@ class Expander {
   std::vector<std::string> pending_;                 // static: functions called, body not yet made
   std::vector<std::pair<std::string, std::string>> result_nodes_;  // every call's per-result node, and its place
 
-  [[nodiscard]] const FunctionSpec* find(const std::string& name) const {
-    for (const auto& f : in_.functions)
+  [[nodiscard]] const LibraryFunction* find(const std::string& name) const {
+    for (const auto& f : in_.library)
       if (f.name == name) return &f;
     return nullptr;
   }
@@ -217,7 +217,7 @@ class Expander {
   // when inlining.
   void instantiate(const std::vector<NodeSpec>& nodes, const std::vector<EdgeSpec>& edges, const std::string& prefix,
                    Body* body, int depth) {
-    std::map<std::string, const FunctionSpec*> calls;  // call-site node ids of this scope
+    std::map<std::string, const LibraryFunction*> calls;  // call-site node ids of this scope
     std::set<std::string> triggered;                   // scoped nodes with an incoming edge
     std::vector<std::string> plain;                    // scoped nodes that are not call sites
     for (const auto& n : nodes) {
@@ -319,7 +319,7 @@ class Expander {
   }
 
   // A call site: a node per argument and per result, and what joins them to the body.
-  void call_site(const NodeSpec& n, const std::string& name, const FunctionSpec& f, int depth) {
+  void call_site(const NodeSpec& n, const std::string& name, const LibraryFunction& f, int depth) {
     if (mode_ == Mode::make_static) {
       auto& sites = sites_[f.name];
       if (sites.empty()) pending_.push_back(f.name);
@@ -404,13 +404,13 @@ class Expander {
 }  // namespace
 
 ProgramSpec make_static(ProgramSpec spec) {
-  if (spec.functions.empty()) return spec;
+  if (spec.library.empty()) return spec;
   LibraryCheck(spec).run();
   return Expander(spec, Expander::Mode::make_static, 0).run();
 }
 
 ProgramSpec inline_calls(ProgramSpec spec, int depth) {
-  if (spec.functions.empty()) return spec;
+  if (spec.library.empty()) return spec;
   LibraryCheck(spec).run();
   return Expander(spec, Expander::Mode::make_inline, depth).run();
 }

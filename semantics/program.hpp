@@ -117,7 +117,7 @@ struct VariableSpec {
 // A function of the library (thesis section 5): a subgraph with named
 // arguments and results. A node whose op names a function is a call site:
 // its input ports are the arguments, its output ports the results.
-struct FunctionSpec {
+struct LibraryFunction {
   std::string name;
   std::vector<std::string> args, results;
   std::vector<NodeSpec> nodes;
@@ -129,7 +129,7 @@ struct ProgramSpec {
   std::vector<VariableSpec> variables;
   std::vector<NodeSpec> nodes;
   std::vector<EdgeSpec> edges;
-  std::vector<FunctionSpec> functions;  // turned into Call and Return by functions.hpp before validation
+  std::vector<LibraryFunction> library;  // turned into Call and Return by functions.hpp before validation
 };
 
 class Program {

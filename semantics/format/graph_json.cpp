@@ -305,7 +305,7 @@ std::vector<std::string> parse_names(const json& f, const char* key, const std::
 
 ProgramSpec parse_program(const json& doc) {
   if (!doc.is_object()) fail("", "a graph is a JSON object, not " + type_name(doc));
-  expect_keys(doc, "", {"name", "description", "variables", "nodes", "edges", "functions", "$schema"});
+  expect_keys(doc, "", {"name", "description", "variables", "nodes", "edges", "library", "$schema"});
   ProgramSpec spec;
   spec.name = get_string(doc, "name", "", false);
   spec.description = get_string(doc, "description", "", false);
@@ -318,18 +318,18 @@ ProgramSpec parse_program(const json& doc) {
   }
   spec.nodes = parse_nodes(array_member(doc, "nodes"), "");
   spec.edges = parse_edges(array_member(doc, "edges"), "", false);
-  const auto& functions = array_member(doc, "functions");
-  for (std::size_t i = 0; i < functions.size(); ++i) {
-    const auto path = "/functions/" + std::to_string(i);
-    const auto& f = functions[i];
+  const auto& library = array_member(doc, "library");
+  for (std::size_t i = 0; i < library.size(); ++i) {
+    const auto path = "/library/" + std::to_string(i);
+    const auto& f = library[i];
     if (!f.is_object()) fail(path, "a function is an object");
     expect_keys(f, path, {"name", "args", "results", "nodes", "edges", "description"});
-    FunctionSpec fs{get_string(f, "name", path, true), parse_names(f, "args", path), parse_names(f, "results", path), {}, {}, path};
+    LibraryFunction fs{get_string(f, "name", path, true), parse_names(f, "args", path), parse_names(f, "results", path), {}, {}, path};
     for (const char* key : {"nodes", "edges"})
       if (f.contains(key) && !f[key].is_array()) fail(path + "/" + key, std::string("\"") + key + "\" must be an array");
     if (f.contains("nodes")) fs.nodes = parse_nodes(f["nodes"], path);
     if (f.contains("edges")) fs.edges = parse_edges(f["edges"], path, true);
-    spec.functions.push_back(std::move(fs));
+    spec.library.push_back(std::move(fs));
   }
   return spec;
 }
@@ -483,10 +483,10 @@ json program_to_json(const ProgramSpec& spec) {
   doc["variables"] = vars;
   doc["nodes"] = nodes_to_json(spec.nodes);
   doc["edges"] = edges_to_json(spec.edges);
-  if (!spec.functions.empty()) {
-    doc["functions"] = json::array();
-    for (const auto& f : spec.functions)
-      doc["functions"].push_back({{"name", f.name}, {"args", f.args}, {"results", f.results}, {"nodes", nodes_to_json(f.nodes)},
+  if (!spec.library.empty()) {
+    doc["library"] = json::array();
+    for (const auto& f : spec.library)
+      doc["library"].push_back({{"name", f.name}, {"args", f.args}, {"results", f.results}, {"nodes", nodes_to_json(f.nodes)},
                                   {"edges", edges_to_json(f.edges)}});
   }
   return doc;

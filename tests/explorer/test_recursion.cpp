@@ -110,5 +110,5 @@ TEST_CASE("the static transformation and the inline expansion agree where the ex
   // The static graph is one of the semantics' own: transformed twice, the same.
   const auto once = make_static(model_spec("fib"));
   CHECK(Program::build(once)->hash() == Program::build(model_spec("fib"))->hash());
-  CHECK(once.functions.empty());
+  CHECK(once.library.empty());
 }
