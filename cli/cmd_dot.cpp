@@ -67,12 +67,15 @@ std::string program_dot(const Semantics& sem, const DotCmd& o) {
   std::ostringstream out;
   out << "digraph \"" << dot_escape(p.name()) << "\" {\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
       << "  edge [fontname=\"Helvetica\", fontsize=10];\n";
-  // Each loop frame is a cluster, nested as the frames are.
+  // Each loop frame is a cluster, nested as the frames are; each function's frame is one beside the root.
   std::function<void(FrameId, const std::string&)> frame = [&](FrameId f, const std::string& indent) {
     const auto& fr = p.frame(f);
     if (f.index() != 0)
-      out << indent << "subgraph cluster_f" << f.value << " {\n" << indent << "  label=\"frame " << dot_escape(fr.name)
-          << " (parallel_iterations " << fr.parallel_iterations << ")\";\n" << indent << "  style=dashed; color=gray40;\n";
+      out << indent << "subgraph cluster_f" << f.value << " {\n" << indent << "  label=\""
+          << (fr.kind == Frame::Kind::function ? "function " + dot_escape(fr.name)
+                                               : "frame " + dot_escape(fr.name) + " (parallel_iterations " +
+                                                     std::to_string(fr.parallel_iterations) + ")")
+          << "\";\n" << indent << "  style=dashed; color=gray40;\n";
     const auto inner = f.index() == 0 ? indent : indent + "  ";
     for (auto n : fr.nodes)
       out << inner << "n" << n.value << " [label=\"" << dot_escape(p.label(n)) << "\", tooltip=\"" << dot_escape(p.node(n).name)
@@ -81,6 +84,8 @@ std::string program_dot(const Semantics& sem, const DotCmd& o) {
     if (f.index() != 0) out << indent << "}\n";
   };
   frame(FrameId(std::uint32_t{0}), "  ");
+  for (std::size_t f = 1; f < p.frames().size(); ++f)
+    if (p.frames()[f].kind == Frame::Kind::function) frame(FrameId(f), "  ");
   for (std::size_t i = 0; i < p.edges().size(); ++i) {
     const auto& e = p.edge(EdgeId(i));
     std::string from = "n" + std::to_string(e.src.value), to = "n" + std::to_string(e.dst.value);

@@ -4,6 +4,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
 #include "cli/schedule_file.hpp"
+#include "cli/search_options.hpp"
 #include "semantics/diagnostic.hpp"
 #include "semantics/format/graph_json.hpp"
 
@@ -21,7 +22,7 @@ struct TraceOptions {
   std::string schedule, schedule_file;
   std::optional<std::uint64_t> seed;
   int runs = 1;
-  std::uint32_t max_iterations = 100;
+  Bounds bounds{};
   bool json = false;
 };
 
@@ -48,10 +49,10 @@ std::optional<Step> next_step(const Semantics& sem, const State& s, const Schedu
   return Step{t.node, t.context, static_cast<std::uint32_t>(random->below(sem.fire(s, t).size()))};
 }
 
-// The loop of a context in s at iteration max_iterations or beyond, if any.
-std::optional<FrameId> beyond(const Semantics& sem, const State& s, std::uint32_t max_iterations) {
+// The frame of a context in s beyond the bounds, if any.
+std::optional<FrameId> beyond(const Semantics& sem, const State& s, const Bounds& bounds) {
   for (const auto& entry : s.in_transit)
-    if (const auto& c = sem.contexts()[entry.first.context]; c.iteration >= max_iterations) return c.frame;
+    if (const auto c = entry.first.context; sem.contexts().beyond(c, bounds)) return sem.contexts()[c].frame;
   return std::nullopt;
 }
 
@@ -77,7 +78,7 @@ int run_trace(const TraceOptions& o) {
   const auto& ctx = sem.contexts();
   auto name = [&](Transition t) { return transition_to_string(p, ctx, t); };
   State s = sem.initial();
-  std::optional<FrameId> stopped;  // the loop a walk would take past --max-iterations
+  std::optional<FrameId> stopped;  // the loop or function a walk would take past its bound
   for (int r = 0; r < runs && !stopped; ++r) {
     if (r > 0) s = sem.next_run(s);
     const Schedule* schedule = scheduled ? (static_cast<std::size_t>(r) < schedules.size() ? &schedules[r] : nullptr) : nullptr;
@@ -89,7 +90,7 @@ int run_trace(const TraceOptions& o) {
     Schedule taken;
     while (auto step = next_step(sem, s, schedule, index, random)) {
       auto next = std::move(sem.fire(s, step->transition())[step->choice]);
-      if (!schedule && (stopped = beyond(sem, next, o.max_iterations))) break;
+      if (!schedule && (stopped = beyond(sem, next, o.bounds))) break;
       s = std::move(next);
       taken.push_back(*step);
       ++index;
@@ -107,8 +108,7 @@ int run_trace(const TraceOptions& o) {
     jr["outputs"] = format::outputs_to_json(p, outputs(p, s));
     if (!o.json) {
       if (stopped)
-        std::cout << "  INCOMPLETE: the next step starts iteration " << o.max_iterations << " of loop '" << p.frame(*stopped).name
-                  << "' (--max-iterations " << o.max_iterations << ")\n";
+        std::cout << "  INCOMPLETE: the next step goes past --" << bound_to_string(p, *stopped, o.bounds) << "\n";
       else if (terminal) std::cout << "  terminal state after " << index << " steps\n";
       else {
         std::cout << "  the schedule ended before a terminal state; still enabled:";
@@ -137,7 +137,7 @@ int run_trace(const TraceOptions& o) {
     }
     jr["stuck"] = stuck;
     jr["violations"] = violations;
-    if (stopped) jr["stopped_by"] = "max-iterations " + std::to_string(o.max_iterations) + " in loop '" + p.frame(*stopped).name + "'";
+    if (stopped) jr["stopped_by"] = bound_to_string(p, *stopped, o.bounds);
     doc["runs"].push_back(std::move(jr));
   }
   doc["VarValue"] = format::var_value_to_json(p, s.var_value);
@@ -161,10 +161,7 @@ Command add_trace(CLI::App& app) {
                                 "steps to fire: NODE[/CHOICE] or NODE[FRAME:ITERATION,...][/CHOICE], ...; runs separated by ';'");
   auto* file = sub->add_option("--schedule-file", o->schedule_file, "replay a schedule file written by tfsem check");
   auto* seed = sub->add_option("--seed", o->seed, "choose each step at random from the enabled nodes, with this seed");
-  sub->add_option("--max-iterations", o->max_iterations,
-                  "without a schedule, stop (INCOMPLETE, exit 3) before a step that starts this iteration of a loop")
-      ->check(CLI::Range(1U, 1U << 20))
-      ->capture_default_str();
+  add_bounds(*sub, o->bounds, "without a schedule, stop (INCOMPLETE, exit 3) before a step,");
   sched->excludes(file)->excludes(seed);
   file->excludes(seed);
   sub->add_option("--runs", o->runs, "run the graph this many times in one session (VarValue persists)")

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -21,17 +22,21 @@ Command add_validate(CLI::App& app) {
             try {
               const auto sem = opts->load();
               const auto& p = sem.program();
-              const auto loops = p.frames().size() - 1;  // the root frame aside
+              const auto functions = static_cast<std::size_t>(std::count_if(
+                  p.frames().begin(), p.frames().end(), [](const Frame& f) { return f.kind == Frame::Kind::function; }));
+              const auto loops = p.frames().size() - 1 - functions;  // the root frame aside
               if (*json) {
                 std::cout << nlohmann::json{{"valid", true}, {"graph", p.name()}, {"hash", p.hash_hex()},
                                             {"nodes", p.nodes().size()}, {"edges", p.edges().size()},
-                                            {"variables", p.variables().size()}, {"loop_frames", loops}}
+                                            {"variables", p.variables().size()}, {"loop_frames", loops},
+                                            {"functions", functions}}
                                  .dump(2)
                           << "\n";
               } else {
                 std::cout << "valid: graph " << p.name() << " hash " << p.hash_hex() << ": " << p.nodes().size()
                           << " nodes, " << p.edges().size() << " edges, " << p.variables().size() << " variables"
-                          << (loops ? ", " + std::to_string(loops) + " loop frame" + (loops > 1 ? "s" : "") : "") << "\n";
+                          << (loops ? ", " + std::to_string(loops) + " loop frame" + (loops > 1 ? "s" : "") : "")
+                          << (functions ? ", " + std::to_string(functions) + " function" + (functions > 1 ? "s" : "") : "") << "\n";
               }
               return int{kSuccess};
             } catch (const InputError& e) {

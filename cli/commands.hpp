@@ -22,5 +22,7 @@ Command add_run(CLI::App& app);
 Command add_conform(CLI::App& app);
 Command add_fuzz(CLI::App& app);
 Command add_export(CLI::App& app);
+Command add_transform(CLI::App& app);
+Command add_refines(CLI::App& app);
 
 }  // namespace tfsem::cli

@@ -14,9 +14,9 @@ void GraphOptions::add_to(CLI::App& app) {
   app.add_flag("--normalize", normalize, "normalize symbolic terms modulo the functions' algebraic laws");
 }
 
-Semantics GraphOptions::load() const {
+Semantics GraphOptions::load(const std::string& path) const {
   try {
-    auto spec = format::load_program_file(file);
+    auto spec = format::load_program_file(path);
     for (const auto& f : feeds) format::apply_feed(spec, f);
     auto program = Program::build(std::move(spec));
     if (prune || !fetches.empty()) program = tfsem::prune(*program, fetches);
@@ -27,7 +27,7 @@ Semantics GraphOptions::load() const {
     // Every problem names the file as well as its place in it.
     auto diags = e.diagnostics();
     for (auto& d : diags)
-      if (!d.where.starts_with(file)) d.where = d.where.empty() ? file : file + ": " + d.where;
+      if (!d.where.starts_with(path)) d.where = d.where.empty() ? path : path + ": " + d.where;
     throw InputError(std::move(diags));
   }
 }

@@ -20,7 +20,9 @@ struct GraphOptions {
 
   void add_to(CLI::App& app);
   // Loads, feeds, validates and (optionally) prunes; throws InputError.
-  [[nodiscard]] Semantics load() const;
+  [[nodiscard]] Semantics load() const { return load(file); }
+  // The same, for another file with these options (refines reads two).
+  [[nodiscard]] Semantics load(const std::string& path) const;
 };
 
 }  // namespace tfsem::cli

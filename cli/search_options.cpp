@@ -8,6 +8,17 @@
 
 namespace tfsem::cli {
 
+void add_bounds(CLI::App& app, Bounds& bounds, const std::string& stop) {
+  app.add_option("--max-iterations", bounds.max_iterations,
+                 stop + " naming the loop, when a behaviour would start this iteration of a loop")
+      ->check(CLI::Range(1U, 1U << 20))
+      ->capture_default_str();
+  app.add_option("--max-depth", bounds.max_depth,
+                 stop + " naming the function, when a behaviour would make a call deeper than this")
+      ->check(CLI::Range(1U, 1U << 20))
+      ->capture_default_str();
+}
+
 void SearchOptions::add_to(CLI::App& app, bool with_por, const std::string& threads_flag) {
   if (with_por)
     app.add_option("--por", por, "partial-order reduction: none (every interleaving), stubborn, rf")
@@ -17,10 +28,7 @@ void SearchOptions::add_to(CLI::App& app, bool with_por, const std::string& thre
   app.add_option("--max-memory", max_memory_mib, "stop, INCOMPLETE, before the process's resident memory would exceed this many MiB")
       ->capture_default_str();
   app.add_option("--timeout", timeout_s, "stop, INCOMPLETE, after this many seconds (0: none)");
-  app.add_option("--max-iterations", max_iterations,
-                 "stop, INCOMPLETE, naming the loop, when a behaviour would start this iteration of a loop")
-      ->check(CLI::Range(1U, 1U << 20))
-      ->capture_default_str();
+  add_bounds(app, bounds, "stop, INCOMPLETE,");
   app.add_option(threads_flag, threads, "threads expanding states (the results do not depend on it)")
       ->check(CLI::Range(1U, 256U))
       ->capture_default_str();
@@ -32,7 +40,7 @@ explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
   o.threads = threads;
   o.limits.max_states = max_states;
   o.limits.max_memory_bytes = max_memory_mib << 20;
-  o.limits.max_iterations = max_iterations;
+  o.limits.bounds = bounds;
   if (timeout_s > 0) o.limits.timeout = std::chrono::duration<double>(timeout_s);
   o.limits.stop = &stop_on_interrupt();
   if (isatty(STDERR_FILENO))

@@ -16,7 +16,7 @@ struct SearchOptions {
   std::uint64_t max_states = 50'000'000;
   std::uint64_t max_memory_mib = 16384;
   double timeout_s = 0;
-  std::uint32_t max_iterations = 100;
+  Bounds bounds{};
   unsigned threads = 1;
 
   // threads_flag: another name where --threads means something else (conform).
@@ -26,6 +26,9 @@ struct SearchOptions {
   [[nodiscard]] explorer::ExploreOptions make(explorer::Por por) const;
   [[nodiscard]] explorer::ExploreOptions make() const { return make(*explorer::parse_por(por)); }
 };
+
+// --max-iterations and --max-depth; `stop` says what reaching them does.
+void add_bounds(CLI::App& app, Bounds& bounds, const std::string& stop);
 
 // Ends the progress line, if one was drawn.
 void end_progress(const explorer::ExploreOptions& o, const explorer::Result& r);

@@ -81,7 +81,7 @@ class RaceFlags {
 // What one thread needs to expand states: its cache of firings and scratch space.
 struct Worker {
   Worker(const Semantics& sem, Codec& codec, const ExploreOptions& o)
-      : firings(sem, codec, o.limits.max_iterations), reduction(firings, o.por) {}
+      : firings(sem, codec, o.limits.bounds), reduction(firings, o.por) {}
   Firings firings;
   Reduction reduction;
   Landings landings;
@@ -221,11 +221,11 @@ class Search {
   // The memory --max-memory limits: the process's, as the gauge reads it.
   std::uint64_t memory() { return gauge_.bytes(counted()); }
 
-  // A behaviour would start iteration max_iterations of loop `frame`.
+  // A behaviour would start iteration max_iterations of loop `frame`, or
+  // call function `frame` past max_depth.
   void stop_at_bound(FrameId frame) {
     result_.complete = false;
-    result_.stopped_by = "max-iterations " + std::to_string(opts_.limits.max_iterations) + " in loop '" +
-                         sem_.program().frame(frame).name + "'";
+    result_.stopped_by = bound_to_string(sem_.program(), frame, opts_.limits.bounds);
   }
 
   bool within_limits() {

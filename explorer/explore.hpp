@@ -28,8 +28,9 @@ struct Limits {
   std::uint64_t max_memory_bytes = std::uint64_t{16} << 30;
   std::optional<std::chrono::duration<double>> timeout;
   // A behaviour that would start iteration max_iterations of a loop (in any
-  // of its frame instances) stops the search, naming the loop.
-  std::uint32_t max_iterations = 100;
+  // of its frame instances), or make a call max_depth + 1 deep, stops the
+  // search, naming the loop or the function.
+  Bounds bounds{};
   // Set from outside (another thread, a signal handler): the search stops at
   // the next state it merges, "stopped by interrupt", with what it has found.
   const std::atomic<bool>* stop = nullptr;

@@ -6,8 +6,8 @@
 
 namespace tfsem::explorer {
 
-Firings::Firings(const Semantics& sem, Codec& codec, std::uint32_t max_iterations)
-    : sem_(sem), codec_(codec), max_iterations_(max_iterations), root_frames_(sem.program().nodes().size()) {}
+Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds)
+    : sem_(sem), codec_(codec), bounds_(bounds), root_frames_(sem.program().nodes().size()) {}
 
 const Firings::Frame& Firings::frame(Transition t) {
   if (t.context == kRootContext && root_frames_[t.node.index()]) return *root_frames_[t.node.index()];
@@ -18,9 +18,16 @@ const Firings::Frame& Firings::frame(Transition t) {
   for (const auto* edges : {&node.in, &node.control_in})
     for (auto d : *edges) f.reads.push_back(codec_.column(sem_.in_slot(d, t.context)));
   f.writes = f.reads;
-  const auto out = sem_.out_context(t.node, t.context);
+  const auto& ctx = sem_.contexts();
   for (const auto* edges : {&node.out, &node.control_out})
-    for (auto e : *edges) f.writes.push_back(codec_.column({e, out}));
+    for (auto e : *edges) {
+      const auto slot = sem_.out_slot(e, t.context);
+      f.writes.push_back(codec_.column(slot));
+      if (slot.context != t.context && ctx.beyond(slot.context, bounds_)) {
+        f.beyond.push_back(f.writes.back());
+        f.beyond_frame = ctx[slot.context].frame;
+      }
+    }
   if (const auto a = sem_.access(t.node); a.kind != Access::Kind::none) {
     f.reads.push_back(static_cast<std::uint32_t>(Codec::column(a.var)));
     f.writes.push_back(static_cast<std::uint32_t>(Codec::column(a.var)));
@@ -28,7 +35,6 @@ const Firings::Frame& Firings::frame(Transition t) {
   f.record = codec_.record(t.node, sem_.record_context(t));
   f.end = f.record.column + 1;
   for (auto col : f.writes) f.end = std::max(f.end, col + 1);
-  if (sem_.contexts()[out].iteration >= max_iterations_) f.beyond = sem_.contexts()[out].frame;
   if (t.context == kRootContext) return *(root_frames_[t.node.index()] = std::make_unique<Frame>(std::move(f)));
   return frames_.emplace(t, std::move(f)).first->second;
 }
@@ -109,12 +115,9 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
         throw std::logic_error("S-FRAME: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
                                " changed a slot outside its frame");
     }
-    bool beyond = false;
-    for (auto col : f.writes) {
-      writes_.push_back(next[col]);
-      beyond = beyond || (f.beyond.valid() && next[col] != kEmptyCode && before[col] == kEmptyCode);
-    }
-    if (beyond) e.exceeds = f.beyond;
+    for (auto col : f.writes) writes_.push_back(next[col]);
+    for (auto col : f.beyond)
+      if (next[col] != kEmptyCode && before[col] == kEmptyCode) e.exceeds = f.beyond_frame;
     ++e.count;
   }
   const auto& node = sem_.program().node(t.node);

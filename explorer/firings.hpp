@@ -19,9 +19,10 @@ namespace tfsem::explorer {
 
 class Firings {
  public:
-  // A firing whose result starts iteration `max_iterations` of a loop is
-  // marked (exceeds) rather than taken (--max-iterations).
-  Firings(const Semantics& sem, Codec& codec, std::uint32_t max_iterations);
+  // A firing whose result starts a context beyond the bounds (an iteration
+  // past --max-iterations, a call past --max-depth) is marked (exceeds)
+  // rather than taken.
+  Firings(const Semantics& sem, Codec& codec, Bounds bounds);
 
   [[nodiscard]] const Semantics& semantics() const { return sem_; }
   [[nodiscard]] Codec& codec() const { return codec_; }
@@ -37,7 +38,7 @@ class Firings {
   void fire(std::span<const Code> row, Transition t, std::size_t r, Row& out);
   // Semantics::overwrites of t, enabled in row.
   bool overwrites(std::span<const Code> row, Transition t) { return effect(row, t).overwrites; }
-  // The loop frame whose iteration max_iterations firing t would start, if any.
+  // The loop or function frame of the context beyond the bounds firing t would start, if any.
   FrameId exceeds(std::span<const Code> row, Transition t) { return effect(row, t).exceeds; }
   // Whether t fires with a DEAD input (C-DEAD): then it accesses no variable.
   [[nodiscard]] bool dead(std::span<const Code> row, Transition t) const;
@@ -54,7 +55,8 @@ class Firings {
     std::vector<std::uint32_t> writes;
     Codec::Bit record;
     std::uint32_t end = 0;  // one past the largest column
-    FrameId beyond{};       // its outputs' loop frame when they start iteration max_iterations
+    std::vector<std::uint32_t> beyond;  // the columns of its outputs in a context beyond the bounds,
+    FrameId beyond_frame{};             // and that context's frame
   };
   // One computed firing: transition t, with the codes of its reads at
   // keys_[key..], has count results, each writing its frame's columns from
@@ -75,7 +77,7 @@ class Firings {
 
   const Semantics& sem_;
   Codec& codec_;
-  std::uint32_t max_iterations_;
+  Bounds bounds_;
   std::vector<std::unique_ptr<Frame>> root_frames_;   // by node, for the root context
   std::unordered_map<Transition, Frame> frames_;      // the others
   // An open-addressing table of effects: slots_ holds index + 1 into effects_.

@@ -73,6 +73,27 @@ std::optional<FrameId> racing_loop(const Contexts& ctx, Transition a, Transition
   return std::nullopt;
 }
 
+// Control edges that make `outer` fire before everything in the context that
+// encloses `inner` just below outer's context (a call, or a loop, entered
+// from there): from outer's node to the nodes that enter it (the Calls of the
+// call site, the loop's Enters). Empty if inner is not nested in outer's context.
+Edges before_context(const Semantics& sem, Transition outer, Transition inner) {
+  const auto& ctx = sem.contexts();
+  const auto& p = sem.program();
+  const auto depth = ctx[outer.context].depth;
+  if (ctx[inner.context].depth <= depth || ctx.at_depth(inner.context, depth) != outer.context) return {};
+  const auto entered = ctx.at_depth(inner.context, depth + 1);
+  const auto& frame = p.frame(ctx[entered].frame);
+  Edges out;
+  if (frame.kind == Frame::Kind::loop)
+    for (auto e : frame.enters) out.emplace_back(outer.node, e);
+  for (auto c : frame.calls)
+    if (p.node(c).frame == p.node(outer.node).frame &&
+        std::get<std::int64_t>(p.node(c).attrs.at(std::string(kSiteAttr))) == ctx[entered].iteration)
+      out.emplace_back(outer.node, c);
+  return out;
+}
+
 // Position of each transition in a schedule (those that do not fire come last).
 std::size_t position(const Schedule& s, Transition t) {
   const auto it = std::find_if(s.begin(), s.end(), [&](const Step& step) { return step.transition() == t; });
@@ -98,15 +119,26 @@ std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixO
     return race.first.node != race.second.node && p.node(race.first.node).frame == p.node(race.second.node).frame;
   };
   FixSearch search(sem, options);
+  auto add = [&](Fix fix) {  // each fix once, whichever races found it
+    const bool known = std::any_of(fixes.begin(), fixes.end(), [&](const Fix& f) {
+      return f.control_edges == fix.control_edges && f.sequential_loops == fix.sequential_loops;
+    });
+    if (!known) fixes.push_back(std::move(fix));
+  };
   // Single fixes may spend half the budget; ordering every race needs the rest.
   if (2 * harmful.size() + racing.size() <= options.max_explorations / 2) {
     for (auto loop : racing)
-      if (auto fix = search.verify({}, {loop})) fixes.push_back(std::move(*fix));
+      if (auto fix = search.verify({}, {loop})) add(std::move(*fix));
     for (const auto* race : harmful) {
-      if (!orderable(*race)) continue;
+      if (!orderable(*race)) {  // in different frames: the outer one before the inner one's call or loop
+        for (const auto& [outer, inner] : {std::pair{race->first, race->second}, std::pair{race->second, race->first}})
+          if (const auto edges = before_context(sem, outer, inner); !edges.empty())
+            if (auto fix = search.verify(edges, {})) add(std::move(*fix));
+        continue;
+      }
       const auto a = race->first.node, b = race->second.node;
       for (const auto& edge : {std::pair{a, b}, std::pair{b, a}})
-        if (auto fix = search.verify({edge}, {})) fixes.push_back(std::move(*fix));
+        if (auto fix = search.verify({edge}, {})) add(std::move(*fix));
     }
   }
   if (!fixes.empty() || harmful.empty()) return fixes;
@@ -134,10 +166,7 @@ std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixO
       fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
       if (auto smaller = search.verify(fix->control_edges, fewer)) fix = std::move(smaller);
     }
-    const bool known = std::any_of(fixes.begin(), fixes.end(), [&](const Fix& f) {
-      return f.control_edges == fix->control_edges && f.sequential_loops == fix->sequential_loops;
-    });
-    if (!known) fixes.push_back(std::move(*fix));
+    add(std::move(*fix));
   }
   return fixes;
 }

@@ -10,24 +10,26 @@ std::size_t Contexts::KeyHash::operator()(const Key& k) const noexcept {
   return hash_combine(hash_combine(k.parent.value, k.frame.value), k.iteration);
 }
 
-Contexts::Contexts() { entries_.push_back({ContextId{}, FrameId(std::uint32_t{0}), 0, 0, kRootContext, ContextId{}}); }
+Contexts::Contexts() { entries_.push_back({ContextId{}, FrameId(std::uint32_t{0}), 0, 0, 0, kRootContext, ContextId{}}); }
 
-ContextId Contexts::child(ContextId parent, FrameId f, std::uint32_t iteration) const {
+ContextId Contexts::intern(ContextId parent, FrameId f, std::uint32_t iteration, bool call) const {
   const std::lock_guard lock(mutex_);
   if (const auto it = index_.find(Key{parent, f, iteration}); it != index_.end()) return it->second;
-  // The iterations before it are interned first, in order, so that every entry
-  // can name its previous one: from the last one interned, without recursion.
+  // A loop's iterations before this one are interned first, in order, so that
+  // every entry can name its previous one: from the last one interned, without
+  // recursion. A call (its "iteration" is the call site) has no previous one.
   std::uint32_t i = iteration;
   ContextId previous;
-  while (i > 0 && !previous.valid()) {
+  while (!call && i > 0 && !previous.valid()) {
     if (const auto it = index_.find(Key{parent, f, i - 1}); it != index_.end()) previous = it->second;
     else --i;
   }
+  const auto& up = entries_[parent.index()];
   ContextId id;
   for (; i <= iteration; ++i, previous = id) {
     id = ContextId(entries_.size());
-    const ContextId first = i == 0 ? id : entries_[previous.index()].first;
-    entries_.push_back({parent, f, i, entries_[parent.index()].depth + 1, first, previous});
+    const ContextId first = i == 0 || call ? id : entries_[previous.index()].first;
+    entries_.push_back({parent, f, i, up.depth + 1, up.calls + (call ? 1U : 0U), first, previous});
     index_.emplace(Key{parent, f, i}, id);
   }
   return id;

@@ -2,7 +2,9 @@
 // at most once in each execution context, where an execution context
 // identifies an iteration of each (possibly nested) loop that contains the
 // node." A context is the stack of (frame, iteration) pairs from the outermost
-// loop in; the root context is the empty stack. Contexts are interned, so a
+// loop in; the root context is the empty stack. With recursion (thesis section
+// 5) the stack also holds (function, call site) pairs: the thesis's tag, a list
+// of call sites, is the stack's function entries. Contexts are interned, so a
 // ContextId names one and states hold contexts as small integers. The table
 // only grows, and interning is invisible to the rules: it is thread-safe, and
 // a context's entry can be read without a lock.
@@ -37,10 +39,18 @@ struct Slot {
 struct ContextEntry {
   ContextId parent;            // the enclosing context (invalid for the root)
   FrameId frame;               // the innermost frame (the root frame for the root)
-  std::uint32_t iteration = 0;
-  std::uint32_t depth = 0;     // frames on the stack
-  ContextId first;             // iteration 0 of the same frame instance
-  ContextId previous;          // iteration - 1 of it (invalid for iteration 0)
+  std::uint32_t iteration = 0;  // in a loop frame; in a function frame, the call site
+  std::uint32_t depth = 0;      // frames on the stack
+  std::uint32_t calls = 0;      // function frames on the stack: the call depth
+  ContextId first;              // iteration 0 of the same loop frame instance (a call: itself)
+  ContextId previous;           // iteration - 1 of it (invalid for iteration 0 and calls)
+};
+
+// How far contexts may go in a search or a walk: a loop's iteration
+// max_iterations, or a call max_depth + 1 deep, is beyond them.
+struct Bounds {
+  std::uint32_t max_iterations = 100;
+  std::uint32_t max_depth = 100;
 };
 
 class Contexts {
@@ -49,12 +59,24 @@ class Contexts {
   Contexts(const Contexts&) = delete;
   Contexts& operator=(const Contexts&) = delete;
 
-  // Iteration `iteration` of frame f entered from `parent` (interned).
-  ContextId child(ContextId parent, FrameId f, std::uint32_t iteration) const;
+  // Iteration `iteration` of loop frame f entered from `parent` (interned).
+  ContextId child(ContextId parent, FrameId f, std::uint32_t iteration) const { return intern(parent, f, iteration, false); }
+  // The call to function frame f made at `site` from `parent` (interned).
+  ContextId call(ContextId parent, FrameId f, std::uint32_t site) const { return intern(parent, f, site, true); }
   // The same frame instance, one iteration on.
   ContextId next_iteration(ContextId c) const;
   [[nodiscard]] const ContextEntry& operator[](ContextId c) const { return entries_[c.index()]; }
   [[nodiscard]] std::size_t size() const { return entries_.size(); }
+  // Whether c's innermost entry is a call (its frame a function's), not a loop iteration.
+  [[nodiscard]] bool is_call(ContextId c) const {
+    const auto& e = (*this)[c];
+    return e.depth > 0 && e.calls > (*this)[e.parent].calls;
+  }
+  // Whether c's innermost entry goes past the bounds.
+  [[nodiscard]] bool beyond(ContextId c, const Bounds& b) const {
+    const auto& e = (*this)[c];
+    return e.depth > 0 && (is_call(c) ? e.calls > b.max_depth : e.iteration >= b.max_iterations);
+  }
   // c is `outer` or nested inside it.
   [[nodiscard]] bool within(ContextId c, ContextId outer) const;
   // The context enclosing c at depth d (d <= depth of c).
@@ -65,6 +87,7 @@ class Contexts {
   [[nodiscard]] std::size_t bytes() const { return entries_.bytes() + index_.size() * 48; }
 
  private:
+  ContextId intern(ContextId parent, FrameId f, std::uint32_t iteration, bool call) const;
   struct Key {
     ContextId parent;
     FrameId frame;

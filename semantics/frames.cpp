@@ -4,6 +4,7 @@
 #include <boost/graph/topological_sort.hpp>
 
 #include <algorithm>
+#include <map>
 
 namespace tfsem {
 
@@ -16,12 +17,15 @@ class FrameBuilder {
     // Each phase needs the previous ones' rules to hold: after an error, later
     // phases would only report its follow-ons.
     mark_back_edges();
+    mark_call_edges();
     if (failed_ || !order_acyclic()) return;
     assign_frames();
     if (failed_) return;
     check_loops();
+    check_calls();
     if (failed_) return;
     fill_tables();
+    find_outer_frames();
     resolve_variables();
     check_fetches();
     p_.control_flow_ = std::any_of(p_.nodes_.begin(), p_.nodes_.end(), [](const Node& n) {
@@ -35,7 +39,7 @@ class FrameBuilder {
   std::vector<Diagnostic>& diags_;
   bool failed_ = false;
   std::vector<FrameId> frame_out_;  // by node: the frame of the tokens it produces
-  std::vector<NodeId> first_enter_;  // by frame: the Enter that created it
+  std::vector<NodeId> first_enter_;  // by frame: the Enter (or Call) that created it
 
   void error(std::string rule, const std::string& where, const std::string& subject, std::string message) {
     diags_.push_back({std::move(rule), where, subject, std::move(message)});
@@ -43,7 +47,13 @@ class FrameBuilder {
   }
   static std::string node_subject(const Node& n) { return "node '" + n.name + "'"; }
   [[nodiscard]] std::string frame_text(FrameId f) const {
-    return f.index() == 0 ? "the root frame" : "loop frame '" + p_.frames_[f.index()].name + "'";
+    const auto& frame = p_.frames_[f.index()];
+    switch (frame.kind) {
+      case Frame::Kind::root: return "the root frame";
+      case Frame::Kind::loop: return "loop frame '" + frame.name + "'";
+      case Frame::Kind::function: return "the frame of function '" + frame.name + "'";
+    }
+    return "?";
   }
   [[nodiscard]] OpKind kind(NodeId n) const { return p_.node(n).op.kind; }
 
@@ -62,12 +72,20 @@ class FrameBuilder {
     }
   }
 
-  // G-DAG: G without its back edges is acyclic; its topological order.
+  // A call edge crosses into a function frame (a Call's data output) or out of
+  // one (a Return's data input); with recursion, G's cycles pass through them.
+  void mark_call_edges() {
+    for (auto& e : p_.edges_)
+      e.call = e.kind != EdgeKind::control && ((e.src.valid() && kind(e.src) == OpKind::call) ||
+                                               (e.dst.valid() && kind(e.dst) == OpKind::return_));
+  }
+
+  // G-DAG: G without its back edges and call edges is acyclic; its topological order.
   bool order_acyclic() {
     Program::Graph g(p_.nodes_.size());
     for (std::size_t i = 0; i < p_.edges_.size(); ++i) {
       const auto& e = p_.edges_[i];
-      if (e.src.valid() && e.dst.valid() && !e.back) boost::add_edge(e.src.index(), e.dst.index(), EdgeId(i), g);
+      if (e.src.valid() && e.dst.valid() && !e.back && !e.call) boost::add_edge(e.src.index(), e.dst.index(), EdgeId(i), g);
     }
     std::vector<std::size_t> component(boost::num_vertices(g));
     const auto count = boost::strong_components(g, component.data());
@@ -82,7 +100,8 @@ class FrameBuilder {
         for (const auto& s : m) list += (list.empty() ? "" : ", ") + s;
         error("G-DAG", p_.nodes_[v].where, node_subject(p_.nodes_[v]),
               "is on a cycle through nodes {" + list +
-                  "}; G must be a DAG, except that a loop's cycle passes a NextIteration into a Merge");
+                  "}; G must be a DAG, except that a loop's cycle passes a NextIteration into a Merge, and a "
+                  "recursive call's through a Call and a Return");
         m.clear();  // report each cycle once
       }
     }
@@ -114,6 +133,11 @@ class FrameBuilder {
     auto& frames = p_.frames_;
     for (std::size_t f = 1; f < frames.size(); ++f) {
       if (frames[f].name != name) continue;
+      if (frames[f].kind == Frame::Kind::function) {
+        error("G-FRAME", n.where + "/attrs/frame", node_subject(n),
+              "names frame '" + name + "', which is a function's; a loop frame needs a name of its own");
+        return FrameId(f);
+      }
       if (frames[f].parent != from)
         error("G-FRAME", n.where, node_subject(n),
               "enters frame '" + name + "' from " + frame_text(from) + ", but node '" + p_.node(first_enter_[f]).name +
@@ -126,6 +150,7 @@ class FrameBuilder {
       return FrameId(f);
     }
     Frame frame;
+    frame.kind = Frame::Kind::loop;
     frame.name = name;
     frame.parent = from;
     frame.depth = frames[from.index()].depth + 1;
@@ -136,18 +161,48 @@ class FrameBuilder {
     return FrameId(frames.size() - 1);
   }
 
+  // The frame of the function a Call or Return names: created at the first.
+  FrameId function_frame(NodeId id) {
+    const auto& n = p_.node(id);
+    const auto& name = std::get<std::string>(n.attrs.at(std::string(kFunctionAttr)));
+    auto& frames = p_.frames_;
+    for (std::size_t f = 1; f < frames.size(); ++f)
+      if (frames[f].name == name && frames[f].kind == Frame::Kind::function) return FrameId(f);
+    Frame frame;
+    frame.kind = Frame::Kind::function;
+    frame.name = name;
+    frame.parallel_iterations = 0;
+    frames.push_back(std::move(frame));
+    first_enter_.resize(frames.size());
+    first_enter_.back() = id;
+    return FrameId(frames.size() - 1);
+  }
+
+  // The frame the tokens on edge e live in, once its source's frame is known;
+  // a Call's data outputs are in its function's frame whatever the order.
+  FrameId edge_frame(const Edge& e) {
+    if (e.is_input()) return FrameId(std::uint32_t{0});
+    if (kind(e.src) == OpKind::call) return e.kind == EdgeKind::control ? p_.node(e.src).frame : frame_out_[e.src.index()];
+    return frame_out_[e.src.index()];
+  }
+
   // G-FRAME: every node's incoming edges (back edges aside) bring tokens of one
-  // frame, which is the node's; Enter and Exit change the frame of their outputs.
+  // frame, which is the node's; Enter and Exit change the frame of their
+  // outputs, Call puts its argument in its function's frame, and a Return is in
+  // its caller's frame (that of its Call's control edge), its data input in the
+  // function's (check_calls).
   void assign_frames() {
     frame_out_.assign(p_.nodes_.size(), FrameId{});
+    for (std::size_t i = 0; i < p_.nodes_.size(); ++i)
+      if (kind(NodeId(i)) == OpKind::call) frame_out_[i] = function_frame(NodeId(i));
     for (auto n : p_.topo_) {
       auto& node = p_.nodes_[n.index()];
       std::optional<std::pair<FrameId, EdgeId>> first;
       for (const auto* edges : {&node.in, &node.control_in})
         for (auto d : *edges) {
           const auto& e = p_.edges_[d.index()];
-          if (e.back) continue;
-          const auto f = e.is_input() ? FrameId(std::uint32_t{0}) : frame_out_[e.src.index()];
+          if (e.back || (e.call && e.dst == n && node.op.kind == OpKind::return_)) continue;
+          const auto f = edge_frame(e);
           if (!f.valid()) return;  // an earlier error left the source without a frame
           if (!first) first.emplace(f, d);
           else if (first->first != f) {
@@ -160,24 +215,31 @@ class FrameBuilder {
           }
         }
       if (!first) {
-        error("G-LOOP", node.where, node_subject(node),
-              "its only inputs come from NextIteration: a loop's Merge also needs the value that enters the loop");
+        if (node.op.kind == OpKind::return_)
+          error("G-CALL", node.where, node_subject(node),
+                "has no control edge from a Call: a Return takes one from each Call of its site, so that a call not "
+                "made (a DEAD argument) still returns DEAD");
+        else
+          error("G-LOOP", node.where, node_subject(node),
+                "its only inputs come from NextIteration: a loop's Merge also needs the value that enters the loop");
         return;
       }
       node.frame = first->first;
       switch (node.op.kind) {
         case OpKind::enter: frame_out_[n.index()] = enter_frame(n, node.frame); break;
+        case OpKind::call: break;  // into its function's frame (set above)
         case OpKind::exit:
-          if (node.frame.index() == 0) {
-            error("G-FRAME", node.where, node_subject(node), "an Exit leaves a loop frame, but its input is in the root frame");
+          if (p_.frames_[node.frame.index()].kind != Frame::Kind::loop) {
+            error("G-FRAME", node.where, node_subject(node),
+                  "an Exit leaves a loop frame, but its input is in " + frame_text(node.frame));
             return;
           }
           frame_out_[n.index()] = p_.frames_[node.frame.index()].parent;
           break;
         case OpKind::next_iteration:
-          if (node.frame.index() == 0) {
+          if (p_.frames_[node.frame.index()].kind != Frame::Kind::loop) {
             error("G-FRAME", node.where, node_subject(node),
-                  "a NextIteration belongs to a loop frame, but its input is in the root frame");
+                  "a NextIteration belongs to a loop frame, but its input is in " + frame_text(node.frame));
             return;
           }
           [[fallthrough]];
@@ -185,7 +247,7 @@ class FrameBuilder {
       }
     }
     for (auto& e : p_.edges_) {
-      e.frame = e.src.valid() ? frame_out_[e.src.index()] : FrameId(std::uint32_t{0});
+      e.frame = edge_frame(e);
       e.invariant = e.src.valid() && kind(e.src) == OpKind::enter && constant_enter(p_.node(e.src));
       if (e.back && e.dst.valid() && p_.node(e.dst).frame != e.frame)
         error("G-FRAME", e.where, "edge '" + e.name + "'",
@@ -210,6 +272,89 @@ class FrameBuilder {
     }
   }
 
+  static std::int64_t site(const Node& n) { return std::get<std::int64_t>(n.attrs.at(std::string(kSiteAttr))); }
+  [[nodiscard]] const std::string& function(const Node& n) const {
+    return std::get<std::string>(n.attrs.at(std::string(kFunctionAttr)));
+  }
+
+  // G-CALL: the Calls of one site are in one frame, the caller's, and their
+  // control edges go to the site's Returns; a Return has a site with Calls, is
+  // in the caller's frame, takes a control edge from a Call of its site (so
+  // that a call not made returns DEAD), and its data from the function's frame.
+  void check_calls() {
+    std::map<std::pair<std::string, std::int64_t>, NodeId> first_call;
+    for (std::size_t i = 0; i < p_.nodes_.size(); ++i) {
+      const auto& n = p_.nodes_[i];
+      if (n.op.kind != OpKind::call) continue;
+      const auto k = site(n);
+      if (k < 0 || k > (std::int64_t{1} << 30))
+        error("G-ATTR", n.where + "/attrs/site", node_subject(n), "a call site is a number in [0, 2^30], not " + std::to_string(k));
+      const auto [it, fresh] = first_call.emplace(std::pair{function(n), k}, NodeId(i));
+      if (!fresh && p_.node(it->second).frame != n.frame)
+        error("G-CALL", n.where, node_subject(n),
+              "calls '" + function(n) + "' at site " + std::to_string(k) + " from " + frame_text(n.frame) + ", but node '" +
+                  p_.node(it->second).name + "' makes that call from " + frame_text(p_.node(it->second).frame) +
+                  "; the Calls of one site are in one frame");
+      for (auto e : n.control_out) {
+        const auto& edge = p_.edge(e);
+        const auto& dst = p_.node(edge.dst);
+        if (edge.is_output() || dst.op.kind != OpKind::return_ || function(dst) != function(n) || site(dst) != k)
+          error("G-CALL", edge.where, "edge '" + edge.name + "'",
+                "a Call's control edges go to the Returns of its own site ('" + function(n) + "' at site " +
+                    std::to_string(k) + "), which they tell whether the call was made");
+      }
+    }
+    for (const auto& n : p_.nodes_) {
+      if (n.op.kind != OpKind::return_) continue;
+      const auto it = first_call.find({function(n), site(n)});
+      if (it == first_call.end()) {
+        error("G-CALL", n.where, node_subject(n),
+              "returns from '" + function(n) + "' at site " + std::to_string(site(n)) + ", but no Call makes that call");
+        continue;
+      }
+      const auto from_call = std::any_of(n.control_in.begin(), n.control_in.end(), [&](EdgeId d) {
+        const auto& e = p_.edge(d);
+        return !e.is_input() && p_.node(e.src).op.kind == OpKind::call && function(p_.node(e.src)) == function(n) &&
+               site(p_.node(e.src)) == site(n);
+      });
+      if (!from_call)
+        error("G-CALL", n.where, node_subject(n),
+              "has no control edge from a Call of its site ('" + function(n) + "' at site " + std::to_string(site(n)) +
+                  "): a call not made (a DEAD argument) would never return");
+      const auto& data = p_.edge(n.in[0]);
+      const auto want = frame_out_[it->second.index()];
+      if (data.frame != want)
+        error("G-CALL", data.where, "edge '" + data.name + "'",
+              "the data input of Return '" + n.name + "' comes from " + frame_text(data.frame) +
+                  ", but a result of '" + function(n) + "' comes from " + frame_text(want));
+    }
+  }
+
+  // Every frame whose contexts may enclose a context of f: a loop's parents,
+  // and the frames a function is called from, transitively.
+  void find_outer_frames() {
+    auto& frames = p_.frames_;
+    for (std::size_t f = 1; f < frames.size(); ++f) {
+      std::vector<bool> seen(frames.size(), false);
+      std::vector<FrameId> todo{FrameId(f)};
+      while (!todo.empty()) {
+        const auto g = todo.back();
+        todo.pop_back();
+        const auto& frame = frames[g.index()];
+        std::vector<FrameId> up;
+        if (frame.kind == Frame::Kind::loop) up.push_back(frame.parent);
+        for (auto c : frame.calls) up.push_back(p_.node(c).frame);
+        for (auto u : up)
+          if (!seen[u.index()]) {
+            seen[u.index()] = true;
+            todo.push_back(u);
+          }
+      }
+      for (std::size_t g = 0; g < frames.size(); ++g)
+        if (seen[g]) frames[f].outer.emplace_back(g);
+    }
+  }
+
   void fill_tables() {
     auto& frames = p_.frames_;
     for (std::size_t i = 0; i < p_.nodes_.size(); ++i) {
@@ -221,13 +366,15 @@ class FrameBuilder {
         case OpKind::enter: frames[frame_out_[i].index()].enters.push_back(n); break;
         case OpKind::exit: f.exits.push_back(n); break;
         case OpKind::next_iteration: f.next_iterations.push_back(n); break;
+        case OpKind::call: frames[frame_out_[i].index()].calls.push_back(n); break;
         default: break;
       }
       // C-ONCE: an Exit fires once per frame instance, recorded in the parent's context.
       frames[(node.op.kind == OpKind::exit ? f.parent : node.frame).index()].records.push_back(n);
     }
     for (std::size_t i = 0; i < p_.edges_.size(); ++i) frames[p_.edges_[i].frame.index()].slots.emplace_back(i);
-    for (std::size_t f = 1; f < frames.size(); ++f) frames[frames[f].parent.index()].children.emplace_back(f);
+    for (std::size_t f = 1; f < frames.size(); ++f)
+      if (frames[f].kind == Frame::Kind::loop) frames[frames[f].parent.index()].children.emplace_back(f);
   }
 
   // G-REF: the variable a Read or Assign-f accesses is static. A variable edge

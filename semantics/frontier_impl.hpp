@@ -33,6 +33,11 @@ bool Semantics::locally_enabled(const View& v, Transition t) const {
     case OpKind::exit:
       // C-EXIT: a live value and no DEAD control input; a dead one waits for C-EXIT-DEAD.
       return v.holds(in_slot(node.in[0], t.context)) == Holds::live && !exit_input_dead(v, t.node, t.context);
+    case OpKind::return_:
+      // C-RETURN: the call's result; a DEAD control input (the call was not made) needs none.
+      for (auto d : node.control_in)
+        if (v.holds(in_slot(d, t.context)) == Holds::dead) return true;
+      return v.holds(in_slot(node.in[0], t.context)) != Holds::empty;
     default:
       // S-ENABLED: every incoming edge holds its contents.
       for (auto d : node.in)
@@ -58,10 +63,12 @@ bool Semantics::exit_input_dead(const View& v, NodeId x, ContextId c) const {
 }
 
 // Whether a Merge waits for input d in context c: a loop's Merge takes the
-// value entering the loop in iteration 0 and its NextIteration's after.
+// value entering the loop in iteration 0 and its NextIteration's after; a
+// function's Merge takes the argument of the Call whose site made the call.
 template <class View>
 bool Semantics::expected(const View&, EdgeId d, ContextId c) const {
   const auto& e = program_->edge(d);
+  if (e.call) return site_[e.src.index()] == (*contexts_)[c].iteration;
   return !loop_merge_[e.dst.index()] || e.back == ((*contexts_)[c].iteration > 0);
 }
 
@@ -78,7 +85,8 @@ void Semantics::frontier(const View& v, Frontier& out) const {
       if (const auto c = out.present[i]; c != kRootContext) out.present.push_back(ctx[c].parent);
     std::sort(out.present.begin(), out.present.end());
     out.present.erase(std::unique(out.present.begin(), out.present.end()), out.present.end());
-    // Group the loop contexts into frame instances, each iteration in order.
+    // Group the loop contexts into frame instances, each iteration in order;
+    // each call is an instance of its own.
     std::vector<std::pair<std::tuple<ContextId, FrameId, std::uint32_t>, ContextId>> loops;
     for (std::size_t i = 1; i < out.present.size(); ++i) {
       const auto& e = ctx[out.present[i]];
@@ -87,10 +95,11 @@ void Semantics::frontier(const View& v, Frontier& out) const {
     std::sort(loops.begin(), loops.end());
     for (const auto& [key, c] : loops) {
       const auto& [parent, frame, iteration] = key;
-      if (out.instances.empty() || out.instances.back().parent != parent || out.instances.back().frame != frame)
+      const bool call = p.frame(frame).kind == Frame::Kind::function;
+      if (call || out.instances.empty() || out.instances.back().parent != parent || out.instances.back().frame != frame)
         out.instances.push_back({parent, frame, {}, 0});
       // Iteration i + 1 is created from iteration i, which keeps its fired records.
-      if (out.instances.back().iterations.size() != iteration)
+      if (!call && out.instances.back().iterations.size() != iteration)
         throw std::logic_error("frontier: a frame instance with a missing iteration");
       out.instances.back().iterations.push_back(c);
     }
@@ -114,6 +123,10 @@ void Semantics::visit(const View& v, ContextId c, bool started, Frontier& out) c
   for (; lo != out.instances.end() && lo->parent == c; ++lo) {
     auto& inst = *lo;
     const auto& frame = p.frame(inst.frame);
+    if (frame.kind == Frame::Kind::function) {  // a call: no bound on calls in flight
+      visit(v, inst.iterations[0], started, out);
+      continue;
+    }
     const bool entered = std::all_of(frame.enters.begin(), frame.enters.end(), [&](NodeId e) { return v.fired(e, c); });
     std::uint32_t done = 0;
     for (std::uint32_t j = 0; j < inst.iterations.size(); ++j) {
@@ -156,6 +169,11 @@ void Semantics::producers(const View& v, const Frontier& f, Slot s, std::vector<
       if (entry.iteration == 0) return;
       t.context = entry.previous;
       break;
+    case OpKind::call:  // fills the call its site makes (its control edges stay in the caller)
+      if (e.kind == EdgeKind::control) break;
+      if (entry.iteration != site_[e.src.index()]) return;
+      t.context = entry.parent;
+      break;
     case OpKind::exit:  // some iteration of the instance below s's context delivers
       pending_within(v, f, s.context, program_->node(e.src).frame, out);
       return;
@@ -183,12 +201,15 @@ void Semantics::pending_within(const View& v, const Frontier& f, ContextId paren
 }
 
 // The transitions that create new contexts of `frame`: its Enters in every
-// context of its parent frame, its NextIterations in every iteration.
+// context of its parent frame, its NextIterations in every iteration, and a
+// function's Calls in every context of their frames.
 template <class View>
 void Semantics::creators(const View& v, const Frontier& f, FrameId frame, std::vector<Transition>& out) const {
   const auto& ctx = *contexts_;
   const auto& fr = program_->frame(frame);
   for (auto c : f.present) {
+    for (auto call : fr.calls)
+      if (ctx[c].frame == program_->node(call).frame && !v.fired(call, c)) out.push_back({call, c});
     if (ctx[c].frame == fr.parent)
       for (auto e : fr.enters)
         if (!v.fired(e, c)) out.push_back({e, c});

@@ -33,6 +33,12 @@ std::vector<OpDef> make_control_ops() {
     ops.push_back({f.ref_name, f.kind, true, attrs, f.doc});
   }
   ops.push_back({"RefIdentity", OpKind::ref_identity, true, {}, "RefIdentity: the variable handle, passed on"});
+  const std::vector<AttrSpec> call_attrs = {{kFunctionAttr, AttrType::string, true}, {kSiteAttr, AttrType::integer, true}};
+  ops.push_back({"Call", OpKind::call, false, call_attrs,
+                 "Call(function, site): its argument into the function's frame, the site appended to the tag; "
+                 "a DEAD argument makes no call and goes to the site's Return"});
+  ops.push_back({"Return", OpKind::return_, false, call_attrs,
+                 "Return(function, site): the result of the call made at the site, back in the caller's context"});
   return ops;
 }
 

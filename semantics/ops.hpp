@@ -22,6 +22,8 @@ enum class OpKind : std::uint8_t {
   exit,            // Exit: back to the parent frame
   next_iteration,  // NextIteration: iteration i to i + 1
   ref_identity,    // RefIdentity: a variable handle, passed on
+  call,            // Call(function, site): into the function's frame, the site appended to the tag
+  return_,         // Return(function, site): a result of the call made at the site, back in the caller
 };
 
 struct OpDef {
@@ -32,7 +34,8 @@ struct OpDef {
   std::string_view doc{};
 };
 
-// Switch, Merge, Enter, Exit, NextIteration, their Ref forms, and RefIdentity.
+// Switch, Merge, Enter, Exit, NextIteration, their Ref forms, RefIdentity,
+// and the thesis's Call and Return (its section 5).
 const std::vector<OpDef>& control_ops();
 const OpDef* find_control_op(std::string_view name);
 
@@ -41,6 +44,10 @@ inline constexpr std::string_view kFrameAttr = "frame";
 inline constexpr std::string_view kConstantAttr = "is_constant";
 inline constexpr std::string_view kParallelIterationsAttr = "parallel_iterations";
 inline constexpr std::int64_t kDefaultParallelIterations = 10;  // TensorFlow's default
+// Call's and Return's: the function called, and the number of the call site
+// (the element Call appends to the tag and Return removes).
+inline constexpr std::string_view kFunctionAttr = "function";
+inline constexpr std::string_view kSiteAttr = "site";
 
 // The attributes an operation named `op` declares (a function's, Assign-f's
 // f's, or a control-flow op's); nullptr for an unknown op.

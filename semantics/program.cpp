@@ -2,6 +2,7 @@
 
 #include "semantics/diagnostic.hpp"
 #include "semantics/frames.hpp"
+#include "semantics/functions.hpp"
 #include "semantics/hash.hpp"
 
 
@@ -406,6 +407,8 @@ class ProgramBuilder {
       case Op::Kind::enter:
       case Op::Kind::exit:
       case Op::Kind::next_iteration:
+      case Op::Kind::call:
+      case Op::Kind::return_:
         check_ports(n, n.in, {data}, "input", label + " has one incoming " + kind + " edge");
         check_ports(n, n.out, {data}, "output", label + " has one outgoing " + kind + " edge");
         break;
@@ -463,6 +466,8 @@ class ProgramBuilder {
   }
 };
 
-std::shared_ptr<const Program> Program::build(ProgramSpec spec) { return ProgramBuilder(std::move(spec)).build(); }
+std::shared_ptr<const Program> Program::build(ProgramSpec spec) {
+  return ProgramBuilder(make_static(std::move(spec))).build();  // the semantics runs functions statically (C-CALL)
+}
 
 }  // namespace tfsem

@@ -54,24 +54,33 @@ struct Edge {
   std::string where;
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts its tokens live in (C-SLOT)
   bool back = false;       // leaves a NextIteration: the edge that closes a loop
+  bool call = false;       // leaves a Call's data output or enters a Return's data input:
+                           // it crosses into or out of a function frame (C-CALL, C-RETURN)
   bool invariant = false;  // leaves a constant Enter: one token for every iteration
   [[nodiscard]] bool is_input() const { return !src.valid(); }
   [[nodiscard]] bool is_output() const { return !dst.valid(); }
 };
 
-// A static frame: the root, or a while loop's frame, named by its Enter nodes.
+// A static frame: the root, a while loop's frame, named by its Enter nodes,
+// or a function's frame, named by its Call nodes (thesis section 5). A loop
+// frame has one parent frame; a function is called from any frame, itself
+// included, so its contexts' parents are those of its Calls.
 struct Frame {
-  std::string name;       // the Enters' "frame" attribute; "" for the root
-  FrameId parent{};       // invalid for the root
-  std::uint32_t depth = 0;
+  enum class Kind : std::uint8_t { root, loop, function };
+  Kind kind = Kind::root;
+  std::string name;       // the Enters' "frame" attribute, the Calls' "function"; "" for the root
+  FrameId parent{};       // a loop frame's parent; invalid for the root and functions
+  std::uint32_t depth = 0;  // a loop frame's nesting in loops (0 for the others)
   std::uint32_t parallel_iterations = 1;  // the Enters' bound on iterations in flight (C-BOUND)
   std::vector<NodeId> nodes;            // nodes whose transitions are in this frame
   std::vector<NodeId> enters, exits;    // the Enters into this frame and the Exits out of it
   std::vector<NodeId> next_iterations;
+  std::vector<NodeId> calls;            // the Calls into this function frame, from any frame
   std::vector<EdgeId> slots;            // edges whose tokens live in this frame
   std::vector<NodeId> records;          // nodes whose firings are recorded here (C-ONCE): its
                                         // nodes less its Exits, plus its child frames' Exits
-  std::vector<FrameId> children;
+  std::vector<FrameId> children;        // the loop frames whose parent this is
+  std::vector<FrameId> outer;           // every frame a context of this one may be nested in
 };
 
 struct Variable {
@@ -96,6 +105,8 @@ struct EdgeSpec {
   // An input edge's contents: a tensor, a variable name, or GO.
   std::variant<std::monostate, Go, std::string, Tensor> value;
   std::optional<std::string> fetch;  // absent: the edge id; "": an output that is not fetched
+  std::string arg, result;           // in a function's body: the argument an input edge
+                                     // carries, the result an output edge gives
   std::string where;
 };
 struct VariableSpec {
@@ -103,11 +114,22 @@ struct VariableSpec {
   std::optional<Tensor> init;  // absent: uninitialized (footnote 6)
   std::string where;
 };
+// A function of the library (thesis section 5): a subgraph with named
+// arguments and results. A node whose op names a function is a call site:
+// its input ports are the arguments, its output ports the results.
+struct LibraryFunction {
+  std::string name;
+  std::vector<std::string> args, results;
+  std::vector<NodeSpec> nodes;
+  std::vector<EdgeSpec> edges;
+  std::string where;
+};
 struct ProgramSpec {
   std::string name, description, where;
   std::vector<VariableSpec> variables;
   std::vector<NodeSpec> nodes;
   std::vector<EdgeSpec> edges;
+  std::vector<LibraryFunction> library;  // turned into Call and Return by functions.hpp before validation
 };
 
 class Program {

@@ -28,10 +28,10 @@ struct Firing {
   // every iteration (C-ENTER-CONST).
   void consume(EdgeId d) { consume(next, d); }
   void consume(State& into, EdgeId d) const {
-    if (!sem.program().edge(d).invariant) into.put({d, t.context}, Empty{});
+    if (!sem.program().edge(d).invariant) into.put(sem.in_slot(d, t.context), Empty{});
   }
   // InTransit(e) in s', in the context of n's outgoing tokens (C-SLOT).
-  void emit(State& into, EdgeId e, Content c) const { into.put({e, sem.out_context(t.node, t.context)}, std::move(c)); }
+  void emit(State& into, EdgeId e, Content c) const { into.put(sem.out_slot(e, t.context), std::move(c)); }
   // S-CTRL-2: GO on every outgoing control edge; C-DEAD: DEAD instead.
   void control_out(Content c) {
     for (auto e : node.control_out) emit(next, e, c);
@@ -39,7 +39,7 @@ struct Firing {
   Successors one() { return Successors{std::move(next)}; }
 };
 
-// C-DEAD: a node (other than Merge, Exit and NextIteration) with a DEAD input
+// C-DEAD: a node (other than Merge, Exit, NextIteration and Call) with a DEAD input
 // consumes its inputs and puts DEAD on every outgoing edge: no function is
 // applied, and a dead Read reads nothing, a dead Assign-f changes nothing.
 Successors fire_dead(Firing& f) {
@@ -169,10 +169,10 @@ Successors fire_merge_dead(Firing& f) {
   return f.one();
 }
 
-// C-ENTER: Enter consumes its input in context c and puts it in iteration 0 of
-// the frame instance entered from c (C-ENTER-CONST: a constant Enter's token
-// there serves every iteration). DEAD enters too, by C-DEAD.
-Successors fire_enter(Firing& f) {
+// The control-flow ops that move one token: they consume their input and put
+// it on their output; the rules differ only in the context it lands in
+// (Semantics::out_context), and in the context the firing is recorded in.
+Successors pass_on(Firing& f) {
   const auto v = f.input(f.node.in[0]);
   f.consume(f.node.in[0]);
   f.emit(f.next, f.node.out[0], v);
@@ -180,14 +180,17 @@ Successors fire_enter(Firing& f) {
   return f.one();
 }
 
+// C-ENTER: Enter consumes its input in context c and puts it in iteration 0 of
+// the frame instance entered from c (C-ENTER-CONST: a constant Enter's token
+// there serves every iteration). DEAD enters too, by C-DEAD.
+Successors fire_enter(Firing& f) {
+  return pass_on(f);
+}
+
 // C-EXIT: Exit takes the live value of one iteration of its frame instance and
 // puts it in the parent context; it fires once per frame instance (C-ONCE).
 Successors fire_exit(Firing& f) {
-  const auto v = f.input(f.node.in[0]);
-  f.consume(f.node.in[0]);
-  f.emit(f.next, f.node.out[0], v);
-  f.control_out(Go{});
-  return f.one();
+  return pass_on(f);
 }
 
 // C-EXIT-DEAD: "dead Exits count only in the final iteration": once its frame
@@ -203,20 +206,36 @@ Successors fire_exit_dead(Firing& f) {
 // C-NEXT: NextIteration consumes its input in iteration i and puts it in
 // iteration i + 1 of the same frame instance (C-NEXT-DEAD is in fire()).
 Successors fire_next_iteration(Firing& f) {
-  const auto v = f.input(f.node.in[0]);
+  return pass_on(f);
+}
+
+// C-CALL: Call consumes its argument in context c and puts it in the context
+// of the call made at its site from c (the tag with the site appended), and
+// GO on its control edges to the site's Returns, in c.
+Successors fire_call(Firing& f) {
+  return pass_on(f);
+}
+
+// C-CALL-DEAD: a DEAD argument makes no call (the function's frame gets
+// nothing, so a dead recursive call ends); DEAD goes on the control edges to
+// the site's Returns instead ("every Call has a control edge to its Return").
+Successors fire_call_dead(Firing& f) {
   f.consume(f.node.in[0]);
-  f.emit(f.next, f.node.out[0], v);
-  f.control_out(Go{});
+  f.control_out(Dead{});
   return f.one();
+}
+
+// C-RETURN: Return, in the caller's context c, takes the result of the call
+// its site made from c (the input whose tag ends with its site, which it
+// removes) and puts it in c. A DEAD control input from the site's Call means
+// the call was not made: C-DEAD then outputs DEAD without the result.
+Successors fire_return(Firing& f) {
+  return pass_on(f);
 }
 
 // C-REF: RefIdentity passes its variable handle on.
 Successors fire_ref_identity(Firing& f) {
-  const auto v = f.input(f.node.in[0]);
-  f.consume(f.node.in[0]);
-  f.emit(f.next, f.node.out[0], v);
-  f.control_out(Go{});
-  return f.one();
+  return pass_on(f);
 }
 
 }  // namespace
@@ -242,6 +261,7 @@ Successors Semantics::fire(const State& s, Transition t) const {
       if (!dead && !is_dead(f.input(node.in[0]))) return fire_next_iteration(f);
       f.consume(node.in[0]);  // C-NEXT-DEAD: deadness stops at NextIteration
       return f.one();
+    case OpKind::call: return dead || is_dead(f.input(node.in[0])) ? fire_call_dead(f) : fire_call(f);
     default: break;
   }
   for (auto d : node.in) dead = dead || is_dead(f.input(d));
@@ -254,6 +274,7 @@ Successors Semantics::fire(const State& s, Transition t) const {
     case OpKind::switch_: return fire_switch(f);
     case OpKind::enter: return fire_enter(f);
     case OpKind::ref_identity: return fire_ref_identity(f);
+    case OpKind::return_: return fire_return(f);
     default: break;
   }
   throw std::logic_error("fire: no rule for " + program_->label(t.node));

@@ -43,8 +43,15 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
     access_.push_back(a);
     if (a.kind != Access::Kind::none) {
       accessors_[a.var.index()].push_back(n);
-      for (auto f = node.frame; f.index() != 0; f = p.frame(f).parent) touching_[a.var.index()].push_back(f);
+      if (node.frame.index() != 0) {
+        touching_[a.var.index()].push_back(node.frame);
+        for (auto f : p.frame(node.frame).outer)
+          if (f.index() != 0) touching_[a.var.index()].push_back(f);
+      }
     }
+    site_.push_back(node.op.kind == OpKind::call || node.op.kind == OpKind::return_
+                        ? static_cast<std::uint32_t>(std::get<std::int64_t>(node.attrs.at(std::string(kSiteAttr))))
+                        : 0);
     loop_merge_.push_back(node.op.kind == OpKind::merge &&
                           std::any_of(node.in.begin(), node.in.end(), [&](EdgeId d) { return p.edge(d).back; }));
     auto& to = delivers_to_.emplace_back();
@@ -56,7 +63,10 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
                             (std::none_of(node.in.begin(), node.in.end(), consumed) &&
                              std::none_of(node.control_in.begin(), node.control_in.end(), consumed)));
   }
-  for (const auto& e : p.edges()) invariant_.push_back(e.invariant);
+  for (const auto& e : p.edges())
+    in_slot_.push_back(e.invariant                                                         ? InSlot::first_iteration
+                       : e.call && e.dst.valid() && p.node(e.dst).op.kind == OpKind::return_ ? InSlot::callee
+                                                                                             : InSlot::same);
   for (auto& frames : touching_) {
     std::sort(frames.begin(), frames.end());
     frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
@@ -88,6 +98,8 @@ ContextId Semantics::out_context(NodeId n, ContextId c) const {
     case OpKind::exit: return (*contexts_)[c].parent;
     // C-NEXT: iteration i to i + 1.
     case OpKind::next_iteration: return contexts_->next_iteration(c);
+    // C-CALL: into the function's frame, the site appended to the tag.
+    case OpKind::call: return contexts_->call(c, program_->edge(node.out[0]).frame, site_[n.index()]);
     default: return c;
   }
 }
@@ -236,7 +248,7 @@ bool Semantics::precedes(NodeId a, NodeId b) const {
       auto& row = rows[v.index()];
       auto need = [&](EdgeId d, std::vector<std::uint64_t>& into) {
         const auto& e = p.edge(d);
-        if (e.is_input()) return;
+        if (e.is_input() || e.call) return;  // a call edge's source may come later in the order
         for (std::size_t w = 0; w < words; ++w) into[w] |= rows[e.src.index()][w];
         into[e.src.index() / 64] |= std::uint64_t{1} << (e.src.index() % 64);
       };
@@ -245,9 +257,10 @@ bool Semantics::precedes(NodeId a, NodeId b) const {
         for (auto d : node.in) need(d, row);
         continue;
       }
-      std::vector<std::uint64_t> common(words, ~std::uint64_t{0});
+      const bool any = std::any_of(node.in.begin(), node.in.end(), [&](EdgeId d) { return !p.edge(d).back && !p.edge(d).call; });
+      std::vector<std::uint64_t> common(words, any ? ~std::uint64_t{0} : 0);
       for (auto d : node.in) {
-        if (p.edge(d).back) continue;
+        if (p.edge(d).back || p.edge(d).call) continue;
         std::vector<std::uint64_t> one(words, 0);
         need(d, one);
         for (std::size_t w = 0; w < words; ++w) common[w] &= one[w];

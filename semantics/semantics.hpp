@@ -78,13 +78,25 @@ class Semantics {
   [[nodiscard]] State next_run(const State& end_of_run) const;
 
   // ---- Where a transition's tokens are (C-SLOT). ----
-  // The slot input edge d of a transition in context c reads: c, or for a loop
-  // invariant (C-ENTER-CONST) iteration 0 of c's frame instance.
+  // The slot input edge d of a transition in context c reads: c; for a loop
+  // invariant (C-ENTER-CONST) iteration 0 of c's frame instance; for a
+  // Return's data (C-RETURN) the context of the call its site made from c.
   [[nodiscard]] Slot in_slot(EdgeId d, ContextId c) const {
-    return {d, invariant_[d.index()] ? (*contexts_)[c].first : c};
+    switch (in_slot_[d.index()]) {
+      case InSlot::same: break;
+      case InSlot::first_iteration: return {d, (*contexts_)[c].first};
+      case InSlot::callee: return {d, contexts_->call(c, program_->edge(d).frame, site_[program_->edge(d).dst.index()])};
+    }
+    return {d, c};
   }
-  // The context of the tokens n puts on its outgoing edges when it fires in c.
+  // The context of the tokens n puts on its outgoing data edges when it fires in c.
   [[nodiscard]] ContextId out_context(NodeId n, ContextId c) const;
+  // The slot of outgoing edge e when its source fires in c: out_context, but a
+  // Call's control edges stay in c (C-CALL), for the Return of its site.
+  [[nodiscard]] Slot out_slot(EdgeId e, ContextId c) const {
+    const auto& edge = program_->edge(e);
+    return {e, edge.kind == EdgeKind::control && program_->node(edge.src).op.kind == OpKind::call ? c : out_context(edge.src, c)};
+  }
   // Where "t has fired" is recorded (C-ONCE): t's context, or for an Exit, the
   // parent context it delivers to (an Exit fires once per frame instance).
   [[nodiscard]] ContextId record_context(Transition t) const {
@@ -148,9 +160,12 @@ class Semantics {
   std::shared_ptr<Contexts> contexts_ = std::make_shared<Contexts>();
   std::vector<Access> access_;                     // by node
   std::vector<std::vector<NodeId>> accessors_;     // by variable: its Read and Assign-f nodes
-  std::vector<std::vector<FrameId>> touching_;     // by variable: the loop frames holding an accessor, or nested ones
+  std::vector<std::vector<FrameId>> touching_;     // by variable: the frames holding an accessor, and those whose
+                                                   // contexts may enclose theirs
   std::vector<bool> loop_merge_;                   // by node: a Merge with a NextIteration input
-  std::vector<bool> invariant_;                    // by edge: Edge::invariant, kept dense
+  enum class InSlot : std::uint8_t { same, first_iteration, callee };
+  std::vector<InSlot> in_slot_;                    // by edge: how in_slot finds its context
+  std::vector<std::uint32_t> site_;                // by node: a Call's or Return's call site
   std::vector<std::vector<NodeId>> delivers_to_;   // by node: the Merges and Exits its data edges feed
   bool loops_ = false;                             // the program has loop frames
   // By node: whether its fired record, not its inputs, tells that it fired. A

@@ -3,6 +3,8 @@
 #include "semantics/diagnostic.hpp"
 #include "semantics/hash.hpp"
 
+#include <algorithm>
+
 namespace tfsem {
 
 namespace {
@@ -29,15 +31,21 @@ ContextId parse_context(const Semantics& sem, const std::string& item, const std
     if (colon == std::string::npos || !all_digits(part.substr(colon + 1)))
       refuse(item, "a context is FRAME:ITERATION,..., not '" + text + "'");
     const auto frame = p.find_frame(part.substr(0, colon));
-    if (!frame) refuse(item, "no loop frame '" + part.substr(0, colon) + "'");
-    if (p.frame(*frame).parent != sem.contexts()[c].frame)
-      refuse(item, "loop frame '" + part.substr(0, colon) + "' is not entered from " +
+    if (!frame) refuse(item, "no loop frame or function '" + part.substr(0, colon) + "'");
+    const auto& f = p.frame(*frame);
+    const auto here = sem.contexts()[c].frame;
+    const auto number = static_cast<std::uint32_t>(std::stoul(part.substr(colon + 1)));
+    const bool call = f.kind == Frame::Kind::function;
+    const bool reached = call ? std::any_of(f.calls.begin(), f.calls.end(), [&](NodeId n) { return p.node(n).frame == here; })
+                              : f.parent == here;
+    if (!reached)
+      refuse(item, (call ? "function '" : "loop frame '") + part.substr(0, colon) + "' is not " +
+                       (call ? "called" : "entered") + " from " +
                        (c == kRootContext ? std::string("the root frame") : "context " + context_to_string(p, sem.contexts(), c)));
-    const auto iteration = std::stoul(part.substr(colon + 1));
-    if (iteration > steps)
-      refuse(item, "iteration " + std::to_string(iteration) + " of loop frame '" + part.substr(0, colon) +
+    if (!call && number > steps)
+      refuse(item, "iteration " + std::to_string(number) + " of loop frame '" + part.substr(0, colon) +
                        "' cannot be reached in a run of " + std::to_string(steps) + " steps");
-    c = sem.contexts().child(c, *frame, static_cast<std::uint32_t>(iteration));
+    c = call ? sem.contexts().call(c, *frame, number) : sem.contexts().child(c, *frame, number);
     begin = end + 1;
   }
   return c;

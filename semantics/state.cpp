@@ -47,6 +47,12 @@ std::string context_to_string(const Program& p, const Contexts& contexts, Contex
   return out;
 }
 
+std::string bound_to_string(const Program& p, FrameId f, const Bounds& b) {
+  const auto& frame = p.frame(f);
+  return frame.kind == Frame::Kind::function ? "max-depth " + std::to_string(b.max_depth) + " in function '" + frame.name + "'"
+                                             : "max-iterations " + std::to_string(b.max_iterations) + " in loop '" + frame.name + "'";
+}
+
 namespace {
 std::string in_context(const Program& p, const Contexts& contexts, std::string name, ContextId c) {
   return c == kRootContext ? name : name + "[" + context_to_string(p, contexts, c) + "]";

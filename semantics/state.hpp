@@ -38,6 +38,9 @@ struct State {
 std::string content_to_string(const Program& p, const Content& c, std::size_t max_elements = 64);
 // "while:3" or "outer:1,inner:2"; "" for the root context.
 std::string context_to_string(const Program& p, const Contexts& contexts, ContextId c);
+// Which bound a context of frame f goes past: "max-iterations N in loop 'x'"
+// or "max-depth N in function 'f'".
+std::string bound_to_string(const Program& p, FrameId f, const Bounds& b);
 // "node", or "node[while:3]" in a loop's context.
 std::string transition_to_string(const Program& p, const Contexts& contexts, Transition t);
 // "edge", or "edge[while:3]".

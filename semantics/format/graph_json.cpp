@@ -261,40 +261,38 @@ const json& array_member(const json& doc, const char* key) {
 
 }  // namespace
 
-ProgramSpec parse_program(const json& doc) {
-  if (!doc.is_object()) fail("", "a graph is a JSON object, not " + type_name(doc));
-  expect_keys(doc, "", {"name", "description", "variables", "nodes", "edges", "$schema"});
-  ProgramSpec spec;
-  spec.name = get_string(doc, "name", "", false);
-  spec.description = get_string(doc, "description", "", false);
-  if (auto it = doc.find("variables"); it != doc.end()) {
-    if (!it->is_object()) fail("/variables", "\"variables\" must be an object mapping names to initial values");
-    for (const auto& [name, init] : it->items()) {
-      const auto path = "/variables/" + name;
-      spec.variables.push_back({name, init.is_null() ? std::nullopt : std::optional(parse_tensor(init, path)), path});
-    }
-  }
-  const auto& nodes = array_member(doc, "nodes");
+namespace {
+
+std::vector<NodeSpec> parse_nodes(const json& nodes, const std::string& base) {
+  std::vector<NodeSpec> out;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const auto path = "/nodes/" + std::to_string(i);
+    const auto path = base + "/nodes/" + std::to_string(i);
     const auto& n = nodes[i];
     if (!n.is_object()) fail(path, "a node is an object");
     expect_keys(n, path, {"id", "op", "var", "attrs", "description"});
     NodeSpec ns{get_string(n, "id", path, true), get_string(n, "op", path, true), get_string(n, "var", path, false), {}, path};
     if (n.contains("attrs")) ns.attrs = parse_attrs(n["attrs"], path + "/attrs", ns.op);
-    spec.nodes.push_back(std::move(ns));
+    out.push_back(std::move(ns));
   }
-  const auto& edges = array_member(doc, "edges");
+  return out;
+}
+
+// A function's body also has input edges carrying an argument and output edges giving a result.
+std::vector<EdgeSpec> parse_edges(const json& edges, const std::string& base, bool body) {
+  std::vector<EdgeSpec> out;
   for (std::size_t i = 0; i < edges.size(); ++i) {
-    const auto path = "/edges/" + std::to_string(i);
+    const auto path = base + "/edges/" + std::to_string(i);
     const auto& e = edges[i];
     if (!e.is_object()) fail(path, "an edge is an object");
-    expect_keys(e, path, {"id", "kind", "from", "to", "value", "fetch", "description"});
+    if (body) expect_keys(e, path, {"id", "kind", "from", "to", "value", "fetch", "arg", "result", "description"});
+    else expect_keys(e, path, {"id", "kind", "from", "to", "value", "fetch", "description"});
     EdgeSpec es;
     es.id = get_string(e, "id", path, true);
     es.kind = get_string(e, "kind", path, true);
     es.from = parse_port(e, "from", path);
     es.to = parse_port(e, "to", path);
+    es.arg = get_string(e, "arg", path, false);
+    es.result = get_string(e, "result", path, false);
     es.where = path;
     if (e.contains("fetch")) es.fetch = get_string(e, "fetch", path, true);
     if (auto it = e.find("value"); it != e.end()) {
@@ -308,7 +306,52 @@ ProgramSpec parse_program(const json& doc) {
         es.value = parse_tensor(*it, path + "/value");
       }
     }
-    spec.edges.push_back(std::move(es));
+    out.push_back(std::move(es));
+  }
+  return out;
+}
+
+std::vector<std::string> parse_names(const json& f, const char* key, const std::string& path) {
+  std::vector<std::string> out;
+  const auto it = f.find(key);
+  if (it == f.end()) fail(path, std::string("a function needs \"") + key + "\": a list of names");
+  if (!it->is_array()) fail(path + "/" + key, std::string("\"") + key + "\" must be an array of names");
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    if (!(*it)[i].is_string()) fail(path + "/" + key + "/" + std::to_string(i), "a name is a string");
+    out.push_back((*it)[i].get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+ProgramSpec parse_program(const json& doc) {
+  if (!doc.is_object()) fail("", "a graph is a JSON object, not " + type_name(doc));
+  expect_keys(doc, "", {"name", "description", "variables", "nodes", "edges", "library", "$schema"});
+  ProgramSpec spec;
+  spec.name = get_string(doc, "name", "", false);
+  spec.description = get_string(doc, "description", "", false);
+  if (auto it = doc.find("variables"); it != doc.end()) {
+    if (!it->is_object()) fail("/variables", "\"variables\" must be an object mapping names to initial values");
+    for (const auto& [name, init] : it->items()) {
+      const auto path = "/variables/" + name;
+      spec.variables.push_back({name, init.is_null() ? std::nullopt : std::optional(parse_tensor(init, path)), path});
+    }
+  }
+  spec.nodes = parse_nodes(array_member(doc, "nodes"), "");
+  spec.edges = parse_edges(array_member(doc, "edges"), "", false);
+  const auto& library = array_member(doc, "library");
+  for (std::size_t i = 0; i < library.size(); ++i) {
+    const auto path = "/library/" + std::to_string(i);
+    const auto& f = library[i];
+    if (!f.is_object()) fail(path, "a function is an object");
+    expect_keys(f, path, {"name", "args", "results", "nodes", "edges", "description"});
+    LibraryFunction fs{get_string(f, "name", path, true), parse_names(f, "args", path), parse_names(f, "results", path), {}, {}, path};
+    for (const char* key : {"nodes", "edges"})
+      if (f.contains(key) && !f[key].is_array()) fail(path + "/" + key, std::string("\"") + key + "\" must be an array");
+    if (f.contains("nodes")) fs.nodes = parse_nodes(f["nodes"], path);
+    if (f.contains("edges")) fs.edges = parse_edges(f["edges"], path, true);
+    spec.library.push_back(std::move(fs));
   }
   return spec;
 }
@@ -420,12 +463,9 @@ json attr_to_json(const Attr& a) {
 
 json port_to_json(const PortRef& r) { return r.port ? r.node + ":" + std::to_string(*r.port) : r.node; }
 
-}  // namespace
-
-json program_to_json(const ProgramSpec& spec) {
-  json vars = json::object(), nodes = json::array(), edges = json::array();
-  for (const auto& v : spec.variables) vars[v.name] = v.init ? tensor_to_json(*v.init) : json(nullptr);
-  for (const auto& n : spec.nodes) {
+json nodes_to_json(const std::vector<NodeSpec>& list) {
+  json nodes = json::array();
+  for (const auto& n : list) {
     json j = {{"id", n.id}, {"op", n.op}};
     if (!n.var.empty()) j["var"] = n.var;
     if (!n.attrs.empty()) {
@@ -434,10 +474,17 @@ json program_to_json(const ProgramSpec& spec) {
     }
     nodes.push_back(std::move(j));
   }
-  for (const auto& e : spec.edges) {
+  return nodes;
+}
+
+json edges_to_json(const std::vector<EdgeSpec>& list) {
+  json edges = json::array();
+  for (const auto& e : list) {
     json j = {{"id", e.id}, {"kind", e.kind}};
     if (e.from) j["from"] = port_to_json(*e.from);
     if (e.to) j["to"] = port_to_json(*e.to);
+    if (!e.arg.empty()) j["arg"] = e.arg;
+    if (!e.result.empty()) j["result"] = e.result;
     std::visit(
         [&](const auto& v) {
           using T = std::decay_t<decltype(v)>;
@@ -449,11 +496,25 @@ json program_to_json(const ProgramSpec& spec) {
     if (e.fetch) j["fetch"] = *e.fetch;
     edges.push_back(std::move(j));
   }
+  return edges;
+}
+
+}  // namespace
+
+json program_to_json(const ProgramSpec& spec) {
+  json vars = json::object();
+  for (const auto& v : spec.variables) vars[v.name] = v.init ? tensor_to_json(*v.init) : json(nullptr);
   json doc = {{"name", spec.name}};
   if (!spec.description.empty()) doc["description"] = spec.description;
   doc["variables"] = vars;
-  doc["nodes"] = nodes;
-  doc["edges"] = edges;
+  doc["nodes"] = nodes_to_json(spec.nodes);
+  doc["edges"] = edges_to_json(spec.edges);
+  if (!spec.library.empty()) {
+    doc["library"] = json::array();
+    for (const auto& f : spec.library)
+      doc["library"].push_back({{"name", f.name}, {"args", f.args}, {"results", f.results}, {"nodes", nodes_to_json(f.nodes)},
+                                  {"edges", edges_to_json(f.edges)}});
+  }
   return doc;
 }
 

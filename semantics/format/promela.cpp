@@ -1192,6 +1192,10 @@ class ControlFlowExporter {
 }  // namespace
 
 std::string to_promela(const Program& p, const PromelaOptions& options) {
+  for (const auto& f : p.frames())
+    if (f.kind == Frame::Kind::function)
+      throw InputError("X-PROMELA", "", "function '" + f.name + "'",
+                       "recursion (Call and Return) is not exported to Promela; check the graph with tfsem itself");
   if (p.has_control_flow()) return ControlFlowExporter(p, options.max_iterations).run();
   return CoreExporter(p).run();
 }

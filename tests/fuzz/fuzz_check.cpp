@@ -1,8 +1,8 @@
 // libFuzzer: a graph loaded, then checked as `tfsem check` does it (every
 // behaviour explored, races, fixes), within small limits of states, memory,
-// time and loop iterations, under one of the three reductions (the input's
-// length picks it). Oracle: each outcome's witness schedule replays, in the
-// semantics, to a terminal state with that outcome.
+// time, loop iterations and call depth, under one of the three reductions
+// (the input's length picks it). Oracle: each outcome's witness schedule
+// replays, in the semantics, to a terminal state with that outcome.
 #include "explorer/explore.hpp"
 #include "explorer/fix.hpp"
 #include "explorer/memory_gauge.hpp"
@@ -16,7 +16,7 @@ tfsem::explorer::ExploreOptions small_limits(tfsem::explorer::Por por) {
   o.limits.max_states = 2000;
   o.limits.max_memory_bytes = tfsem::explorer::resident_set_bytes().value_or(0) + (std::uint64_t{256} << 20);
   o.limits.timeout = std::chrono::seconds(2);
-  o.limits.max_iterations = 8;
+  o.limits.bounds = {.max_iterations = 8, .max_depth = 4};
   return o;
 }
 
