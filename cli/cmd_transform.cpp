@@ -2,6 +2,7 @@
 // into a graph of the semantics' own operations (semantics/functions.hpp).
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/graph_options.hpp"
 #include "cli/output.hpp"
 #include "semantics/diagnostic.hpp"
 #include "semantics/format/graph_json.hpp"
@@ -23,9 +24,14 @@ struct TransformCmd {
 int run_transform(const TransformCmd& o) {
   if (o.make_static == o.inline_depth.has_value())
     throw InputError("", "transform", "", "name one transformation: --static or --inline DEPTH");
-  auto spec = format::load_program_file(o.file);
-  spec = o.make_static ? make_static(std::move(spec)) : inline_calls(std::move(spec), *o.inline_depth);
-  Program::build(spec);  // what is written is a valid graph
+  ProgramSpec spec;
+  try {
+    spec = format::load_program_file(o.file);
+    spec = o.make_static ? make_static(std::move(spec)) : inline_calls(std::move(spec), *o.inline_depth);
+    Program::build(spec);  // what is written is a valid graph
+  } catch (const InputError& e) {
+    throw in_file(e, o.file);
+  }
   write_text(format::program_to_json(spec).dump(1) + "\n", o.output);
   return kSuccess;
 }

@@ -1,6 +1,5 @@
 #include "cli/graph_options.hpp"
 
-#include "semantics/diagnostic.hpp"
 #include "semantics/format/graph_json.hpp"
 #include "semantics/prune.hpp"
 
@@ -24,12 +23,15 @@ Semantics GraphOptions::load(const std::string& path) const {
     opts.terms.normalize = normalize;
     return Semantics(std::move(program), opts);
   } catch (const InputError& e) {
-    // Every problem names the file as well as its place in it.
-    auto diags = e.diagnostics();
-    for (auto& d : diags)
-      if (!d.where.starts_with(path)) d.where = d.where.empty() ? path : path + ": " + d.where;
-    throw InputError(std::move(diags));
+    throw in_file(e, path);
   }
+}
+
+InputError in_file(const InputError& e, const std::string& path) {
+  auto diags = e.diagnostics();
+  for (auto& d : diags)
+    if (!d.where.starts_with(path)) d.where = d.where.empty() ? path : path + ": " + d.where;
+  return InputError(std::move(diags));
 }
 
 }  // namespace tfsem::cli

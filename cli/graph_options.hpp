@@ -2,6 +2,7 @@
 // pruning and term normalization.
 #pragma once
 
+#include "semantics/diagnostic.hpp"
 #include "semantics/semantics.hpp"
 
 #include <CLI/CLI.hpp>
@@ -24,5 +25,8 @@ struct GraphOptions {
   // The same, for another file with these options (refines reads two).
   [[nodiscard]] Semantics load(const std::string& path) const;
 };
+
+// The problems of e, each naming the file `path` as well as its place in it.
+InputError in_file(const InputError& e, const std::string& path);
 
 }  // namespace tfsem::cli
