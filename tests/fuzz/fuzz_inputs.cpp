@@ -1,7 +1,8 @@
-// libFuzzer: the inputs beside the graph, on the shipped models: a `--feed
-// EDGE=VALUE` (the first line) and a schedule file (the rest), replayed run by
-// run as `tfsem trace --schedule-file` does. The first byte picks the model.
-// Oracle: a parsed schedule prints back to a text that parses to itself.
+// libFuzzer: the inputs beside the graph, on the shipped models. The first
+// line names a model (models/NAME.json), the second is a `--feed EDGE=VALUE`
+// (or empty), the rest a schedule file, replayed run by run as `tfsem trace
+// --schedule-file` does. Oracle: a parsed schedule prints back to a text that
+// parses to itself.
 #include "cli/schedule_file.hpp"
 #include "fuzz_support.hpp"
 #include "semantics/diagnostic.hpp"
@@ -9,19 +10,16 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <vector>
+#include <map>
 
 namespace {
 
-// The shipped models, in name order.
-const std::vector<tfsem::ProgramSpec>& models() {
+// The shipped models, by name.
+const std::map<std::string, tfsem::ProgramSpec>& models() {
   static const auto specs = [] {
-    std::vector<std::filesystem::path> files;
+    std::map<std::string, tfsem::ProgramSpec> out;
     for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(TFSEM_SOURCE_DIR) / "models"))
-      if (f.path().extension() == ".json") files.push_back(f.path());
-    std::sort(files.begin(), files.end());
-    std::vector<tfsem::ProgramSpec> out;
-    for (const auto& f : files) out.push_back(tfsem::format::load_program_file(f));
+      if (f.path().extension() == ".json") out.emplace(f.path().stem().string(), tfsem::format::load_program_file(f.path()));
     return out;
   }();
   return specs;
@@ -33,20 +31,29 @@ bool affordable_feed(const std::string& feed) {
   return value.is_discarded() || tfsem::fuzz::affordable(value);
 }
 
+// The text up to the next newline (or the end), and the position after it.
+std::string line_at(const std::string& text, std::size_t& pos) {
+  const auto end = std::min(text.find('\n', pos), text.size());
+  auto line = text.substr(pos, end - pos);
+  pos = std::min(end + 1, text.size());
+  return line;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace tfsem;
-  if (size == 0) return 0;
-  auto spec = models()[data[0] % models().size()];
-  const auto text = fuzz::text_of(data + 1, size - 1);
-  const auto newline = std::min(text.find('\n'), text.size());
-  const auto feed = text.substr(0, newline), schedule_text = text.substr(std::min(newline + 1, text.size()));
+  const auto text = fuzz::text_of(data, size);
+  std::size_t pos = 0;
+  const auto model = models().find(line_at(text, pos));
+  if (model == models().end()) return 0;
+  const auto feed = line_at(text, pos);
   if (!affordable_feed(feed)) return 0;
+  auto spec = model->second;
   try {
     if (!feed.empty()) format::apply_feed(spec, feed);
     const Semantics sem(Program::build(std::move(spec)));
-    const auto runs = cli::read_schedule_text(sem, schedule_text, "fuzz");
+    const auto runs = cli::read_schedule_text(sem, text.substr(pos), "fuzz");
     State s = sem.initial();
     for (std::size_t r = 0; r < runs.size(); ++r) {
       const auto printed = schedule_to_string(sem, runs[r]);

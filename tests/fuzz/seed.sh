@@ -2,9 +2,9 @@
 # Writes the fuzzers' seed inputs into OUT: OUT/graphs (the shipped models,
 # the malformed graphs, small family members and seeded random graphs, with
 # and without control flow, as compact JSON) and OUT/inputs (for each shipped
-# model, its first input edge fed its own value, then each witness schedule
-# `tfsem check` writes for it). tests/fuzz/corpus holds these, minimized by
-# the fuzzers' coverage (tests/fuzz/run.sh --merge).
+# model, its name, its first input edge fed its own value, then each witness
+# schedule `tfsem check` writes for it). tests/fuzz/corpus holds these and
+# what the fuzzers found, minimized by coverage (tests/fuzz/run.sh --merge).
 # Usage: tests/fuzz/seed.sh TFSEM OUT
 set -euo pipefail
 tfsem=$1 out=$2
@@ -30,11 +30,10 @@ def compact(path):
     except ValueError:  # malformed on purpose: as it is
         return open(path, "rb").read()
 for path in sorted(glob.glob("models/*.json")) + sorted(glob.glob("tests/malformed/*/*.json")) + sorted(glob.glob(work + "/*.json")):
-    name = path.replace("/", "_")
+    name = "generated_" + os.path.basename(path) if path.startswith(work) else path.replace("/", "_")
     open(os.path.join(out, "graphs", name), "wb").write(compact(path))
 PY
-index=0
-for model in $(ls models/*.json | LC_ALL=C sort); do
+for model in models/*.json; do
   name=$(basename "$model" .json)
   feed=$(python3 -c '
 import json, sys
@@ -45,7 +44,6 @@ print("" if e is None else e["id"] + "=" + json.dumps(e["value"], separators=(",
   "$tfsem" check "$model" --no-fix --max-states 100000 --witness-dir "$work/w" > /dev/null || true
   for schedule in "$work"/w/*.schedule; do
     [ -f "$schedule" ] || continue
-    { printf "\\x$(printf %02x "$index")%s\n" "$feed"; cat "$schedule"; } > "$out/inputs/$name-$(basename "$schedule")"
+    { printf '%s\n%s\n' "$name" "$feed"; cat "$schedule"; } > "$out/inputs/$name-$(basename "$schedule")"
   done
-  index=$((index + 1))
 done
