@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -47,6 +48,13 @@ std::string violation_text(const Semantics& sem, const Violation& v) {
          (v.kind == Violation::Kind::merge_two_live
               ? "Merge " + at + " took one live input, and input '" + p.edge(v.edge).name + "' holds another"
               : "Exit " + at + " holds a live value after its loop delivered one");
+}
+
+// A node's name in a file name: a '/' (the nodes of a function's body have
+// one) becomes '_'.
+std::string file_part(std::string name) {
+  std::replace(name.begin(), name.end(), '/', '_');
+  return name;
 }
 
 // The fixes found, and whether an interrupt stopped the search for them.
@@ -151,9 +159,9 @@ int run_check(const CheckOptions& o) {
     for (std::size_t k = 0; k < result.races.size(); ++k) {
       const auto& race = result.races[k];
       const auto base = o.witness_dir + "/race-" + std::to_string(k + 1);
-      write_schedule_file(sem, base + "-" + p.node(race.first.node).name + "-first.schedule", {race.first_then_second},
+      write_schedule_file(sem, base + "-" + file_part(p.node(race.first.node).name) + "-first.schedule", {race.first_then_second},
                           "race on " + p.variable(race.var).name);
-      write_schedule_file(sem, base + "-" + p.node(race.second.node).name + "-first.schedule", {race.second_then_first},
+      write_schedule_file(sem, base + "-" + file_part(p.node(race.second.node).name) + "-first.schedule", {race.second_then_first},
                           "race on " + p.variable(race.var).name);
     }
   }
