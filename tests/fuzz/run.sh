@@ -1,9 +1,9 @@
 #!/bin/bash
-# Runs every fuzz harness for SECONDS each (default 60; with RUNS set, until it
-# has executed RUNS inputs if that comes first), JOBS at a time (default 2),
-# from the checked-in corpus and dictionary, and reports for each
-# the inputs executed, the coverage (code edges and libFuzzer's features), the
-# corpus size and the crashes. A crash leaves its input in BUILD/fuzz/crashes;
+# Runs every fuzz harness (or those HARNESSES names) for SECONDS each (default
+# 60; with RUNS set, until it has executed RUNS inputs if that comes first),
+# JOBS at a time (default 2), from the checked-in corpus and dictionary, and
+# reports for each the inputs executed, the coverage (code edges and
+# libFuzzer's features), the corpus size and the crashes. A crash leaves its input in BUILD/fuzz/crashes;
 # add it to tests/regressions (README there) and fix it. Exits 1 on a crash.
 #   tests/fuzz/run.sh [SECONDS] [BUILD]        BUILD: a TFSEM_FUZZ=ON build (default build-fuzz)
 #   tests/fuzz/run.sh --merge [BUILD]          minimizes the checked-in corpus with what the runs found
@@ -14,7 +14,7 @@ merge=0
 seconds=${1:-60}
 build=${2:-build-fuzz}
 jobs=${JOBS:-2}
-harnesses=(fuzz_graph fuzz_check fuzz_conform fuzz_inputs)
+read -r -a harnesses <<< "${HARNESSES:-fuzz_graph fuzz_check fuzz_conform fuzz_inputs}"
 corpus_of() { [ "$1" = fuzz_inputs ] && echo tests/fuzz/corpus/inputs || echo tests/fuzz/corpus/graphs; }
 out=$build/fuzz
 mkdir -p "$out/crashes"
