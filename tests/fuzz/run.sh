@@ -9,10 +9,11 @@
 #   tests/fuzz/run.sh --merge [BUILD]          minimizes the checked-in corpus with what the runs found
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-merge=0
-[ "${1:-}" = "--merge" ] && { merge=1; shift; }
-seconds=${1:-60}
-build=${2:-build-fuzz}
+if [ "${1:-}" = "--merge" ]; then
+  merge=1 seconds=0 build=${2:-build-fuzz}
+else
+  merge=0 seconds=${1:-60} build=${2:-build-fuzz}
+fi
 jobs=${JOBS:-2}
 read -r -a harnesses <<< "${HARNESSES:-fuzz_graph fuzz_check fuzz_conform fuzz_inputs}"
 corpus_of() { [ "$1" = fuzz_inputs ] && echo tests/fuzz/corpus/inputs || echo tests/fuzz/corpus/graphs; }
@@ -24,16 +25,20 @@ done
 
 if [ "$merge" = 1 ]; then
   # Each checked-in corpus keeps the smallest inputs that cover every code edge
-  # any harness reading it has reached (hit counts aside, to stay small).
+  # (hit counts aside) any harness reading it reaches, from what it holds and
+  # what the runs found under 2 KiB, to stay small.
   for dir in tests/fuzz/corpus/graphs tests/fuzz/corpus/inputs; do
-    rm -rf "$out/merged" && mkdir -p "$out/merged"
+    rm -rf "$out/merged" "$out/found" && mkdir -p "$out/merged" "$out/found"
+    for h in "${harnesses[@]}"; do
+      [ "$(corpus_of "$h")" = "$dir" ] && find "$out/corpus/$h" -type f -size -2048c -exec cp {} "$out/found" \;
+    done
     for h in "${harnesses[@]}"; do
       [ "$(corpus_of "$h")" = "$dir" ] || continue
-      "$build/tests/fuzz/$h" -merge=1 -use_counters=0 -max_len=16384 -timeout=30 "$out/merged" "$dir" "$out/corpus/$h" \
+      "$build/tests/fuzz/$h" -merge=1 -use_counters=0 -max_len=16384 -timeout=30 "$out/merged" "$dir" "$out/found" \
         2> "$out/$h.merge.log"
     done
     rm -rf "$dir" && mv "$out/merged" "$dir"
-    echo "$dir: $(ls "$dir" | wc -l) inputs, $(du -sk "$dir" | cut -f1) KiB"
+    echo "$dir: $(ls "$dir" | wc -l) inputs, $(cat "$dir"/* | wc -c) bytes"
   done
   exit 0
 fi
