@@ -34,8 +34,8 @@ if [ "$merge" = 1 ]; then
     done
     for h in "${harnesses[@]}"; do
       [ "$(corpus_of "$h")" = "$dir" ] || continue
-      "$build/tests/fuzz/$h" -merge=1 -use_counters=0 -max_len=16384 -timeout=30 "$out/merged" "$dir" "$out/found" \
-        2> "$out/$h.merge.log"
+      "$build/tests/fuzz/$h" -merge=1 -use_counters=0 -max_len=16384 -timeout=30 \
+        -artifact_prefix="$out/crashes/$h-merge-" "$out/merged" "$dir" "$out/found" 2> "$out/$h.merge.log"
     done
     rm -rf "$dir" && mv "$out/merged" "$dir"
     echo "$dir: $(ls "$dir" | wc -l) inputs, $(cat "$dir"/* | wc -c) bytes"
