@@ -6,8 +6,11 @@
 
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace tfsem {
 
@@ -91,8 +94,10 @@ class ProgramBuilder {
 
   std::shared_ptr<const Program> build() {
     add_variables();
+    add_functions();
     add_nodes();
     add_edges();
+    resolve_uninterpreted();
     for (std::size_t i = 0; i < p_->nodes_.size(); ++i)
       if (op_ok_[i]) check_arity(NodeId(i));
     build_graph();
@@ -108,6 +113,9 @@ class ProgramBuilder {
   std::unique_ptr<Program> p_;
   std::vector<Diagnostic> diags_;
   std::vector<bool> op_ok_;  // per node: its op parsed
+  std::map<std::string, const FunctionSpec*, std::less<>> declared_;  // the graph's uninterpreted functions
+  std::map<std::tuple<std::string_view, std::size_t, std::size_t>, const FunctionDef*> signatures_;
+  std::vector<const FunctionSpec*> pending_;  // per node: an uninterpreted function awaiting its arity
 
   void error(std::string rule, const std::string& where, std::string subject, std::string message) {
     diags_.push_back({std::move(rule), where, std::move(subject), std::move(message)});
@@ -134,6 +142,40 @@ class ProgramBuilder {
     }
   }
 
+  // G-FUNCTION: a declared function has a name no other op has.
+  void add_functions() {
+    for (const auto& f : p_->spec_.functions) {
+      const auto subject = "function '" + f.name + "'";
+      const bool word = !f.name.empty() && std::isalpha(static_cast<unsigned char>(f.name[0])) &&
+                        std::all_of(f.name.begin(), f.name.end(), [](char c) {
+                          return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+                        });
+      if (!word)
+        error("G-FUNCTION", f.where, subject, "a function name is a letter followed by letters, digits, '_' and '.'");
+      else if (Registry::builtin().find(f.name) || find_control_op(f.name) || f.name == "Var" || f.name == "Read" ||
+               f.name == "Write")
+        error("G-FUNCTION", f.where, subject, "the name of a built-in operation; an uninterpreted function needs its own");
+      else if (!declared_.emplace(f.name, &f).second)
+        error("G-FUNCTION", f.where, subject, "declared twice");
+    }
+  }
+
+  // The uninterpreted function `f` in Tensors^k -> Tensors^l, one definition per signature.
+  const FunctionDef* signature(const FunctionSpec& f, std::size_t k, std::size_t l) {
+    auto& def = signatures_[{f.name, k, l}];
+    if (!def) def = &p_->functions_.emplace_back(uninterpreted_function(f.name, k, l, f.stateful));
+    return def;
+  }
+
+  // A node applying an uninterpreted function takes the arity of its edges.
+  void resolve_uninterpreted() {
+    for (std::size_t i = 0; i < pending_.size(); ++i)
+      if (pending_[i]) {
+        auto& n = p_->nodes_[i];
+        n.op.fn = signature(*pending_[i], n.in.size(), n.out.size());
+      }
+  }
+
   std::optional<Op> parse_op(const NodeSpec& n) {
     const auto& reg = Registry::builtin();
     const auto subject = node_subject(n.id);
@@ -149,6 +191,7 @@ class ProgramBuilder {
     if (const auto* c = find_control_op(n.op)) return Op{c->kind, nullptr, {}, c->ref};
     if (n.op == "Write" || n.op.starts_with("Assign-")) {
       const std::string fname = n.op == "Write" ? "Snd" : n.op.substr(7);
+      if (auto d = declared_.find(fname); d != declared_.end()) return Op{Op::Kind::assign, signature(*d->second, 2, 1)};
       const auto* f = reg.find(fname);
       if (!f) error("G-OP", n.where, subject, "'" + n.op + "': no function '" + fname + "' in the registry");
       else if (f->inputs != 2 || f->outputs != 1 ||
@@ -160,17 +203,24 @@ class ProgramBuilder {
       return std::nullopt;
     }
     if (const auto* f = reg.find(n.op)) return Op{Op::Kind::function, f};
+    if (auto d = declared_.find(n.op); d != declared_.end()) {
+      pending_.back() = d->second;
+      return Op{Op::Kind::function};
+    }
     std::string known, control;
     for (const auto& d : reg.all()) known += std::string(known.empty() ? "" : ", ") + std::string(d.name);
     for (const auto& c : control_ops()) control += ", " + std::string(c.name);
     error("G-OP", n.where, subject,
-          "unknown op '" + n.op + "'; ops are Var, Read, Write, Assign-<f>" + control + ", and the functions " + known);
+          "unknown op '" + n.op + "'; ops are Var, Read, Write, Assign-<f>" + control + ", the functions " + known +
+              ", and the uninterpreted functions the graph declares under \"functions\"");
     return std::nullopt;
   }
 
   void check_attrs(const NodeSpec& n) {
     const auto subject = node_subject(n.id);
-    const auto& specs = *attr_specs(n.op);  // f's for a function or Assign-f, or the op's
+    static const std::vector<AttrSpec> none;  // an uninterpreted function takes no attributes
+    const auto* declared = attr_specs(n.op);  // f's for a function or Assign-f, or the op's
+    const auto& specs = declared ? *declared : none;
     for (const auto& [name, value] : n.attrs) {
       auto it = std::find_if(specs.begin(), specs.end(), [&](const AttrSpec& s) { return s.name == name; });
       if (it == specs.end()) {
@@ -195,6 +245,7 @@ class ProgramBuilder {
         error("G-UNIQUE", n.where, node_subject(n.id), "node id used twice");
         continue;
       }
+      pending_.push_back(nullptr);
       auto op = parse_op(n);
       if (op) check_attrs(n);
       op_ok_.push_back(op.has_value());
@@ -426,6 +477,10 @@ class ProgramBuilder {
     for (const auto& v : p_->vars_) {
       mix(v.name);
       mix_num(v.initial.hash());
+    }
+    for (const auto& f : p_->spec_.functions) {
+      mix(f.name);
+      mix_num(f.stateful ? 1 : 0);
     }
     for (std::size_t i = 0; i < p_->nodes_.size(); ++i) {
       const auto& n = p_->nodes_[i];

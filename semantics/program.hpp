@@ -13,6 +13,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -98,6 +99,13 @@ struct EdgeSpec {
   std::optional<std::string> fetch;  // absent: the edge id; "": an output that is not fetched
   std::string where;
 };
+// An uninterpreted function the graph applies (an op tfsem does not model):
+// each node that applies it fixes its arity by its edges.
+struct FunctionSpec {
+  std::string name;
+  bool stateful = false;
+  std::string description, where;
+};
 struct VariableSpec {
   std::string name;
   std::optional<Tensor> init;  // absent: uninitialized (footnote 6)
@@ -108,6 +116,7 @@ struct ProgramSpec {
   std::vector<VariableSpec> variables;
   std::vector<NodeSpec> nodes;
   std::vector<EdgeSpec> edges;
+  std::vector<FunctionSpec> functions;
 };
 
 class Program {
@@ -162,6 +171,7 @@ class Program {
   std::vector<Edge> edges_;
   std::vector<Variable> vars_;
   std::vector<Frame> frames_;
+  std::deque<FunctionDef> functions_;  // the uninterpreted functions, one per name and arity
   std::vector<std::optional<VarId>> access_var_;  // by node
   bool control_flow_ = false;
   std::unordered_map<std::string, NodeId> node_index_;
