@@ -22,5 +22,6 @@ Command add_run(CLI::App& app);
 Command add_conform(CLI::App& app);
 Command add_fuzz(CLI::App& app);
 Command add_export(CLI::App& app);
+Command add_import(CLI::App& app);
 
 }  // namespace tfsem::cli
