@@ -174,9 +174,16 @@ class Program {
   std::deque<FunctionDef> functions_;  // the uninterpreted functions, one per name and arity
   std::vector<std::optional<VarId>> access_var_;  // by node
   bool control_flow_ = false;
-  std::unordered_map<std::string, NodeId> node_index_;
-  std::unordered_map<std::string, EdgeId> edge_index_;
-  std::unordered_map<std::string, VarId> var_index_;
+  // Names to ids, looked up by string_view without a copy.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <class Id>
+  using Index = std::unordered_map<std::string, Id, NameHash, std::equal_to<>>;
+  Index<NodeId> node_index_;
+  Index<EdgeId> edge_index_;
+  Index<VarId> var_index_;
   std::vector<NodeId> topo_;
   Graph graph_;
   std::uint64_t hash_ = 0;
