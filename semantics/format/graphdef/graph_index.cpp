@@ -29,7 +29,9 @@ std::optional<std::pair<std::string_view, std::uint32_t>> GraphIndex::split_outp
   const auto digits = text.substr(colon + 1);
   if (digits.empty() || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return std::nullopt;
-  return std::pair{text.substr(0, colon), static_cast<std::uint32_t>(std::stoul(std::string(digits)))};
+  std::uint32_t port = 0;
+  for (char c : digits) port = port * 10 + static_cast<std::uint32_t>(c - '0');
+  return std::pair{text.substr(0, colon), port};
 }
 
 std::optional<std::uint32_t> GraphIndex::find(std::string_view name) const {
@@ -44,6 +46,7 @@ GraphIndex::GraphIndex(const GraphDef& graph) {
   };
   const auto n = static_cast<std::uint32_t>(graph.node_size());
   nodes_.resize(n);
+  index_.reserve(n);
   ports_used_.assign(n, 0);
   used_.assign(n, 0);
   for (std::uint32_t i = 0; i < n; ++i) {

@@ -10,6 +10,8 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace tfsem::graphdef {
 
@@ -37,7 +39,11 @@ std::string ref_form(std::string_view op) {
 
 class Importer {
  public:
-  Importer(const GraphDef& graph, const ImportOptions& options) : graph_(graph), index_(graph), options_(options) {}
+  Importer(const GraphDef& graph, const ImportOptions& options) : graph_(graph), index_(graph), options_(options) {
+    for (const auto& n : index_.nodes()) rules_.push_back(find_rule(n.def->op()));
+    passers_.assign(rules_.size(), -1);
+    wiring_.reserve(2 * rules_.size());
+  }
 
   Imported run(const std::string& name) {
     check_ports();
@@ -70,14 +76,16 @@ class Importer {
   std::map<std::string, bool> functions_;  // uninterpreted functions, and whether stateful
   std::set<std::uint32_t> removed_;         // initializers left out (--initialized)
   std::set<TfOutput> fetched_;              // the outputs --fetch names
-  std::map<TfOutput, std::optional<Handle>> handles_;
-  std::set<TfOutput> resolving_;
-  std::map<TfOutput, Wiring::Source> sources_;
+  std::vector<const OpRule*> rules_;  // by node
+  std::vector<int> passers_;          // by node: passer(i), once known
+  std::unordered_map<std::uint64_t, std::optional<Handle>> handles_;  // by key(output)
+  std::unordered_set<std::uint64_t> resolving_;
+  std::unordered_map<std::uint64_t, Wiring::Source> sources_;
   std::map<std::uint32_t, Tensor> constants_;
   // Instances of the nodes that pass a variable on: instance j serves the j-th
   // consumer of each port (one edge per port, G-FANOUT).
   std::map<std::uint32_t, std::vector<std::string>> instances_;
-  std::map<TfOutput, std::uint32_t> next_consumer_;
+  std::unordered_map<std::uint64_t, std::uint32_t> next_consumer_;
   std::set<std::uint32_t> instantiating_;
   // Notes.
   std::map<std::string, std::pair<int, bool>> uninterpreted_;  // op -> (nodes, stateful)
@@ -114,7 +122,8 @@ class Importer {
     return a && a->b();
   }
 
-  const OpRule* rule(std::uint32_t i) const { return find_rule(op(i)); }
+  const OpRule* rule(std::uint32_t i) const { return rules_[i]; }
+  static std::uint64_t key(TfOutput o) { return std::uint64_t{o.node} << 32 | o.port; }
 
   // Whether a consumer or a fetch reads output o.
   bool used(TfOutput o) const { return index_.consumed(o) || fetched_.count(o) != 0; }
@@ -127,6 +136,12 @@ class Importer {
   // Whether node i passes a variable on: a Ref control-flow op, or a plain one
   // on a resource handle.
   bool passer(std::uint32_t i) {
+    if (passers_[i] < 0) passers_[i] = is_passer(i) ? 1 : 0;
+    return passers_[i] == 1;
+  }
+  bool is_passer(std::uint32_t i) {
+    const auto* r = rule(i);
+    if (!r || (r->lowering != Lowering::control_flow && r->lowering != Lowering::identity)) return false;
     const auto& o = op(i);
     if (o == "RefSwitch" || o == "RefMerge" || o == "RefEnter" || o == "RefExit" || o == "RefNextIteration" ||
         o == "RefIdentity")
@@ -148,8 +163,8 @@ class Importer {
 
   // The variable an output denotes, if it is a reference or a resource handle.
   std::optional<Handle> handle(TfOutput o) {
-    if (auto it = handles_.find(o); it != handles_.end()) return it->second;
-    if (!resolving_.insert(o).second) return std::nullopt;  // around a loop: the other inputs decide
+    if (auto it = handles_.find(key(o)); it != handles_.end()) return it->second;
+    if (!resolving_.insert(key(o)).second) return std::nullopt;  // around a loop: the other inputs decide
     std::optional<Handle> h;
     const auto* r = rule(o.node);
     const auto& in = index_.node(o.node).inputs;
@@ -162,8 +177,8 @@ class Importer {
       for (const auto& src : in)
         if (!h) h = handle(src);
     }
-    resolving_.erase(o);
-    return handles_[o] = h;
+    resolving_.erase(key(o));
+    return handles_[key(o)] = h;
   }
 
   std::string var_of(std::uint32_t i, std::uint32_t port) {
@@ -252,7 +267,7 @@ class Importer {
   }
 
   Wiring::Source source(TfOutput o) {
-    if (auto it = sources_.find(o); it != sources_.end()) return it->second;
+    if (auto it = sources_.find(key(o)); it != sources_.end()) return it->second;
     Wiring::Source s;
     if (literal(o.node)) {
       s = wiring_.literal(name(o.node), constant(o.node), where(o.node));
@@ -262,7 +277,7 @@ class Importer {
     } else {
       s = wiring_.port(name(o.node), o.port);
     }
-    return sources_[o] = s;
+    return sources_[key(o)] = s;
   }
 
   // Input `port` of TF node i, a value, to input `to_port` of tfsem node `to`;
@@ -272,7 +287,7 @@ class Importer {
     const auto src = index_.node(i).inputs.at(port);
     if (!handle(src)) return wiring_.consume(source(src), to, to_port);
     const auto read = to + "@read" + std::to_string(to_port);
-    wiring_.node(read, "Read", {}, {"tensor"}, where(i));
+    wiring_.node(read, "Read", {}, "t", where(i));
     variable_input(i, port, read, 0);
     wiring_.consume(wiring_.port(read, 0), to, to_port);
     entries.push_back(read);
@@ -289,12 +304,12 @@ class Importer {
   std::pair<std::string, std::uint32_t> materialize(TfOutput o) {
     const auto i = o.node;
     if (removed_.count(i)) return materialize(index_.node(i).inputs[0]);  // an initializer: the variable itself
-    const auto j = next_consumer_[o]++;
+    const auto j = next_consumer_[key(o)]++;
     const auto* r = rule(i);
     if (passer(i) || (r && r->lowering == Lowering::variable)) return {instance(i, j), o.port};
     // An update's output: x once the update is done.
     const auto id = name(i) + "@ref" + std::to_string(j + 1);
-    wiring_.node(id, "Var", {}, {"variable"}, where(i), handle(o)->var);
+    wiring_.node(id, "Var", {}, "v", where(i), handle(o)->var);
     wiring_.control(name(i), id);
     return {id, 0};
   }
@@ -308,7 +323,7 @@ class Importer {
       if (rule(i)->lowering == Lowering::variable) {
         const auto var = handle({i, 0})->var;
         declare_variable(var, i);
-        wiring_.node(id, "Var", {}, {"variable"}, where(i), var);
+        wiring_.node(id, "Var", {}, "v", where(i), var);
         gate(i, {id});
       } else {
         pass_on(i, id, made.size() == 1);
@@ -325,9 +340,9 @@ class Importer {
            "passes a variable to each consumer on a path of its own, which a loop does not give");
     const auto& in = index_.node(i).inputs;
     const auto form = ref_form(op(i));
-    std::vector<std::string> outputs = {"variable"};
-    if (form == "RefSwitch") outputs.push_back("variable");
-    if (form == "RefMerge" && first && used({i, 1})) outputs.push_back("tensor");
+    std::string outputs = "v";  // port kinds: a variable, or a tensor (RefMerge's index)
+    if (form == "RefSwitch") outputs += 'v';
+    if (form == "RefMerge" && first && used({i, 1})) outputs += 't';
     wiring_.node(id, form, loop_attrs(i), outputs, where(i));
     std::vector<std::string> entries = {id};
     for (std::uint32_t k = 0; k < in.size(); ++k) {
@@ -395,20 +410,20 @@ class Importer {
 
   // One tfsem node named after node i, taking its inputs as values.
   void single(std::uint32_t i, const std::string& tfsem_op, Attrs attrs, std::size_t outputs) {
-    wiring_.node(name(i), tfsem_op, std::move(attrs), std::vector<std::string>(outputs, "tensor"), where(i));
+    wiring_.node(name(i), tfsem_op, std::move(attrs), std::string(outputs, 't'), where(i));
     std::vector<std::string> entries = {name(i)};
     for (std::uint32_t k = 0; k < index_.node(i).inputs.size(); ++k) value_input(i, k, name(i), k, entries);
     gate(i, entries);
   }
 
   void read(std::uint32_t i) {
-    wiring_.node(name(i), "Read", {}, {"tensor"}, where(i));
+    wiring_.node(name(i), "Read", {}, "t", where(i));
     variable_input(i, 0, name(i), 0);
     gate(i, {name(i)});
   }
 
   void assign(std::uint32_t i, const std::string& tfsem_op) {
-    wiring_.node(name(i), tfsem_op, {}, {}, where(i));
+    wiring_.node(name(i), tfsem_op, {}, "", where(i));
     std::vector<std::string> entries = {name(i)};
     variable_input(i, 0, name(i), 0);
     value_input(i, 1, name(i), 1, entries);
@@ -419,22 +434,22 @@ class Importer {
   void gradient_step(std::uint32_t i) {
     const auto& n = name(i);
     const auto step = n + "@step";
-    wiring_.node(step, "Mul", {}, {"tensor"}, where(i));
+    wiring_.node(step, "Mul", {}, "t", where(i));
     std::vector<std::string> entries = {step};
     value_input(i, 1, step, 0, entries);
     value_input(i, 2, step, 1, entries);
     if (flag(i, "use_locking")) {
-      wiring_.node(n, "Assign-Sub", {}, {}, where(i));
+      wiring_.node(n, "Assign-Sub", {}, "", where(i));
       variable_input(i, 0, n, 0);
       wiring_.consume(wiring_.port(step, 0), n, 1);
     } else {
       const auto read = n + "@read", next = n + "@next";
-      wiring_.node(read, "Read", {}, {"tensor"}, where(i));
+      wiring_.node(read, "Read", {}, "t", where(i));
       variable_input(i, 0, read, 0);
-      wiring_.node(next, "Sub", {}, {"tensor"}, where(i));
+      wiring_.node(next, "Sub", {}, "t", where(i));
       wiring_.consume(wiring_.port(read, 0), next, 0);
       wiring_.consume(wiring_.port(step, 0), next, 1);
-      wiring_.node(n, "Write", {}, {}, where(i));
+      wiring_.node(n, "Write", {}, "", where(i));
       variable_input(i, 0, n, 0);
       wiring_.consume(wiring_.port(next, 0), n, 1);
       entries.push_back(read);
@@ -462,7 +477,7 @@ class Importer {
       } else {
         const auto id = n + "@args";
         declare(f + ".args", false);
-        wiring_.node(id, f + ".args", {}, {"tensor"}, where(i));
+        wiring_.node(id, f + ".args", {}, "t", where(i));
         for (std::uint32_t k = 0; k < values.size(); ++k) value_input(i, values[k], id, k, entries);
         entries.push_back(id);
         args = wiring_.port(id, 0);
@@ -471,7 +486,7 @@ class Importer {
         const auto fk = vars.size() == 1 ? f : f + ".in" + std::to_string(k);
         const auto id = vars.size() == 1 ? n : n + "@in" + std::to_string(k);
         declare(fk, stateful(op(i)));
-        wiring_.node(id, "Assign-" + fk, {}, {}, where(i));
+        wiring_.node(id, "Assign-" + fk, {}, "", where(i));
         variable_input(i, k, id, 0);
         wiring_.consume(args, id, 1);
         entries.push_back(id);
@@ -481,19 +496,19 @@ class Importer {
       // Read each variable, compute every new value at once, write each back: not atomic.
       const auto step = n + "@update";
       declare(f, stateful(op(i)));
-      wiring_.node(step, f, {}, std::vector<std::string>(vars.size(), "tensor"), where(i));
+      wiring_.node(step, f, {}, std::string(vars.size(), 't'), where(i));
       entries.push_back(step);
       for (std::uint32_t k = 0; k < in.size(); ++k) value_input(i, k, step, k, entries);
       for (std::uint32_t j = 0; j < vars.size(); ++j) {
         const auto id = vars.size() == 1 ? n : n + "@write" + std::to_string(vars[j]);
-        wiring_.node(id, "Write", {}, {}, where(i));
+        wiring_.node(id, "Write", {}, "", where(i));
         variable_input(i, vars[j], id, 0);
         wiring_.consume(wiring_.port(step, j), id, 1);
         done.push_back(id);
       }
     }
     if (done.size() > 1) {  // the op is done when every variable is
-      wiring_.node(n, "NoOp", {}, {}, where(i));
+      wiring_.node(n, "NoOp", {}, "", where(i));
       for (const auto& d : done) wiring_.control(d, n);
     }
     updates_[op(i) + (locking ? " (use_locking: one Assign-f per variable)" : " (not atomic: Read, f, Write)")]++;
@@ -509,7 +524,7 @@ class Importer {
     std::string previous;
     for (std::uint32_t d = 1; d < k; ++d) {
       const auto id = d + 1 == k ? n : n + "@data" + std::to_string(d);
-      wiring_.node(id, "Snd", {}, {"tensor"}, where(i));
+      wiring_.node(id, "Snd", {}, "t", where(i));
       value_input(i, d, id, 0, entries);
       if (d == 1) value_input(i, 0, id, 1, entries);
       else wiring_.consume(wiring_.port(previous, 0), id, 1);
@@ -573,7 +588,7 @@ class Importer {
     if (!handle(o)) return wiring_.fetch(source(o), text);
     // A reference or handle is fetched as a value: read when the run gets to it.
     const auto read = name(*i) + "@fetch" + std::to_string(o.port);
-    wiring_.node(read, "Read", {}, {"tensor"}, where(*i));
+    wiring_.node(read, "Read", {}, "t", where(*i));
     const auto [from, from_port] = materialize(o);
     wiring_.variable_edge(from, from_port, read, 0);
     wiring_.fetch(wiring_.port(read, 0), text);

@@ -76,20 +76,36 @@ void collect_skipped(const pb::Message& m, const std::string& node, std::vector<
   reflection->ListFields(m, &fields);
   for (const auto* f : fields) {
     if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
-    auto in_node = [&](const pb::Message& sub) {
-      const auto* n = dynamic_cast<const NodeDef*>(&sub);
-      return n ? n->name() : node;
-    };
     if (f->is_repeated()) {
-      for (int k = 0; k < reflection->FieldSize(m, f); ++k) {
-        const auto& sub = reflection->GetRepeatedMessage(m, f, k);
-        collect_skipped(sub, in_node(sub), out);
-      }
+      for (int k = 0; k < reflection->FieldSize(m, f); ++k) collect_skipped(reflection->GetRepeatedMessage(m, f, k), node, out);
     } else {
-      const auto& sub = reflection->GetMessage(m, f);
-      collect_skipped(sub, in_node(sub), out);
+      collect_skipped(reflection->GetMessage(m, f), node, out);
     }
   }
+}
+
+bool known(const pb::Message& m) { return m.GetReflection()->GetUnknownFields(m).empty(); }
+
+// The same, for a graph: its nodes and their attributes first, without
+// listing fields, as a large graph has many of them and few unknown fields.
+void collect_skipped(const GraphDef& g, std::vector<std::string>& out) {
+  if (!known(g) || !known(g.versions())) {
+    GraphDef top = g;
+    top.clear_node();
+    top.clear_library();
+    collect_skipped(top, "", out);
+  }
+  for (const auto& n : g.node()) {
+    bool clean = known(n) && known(n.experimental_debug_info());
+    for (const auto& [key, value] : n.attr()) {
+      clean = clean && known(value);
+      if (value.has_tensor()) clean = clean && known(value.tensor()) && known(value.tensor().tensor_shape());
+      if (value.has_shape()) clean = clean && known(value.shape());
+      if (value.has_list() || value.has_func()) clean = false;  // rare: the general walk
+    }
+    if (!clean) collect_skipped(n, n.name(), out);
+  }
+  if (g.has_library()) collect_skipped(g.library(), "", out);
 }
 
 }  // namespace
@@ -114,7 +130,7 @@ ReadGraph parse(std::string_view contents, Encoding encoding, const std::string&
         const auto where = locate_wire_error(contents, *GraphDef::descriptor());
         fail(origin, "not a binary GraphDef: " + (where.empty() ? std::string("protobuf rejects it") : where));
       }
-      collect_skipped(out.graph, "", out.skipped);
+      collect_skipped(out.graph, out.skipped);
       break;
     case Encoding::text: {
       TextErrors errors(origin);

@@ -2,18 +2,24 @@
 
 namespace tfsem::graphdef {
 
-void Wiring::node(std::string id, std::string op, Attrs attrs, std::vector<std::string> outputs, const std::string& where,
-                  std::string var) {
-  const auto ports = outputs.size();
-  nodes_.emplace(id, NodeInfo{nodes_spec_.size(), std::move(outputs), std::vector<bool>(ports, false)});
+void Wiring::reserve(std::size_t nodes) {
+  nodes_spec_.reserve(nodes);
+  info_.reserve(nodes);
+  nodes_.reserve(nodes);
+  edges_.reserve(2 * nodes);
+  values_.reserve(nodes);
+}
+
+void Wiring::node(std::string id, std::string op, Attrs attrs, std::string ports, const std::string& where, std::string var) {
+  const auto n = ports.size();
+  nodes_.emplace(id, nodes_spec_.size());
+  info_.push_back({std::move(ports), std::vector<bool>(n, false)});
   nodes_spec_.push_back({std::move(id), std::move(op), std::move(var), std::move(attrs), where});
 }
 
 Wiring::Source Wiring::port(const std::string& node, std::uint32_t port) {
-  const auto key = node + ":" + std::to_string(port);
-  if (auto it = port_values_.find(key); it != port_values_.end()) return it->second;
   values_.push_back({Value::Kind::port, node, port, Tensor::atom("_"), "", {}});
-  return port_values_[key] = values_.size() - 1;
+  return values_.size() - 1;
 }
 
 Wiring::Source Wiring::literal(const std::string& name, Tensor value, const std::string& where) {
@@ -31,29 +37,27 @@ void Wiring::consume(Source s, const std::string& node, std::uint32_t port) { va
 void Wiring::fetch(Source s, const std::string& fetch) { values_[s].consumers.push_back({"", 0, fetch}); }
 
 void Wiring::add_edge(EdgeSpec e) {
-  if (!edge_ids_.insert(e.id).second) return;  // the same dependency, named twice
-  if (e.from && e.kind != "control") nodes_.at(e.from->node).wired.at(static_cast<std::size_t>(*e.from->port)) = true;
-  if (e.to) nodes_.at(e.to->node).has_input = true;
+  if (e.kind == "control" && !control_ids_.insert(e.id).second) return;  // the same dependency, named twice
+  if (e.from && e.kind != "control") info_[nodes_.at(e.from->node)].wired.at(static_cast<std::size_t>(*e.from->port)) = true;
+  if (e.to) info_[nodes_.at(e.to->node)].has_input = true;
   edges_.push_back(std::move(e));
 }
 
 void Wiring::variable_edge(const std::string& from, std::uint32_t from_port, const std::string& to, std::uint32_t to_port) {
   add_edge({from + ":" + std::to_string(from_port), "variable", from_port_ref(from, from_port), from_port_ref(to, to_port),
-            {}, std::nullopt, nodes_spec_[nodes_.at(to).index].where});
+            {}, std::nullopt, ""});
 }
 
 void Wiring::control(const std::string& from, const std::string& to) {
-  add_edge({"^" + from + "->" + to, "control", PortRef{from, std::nullopt}, PortRef{to, std::nullopt}, {}, std::nullopt,
-            nodes_spec_[nodes_.at(to).index].where});
+  add_edge({"^" + from + "->" + to, "control", PortRef{from, std::nullopt}, PortRef{to, std::nullopt}, {}, std::nullopt, ""});
 }
 
 void Wiring::control_input(const std::string& from, const std::string& to) {
-  add_edge({"^" + from + "->" + to, "control", std::nullopt, PortRef{to, std::nullopt}, Go{}, std::nullopt,
-            nodes_spec_[nodes_.at(to).index].where});
+  add_edge({"^" + from + "->" + to, "control", std::nullopt, PortRef{to, std::nullopt}, Go{}, std::nullopt, ""});
 }
 
 void Wiring::target(const std::string& node, const std::string& fetch) {
-  add_edge({"^" + node, "control", PortRef{node, std::nullopt}, std::nullopt, {}, fetch, nodes_spec_[nodes_.at(node).index].where});
+  add_edge({"^" + node, "control", PortRef{node, std::nullopt}, std::nullopt, {}, fetch, nodes_spec_[nodes_.at(node)].where});
 }
 
 void Wiring::distribute(const Value& v, EdgeSpec first, const std::vector<Consumer>& consumers, const std::string& base) {
@@ -65,7 +69,7 @@ void Wiring::distribute(const Value& v, EdgeSpec first, const std::vector<Consum
   if (consumers.size() == 1) return deliver(std::move(first), consumers[0]);
   // A chain of Copy nodes: copy i gives consumer i its port 0 and passes the value on on port 1.
   const auto copy = [&](std::size_t i) { return base + "copy" + std::to_string(i + 1); };
-  for (std::size_t i = 0; i + 1 < consumers.size(); ++i) node(copy(i), "Copy", {}, {"tensor", "tensor"}, v.where);
+  for (std::size_t i = 0; i + 1 < consumers.size(); ++i) node(copy(i), "Copy", {}, "tt", v.where);
   first.to = from_port_ref(copy(0), 0);
   add_edge(std::move(first));
   for (std::size_t i = 0; i + 1 < consumers.size(); ++i) {
@@ -100,7 +104,7 @@ void Wiring::wire(const Value& v) {
       }
       if (fetched.empty()) return;
       // A fetched constant needs a node to leave.
-      node(v.node, "Const", {{"value", v.value}}, {"tensor"}, v.where);
+      node(v.node, "Const", {{"value", v.value}}, "t", v.where);
       return distribute(v, {v.node + ":0", "tensor", from_port_ref(v.node, 0), std::nullopt, {}, std::nullopt, v.where},
                         fetched, v.node + "@");
     }
@@ -109,7 +113,7 @@ void Wiring::wire(const Value& v) {
       if (v.consumers.size() > 1 || !v.consumers[0].node.empty()) return distribute(v, std::move(first), v.consumers, v.node + "@");
       // Fetched and read by nothing else: through an Identity, since an edge needs one end.
       const auto id = v.node + "@fetch";
-      node(id, "Identity", {}, {"tensor"}, v.where);
+      node(id, "Identity", {}, "t", v.where);
       first.to = from_port_ref(id, 0);
       add_edge(std::move(first));
       return distribute(v, {id + ":0", "tensor", from_port_ref(id, 0), std::nullopt, {}, std::nullopt, v.where}, v.consumers,
@@ -120,16 +124,16 @@ void Wiring::wire(const Value& v) {
 
 void Wiring::finish(ProgramSpec& spec) {
   for (const auto& v : values_) wire(v);
-  for (auto& n : nodes_spec_) {
-    auto& info = nodes_.at(n.id);
-    for (std::size_t p = 0; p < info.outputs.size(); ++p)
-      if (!info.wired[p])
-        add_edge({n.id + ":" + std::to_string(p), info.outputs[p], from_port_ref(n.id, static_cast<std::uint32_t>(p)),
+  for (std::size_t i = 0; i < nodes_spec_.size(); ++i) {
+    const auto& n = nodes_spec_[i];
+    for (std::size_t p = 0; p < info_[i].ports.size(); ++p)
+      if (!info_[i].wired[p])
+        add_edge({n.id + ":" + std::to_string(p), info_[i].ports[p] == 'v' ? "variable" : "tensor",
+                  from_port_ref(n.id, static_cast<std::uint32_t>(p)),
                   std::nullopt, {}, std::string(), n.where});
-  }
-  for (auto& n : nodes_spec_)
-    if (!nodes_.at(n.id).has_input)
+    if (!info_[i].has_input)
       add_edge({n.id + "@go", "control", std::nullopt, PortRef{n.id, std::nullopt}, Go{}, std::nullopt, n.where});
+  }
   spec.nodes = std::move(nodes_spec_);
   spec.edges = std::move(edges_);
 }

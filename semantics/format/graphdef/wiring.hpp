@@ -3,6 +3,7 @@
 // through a chain of Copy nodes (G-FANOUT); a constant's value goes on an input
 // edge of each consumer; an output nobody reads leaves on an output edge that
 // is not fetched; a node with no incoming edge gets a GO input edge (G-TRIGGER).
+// An edge between two nodes has no place of its own: its id names its source.
 #pragma once
 
 #include "semantics/program.hpp"
@@ -19,11 +20,10 @@ class Wiring {
  public:
   using Source = std::size_t;
 
-  // A node with its output ports: each "tensor" or "variable".
-  void node(std::string id, std::string op, Attrs attrs, std::vector<std::string> outputs, const std::string& where,
-            std::string var = "");
-  [[nodiscard]] bool has_node(const std::string& id) const { return nodes_.count(id) != 0; }
-
+  // A node with its output ports, one character each: 't' a tensor, 'v' a variable.
+  void node(std::string id, std::string op, Attrs attrs, std::string ports, const std::string& where, std::string var = "");
+  // Room for about this many nodes.
+  void reserve(std::size_t nodes);
   // Where a value comes from: an output port, a constant, or an input edge to feed.
   Source port(const std::string& node, std::uint32_t port);
   Source literal(const std::string& name, Tensor value, const std::string& where);
@@ -57,18 +57,17 @@ class Wiring {
     std::vector<Consumer> consumers;
   };
   struct NodeInfo {
-    std::size_t index;                  // into nodes_spec_
-    std::vector<std::string> outputs;   // port kinds
-    std::vector<bool> wired;            // per output port
+    std::string ports;        // 't' or 'v' per output port
+    std::vector<bool> wired;  // per output port
     bool has_input = false;
   };
 
   std::vector<NodeSpec> nodes_spec_;
+  std::vector<NodeInfo> info_;  // beside nodes_spec_
+  std::unordered_map<std::string, std::size_t> nodes_;
   std::vector<EdgeSpec> edges_;
-  std::unordered_map<std::string, NodeInfo> nodes_;
   std::vector<Value> values_;
-  std::unordered_map<std::string, Source> port_values_;  // "node:port" -> its value
-  std::unordered_set<std::string> edge_ids_;
+  std::unordered_set<std::string> control_ids_;  // a dependency named twice is one edge
 
   void add_edge(EdgeSpec e);
   static PortRef from_port_ref(const std::string& node, std::uint32_t port) { return {node, std::int64_t{port}}; }
