@@ -286,8 +286,9 @@ TEST_CASE("other ops: uninterpreted functions named after the op, stateful ones 
   CHECK(node(g.spec, "p").op == "Snd");
   CHECK(node(g.spec, "done").op == "NoOp");
   CHECK(edge(g.spec, "^p->done").kind == "control");
-  const auto stateful = std::find_if(g.spec.functions.begin(), g.spec.functions.end(), [](const FunctionSpec& f) { return f.stateful; });
-  REQUIRE(stateful != g.spec.functions.end());
+  const auto& fs = g.spec.functions;
+  const auto stateful = std::find_if(fs.begin(), fs.end(), [](const FunctionSpec& f) { return f.stateful; });
+  REQUIRE(stateful != fs.end());
   CHECK(stateful->name == "RandomUniform");
   CHECK(g.notes.at(0) == "uninterpreted ops, deterministic functions whose results are terms; a stateful op's state is not "
                          "modelled: MatMul (1 node), RandomUniform (1 node, stateful), Unpack (1 node)");

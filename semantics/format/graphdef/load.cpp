@@ -26,7 +26,6 @@ LoadedGraph load_graph_file(const std::filesystem::path& file, const ImportOptio
   auto read = parse(contents, *encoding, file.string());
   auto imported = import_graph(read.graph, file.stem().string(), options);
   out.spec = std::move(imported.spec);
-  out.imported = true;
   out.placeholders = std::move(imported.placeholders);
   out.notes = std::move(imported.notes);
   if (!read.skipped.empty()) {

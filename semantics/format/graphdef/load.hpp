@@ -10,7 +10,6 @@ namespace tfsem::graphdef {
 
 struct LoadedGraph {
   ProgramSpec spec;
-  bool imported = false;  // a GraphDef
   std::vector<std::string> placeholders;  // of an imported graph: input edges to feed
   std::vector<std::string> notes;         // of an imported graph: how it was modelled
 };

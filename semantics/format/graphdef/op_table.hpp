@@ -1,6 +1,7 @@
 // How each TensorFlow op is imported: the construct of the paper (or of its
 // control-flow generalization) it becomes. docs/import.md has one row per entry
-// of this table, and a test checks that the two agree.
+// of this table, saying which construct, and a test checks that every entry has
+// its row.
 #pragma once
 
 #include <optional>
@@ -33,7 +34,6 @@ struct OpRule {
   int data_inputs = -1;     // the number of data inputs it takes; -1: any
   int outputs = -1;         // its number of outputs; -1: as many as its consumers use
   std::vector<int> handles{};  // the inputs that are variables (a reference or a resource handle)
-  std::string_view construct{};  // the paper's construct, for docs/import.md
 };
 
 // Every op with a rule of its own, in the order of docs/import.md.
