@@ -125,6 +125,18 @@ class Importer {
   const OpRule* rule(std::uint32_t i) const { return rules_[i]; }
   static std::uint64_t key(TfOutput o) { return std::uint64_t{o.node} << 32 | o.port; }
 
+  // How many outputs node i has: its rule's number, one for an update of a
+  // variable tfsem does not model (the variable once updated), else as many as read.
+  std::optional<std::uint32_t> outputs_of(std::uint32_t i) {
+    if (const auto* r = rule(i); r && r->outputs >= 0) return static_cast<std::uint32_t>(r->outputs);
+    if (updates(i)) return 1U;
+    return std::nullopt;
+  }
+  std::string outputs_text(std::uint32_t i) {
+    const auto n = *outputs_of(i);
+    return op(i) + " '" + name(i) + "' has " + std::to_string(n) + " output" + (n == 1 ? "" : "s");
+  }
+
   // Whether a consumer or a fetch reads output o.
   bool used(TfOutput o) const { return index_.consumed(o) || fetched_.count(o) != 0; }
   std::uint32_t outputs_used(std::uint32_t i) const {
@@ -171,8 +183,9 @@ class Importer {
     if (r && r->lowering == Lowering::variable) {
       const auto* shared = attr(o.node, "shared_name", AttrValue::kS, false);
       h = Handle{shared && !shared->s().empty() ? shared->s() : name(o.node), op(o.node) == "VarHandleOp"};
-    } else if (o.port == 0 && !in.empty() && updates(o.node) && (r == nullptr || r->outputs == 1)) {
-      h = handle(in[0]);  // an update's output: the variable, once updated
+    } else if (o.port == 0 && updates(o.node) && (r == nullptr || r->outputs == 1)) {
+      for (const auto& src : in)  // an update's output: its (first) variable, once updated
+        if (!h) h = handle(src);
     } else if (passer(o.node) && !(op(o.node).ends_with("Merge") && o.port == 1)) {
       for (const auto& src : in)
         if (!h) h = handle(src);
@@ -199,13 +212,13 @@ class Importer {
         diags_.push_back({"I-ARITY", n.where, "", op(i) + " takes " + std::to_string(r->data_inputs) + " data input" +
                                                       (r->data_inputs == 1 ? "" : "s") + ", not " +
                                                       std::to_string(n.inputs.size())});
+      else if (r && r->data_inputs < 0 && n.inputs.empty())
+        diags_.push_back({"I-ARITY", n.where, "", op(i) + " takes one data input or more, not none"});
       for (std::size_t k = 0; k < n.inputs.size(); ++k) {
         const auto src = n.inputs[k];
-        const auto* r = rule(src.node);
-        if (r && r->outputs >= 0 && static_cast<int>(src.port) >= r->outputs)
+        if (const auto outputs = outputs_of(src.node); outputs && src.port >= *outputs)
           diags_.push_back({"I-NODE", n.where, "input " + std::to_string(k) + " '" + n.def->input(static_cast<int>(k)) + "'",
-                            op(src.node) + " '" + name(src.node) + "' has " + std::to_string(r->outputs) + " output" +
-                                (r->outputs == 1 ? "" : "s")});
+                            outputs_text(src.node)});
       }
     }
     if (!diags_.empty()) throw InputError(std::move(diags_));
@@ -582,9 +595,7 @@ class Importer {
       return wiring_.target(name(*i), text);
     }
     const TfOutput o{*i, parsed->second};
-    const auto* r = rule(*i);
-    if (r && r->outputs >= 0 && static_cast<int>(o.port) >= r->outputs)
-      return refuse(op(*i) + " has " + std::to_string(r->outputs) + " output" + (r->outputs == 1 ? "" : "s"));
+    if (const auto outputs = outputs_of(*i); outputs && o.port >= *outputs) return refuse(outputs_text(*i));
     if (!handle(o)) return wiring_.fetch(source(o), text);
     // A reference or handle is fetched as a value: read when the run gets to it.
     const auto read = name(*i) + "@fetch" + std::to_string(o.port);

@@ -31,7 +31,7 @@ struct OpRule {
   std::string_view op;
   Lowering lowering;
   std::string_view target;  // the tfsem op (function, Assign-f, control-flow op), or ""
-  int data_inputs = -1;     // the number of data inputs it takes; -1: any
+  int data_inputs = -1;     // the number of data inputs it takes; -1: one or more
   int outputs = -1;         // its number of outputs; -1: as many as its consumers use
   std::vector<int> handles{};  // the inputs that are variables (a reference or a resource handle)
 };
