@@ -24,10 +24,11 @@ void GraphOptions::add_to(CLI::App& app) {
                "earlier session.run; the initializers are left out");
 }
 
-std::shared_ptr<const Program> GraphOptions::program() const {
+std::shared_ptr<const Program> GraphOptions::program(bool notes) const {
   try {
     auto loaded = graphdef::load_graph_file(file, {fetches, initialized});
-    for (const auto& note : loaded.notes) std::cerr << "tfsem: import: " << note << "\n";
+    for (const auto& note : loaded.notes)
+      if (notes) std::cerr << "tfsem: import: " << note << "\n";
     for (const auto& f : feeds) format::apply_feed(loaded.spec, f);
     auto program = Program::build(std::move(loaded.spec));
     if (prune || !fetches.empty()) program = tfsem::prune(*program, fetches);

@@ -21,9 +21,9 @@ struct GraphOptions {
   bool initialized = false;          // a GraphDef's variables hold their initializers' values
 
   void add_to(CLI::App& app);
-  // Loads (importing a GraphDef, with its notes on stderr), feeds, validates
-  // and (optionally) prunes; throws InputError.
-  [[nodiscard]] std::shared_ptr<const Program> program() const;
+  // Loads (importing a GraphDef, with its notes on stderr unless not `notes`),
+  // feeds, validates and (optionally) prunes; throws InputError.
+  [[nodiscard]] std::shared_ptr<const Program> program(bool notes = true) const;
   [[nodiscard]] Semantics load() const;
 };
 
