@@ -40,7 +40,7 @@ std::shared_ptr<const Program> prune(const Program& program, const std::vector<s
       boost::breadth_first_search(reversed, e.src.index(), boost::visitor(Marker{{}, &kept}));
 
   const auto& spec = program.spec();
-  ProgramSpec out{spec.name, spec.description, spec.where, spec.variables, {}, {}, {}};
+  ProgramSpec out{spec.name, spec.description, spec.where, spec.variables, {}, {}, spec.functions, {}};
   for (std::size_t i = 0; i < spec.nodes.size(); ++i)
     if (kept[i]) out.nodes.push_back(spec.nodes[i]);
   for (std::size_t i = 0; i < spec.edges.size(); ++i) {
