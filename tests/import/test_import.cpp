@@ -295,6 +295,17 @@ TEST_CASE("other ops: uninterpreted functions named after the op, stateful ones 
   CHECK(run(g.spec) == "done=GO p:0=tf.MatMul(Unpack.1(RandomUniform(i32:2)),Unpack.0(RandomUniform(i32:2))) ");
 }
 
+TEST_CASE("a call of a library function is an uninterpreted function, stateful as its signature says") {
+  const auto g = import_text(int_const("c", 1) + R"(
+    node { name: 'call' op: 'sample' input: 'c' }
+    library { function { signature { name: 'sample' is_stateful: true } } })", {{"call:0"}});
+  CHECK(node(g.spec, "call").op == "sample");
+  REQUIRE(g.spec.functions.size() == 1);
+  CHECK(g.spec.functions[0].stateful);
+  CHECK(g.notes.at(0) == "uninterpreted ops, deterministic functions whose results are terms; a stateful op's state is not "
+                         "modelled: sample (a function of the library) (1 node, stateful)");
+}
+
 TEST_CASE("docs/import.md has a row for every op the import maps") {
   const auto doc = read(kRoot / "docs/import.md");
   for (const auto& r : op_rules()) {
