@@ -6,8 +6,10 @@
 #include "cli/output.hpp"
 #include "cli/schedule_file.hpp"
 #include "cli/search_options.hpp"
+#include "cli/sessions.hpp"
 #include "explorer/explore.hpp"
 #include "explorer/fix.hpp"
+#include "semantics/diagnostic.hpp"
 #include "semantics/format/graph_json.hpp"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +32,8 @@ struct CheckOptions {
   bool no_fix = false;
   std::size_t fix_budget = 32;
   std::string fixed_graph;
+  std::vector<std::string> runs;  // a session: one --run per session.run
+  unsigned repeats = 1;           // --runs K
 };
 
 // Under --por=none every interleaving is explored; under a reduction, only
@@ -136,6 +140,14 @@ void print_text(const Semantics& sem, const explorer::Result& r, const Fixes& fi
 }
 
 int run_check(const CheckOptions& o) {
+  if (!o.runs.empty() || o.repeats > 1) {
+    if (!o.witness_dir.empty() || !o.fixed_graph.empty())
+      throw InputError("", "--run", "", "a session of runs writes no witness files or fixed graph");
+    std::vector<RunSpec> runs;
+    for (const auto& r : o.runs) runs.push_back(parse_run(r));
+    if (runs.empty()) runs.push_back({"", o.graph.fetches});
+    return check_session(o.graph, o.search, runs, o.repeats, o.json);
+  }
   const auto sem = o.graph.load();
   const auto& p = sem.program();
   const auto opts = o.search.make();
@@ -180,6 +192,13 @@ Command add_check(CLI::App& app) {
   sub->add_flag("--no-fix", o->no_fix, "do not search for control edges that make the graph deterministic");
   sub->add_option("--fix-budget", o->fix_budget, "explorations the fix search may spend")->capture_default_str();
   sub->add_option("--fixed-graph", o->fixed_graph, "write the graph with the first suggested fix applied (JSON)");
+  sub->add_option("--run", o->runs,
+                  "a session: each --run is one session.run, fetch=NAMES;targets=NAMES (or a list of fetches), the graph "
+                  "pruned to them; VarValue persists from run to run, and an outcome is the sequence of their outputs")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub->add_option("--runs", o->repeats, "repeat the session's runs (or the one run --fetch makes) K times")
+      ->check(CLI::Range(1U, 1000U));
   sub->add_option("--witness-dir", o->witness_dir,
                   "write each outcome's and each race order's witness schedule there, for tfsem trace --schedule-file");
   return {sub, [o] { return run_check(*o); }};

@@ -2,6 +2,7 @@
 // dashed variable edges, dotted control edges, input and output edges as
 // dangling arrows. --races marks racing pairs; --state draws the contents of
 // a state on the edges, as Figures 2 to 4 do; --svg renders through Graphviz.
+// Loop frames are clusters, and so are TensorFlow name scopes in each.
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
 #include "cli/exit_codes.hpp"
@@ -12,6 +13,7 @@
 #include "semantics/session.hpp"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -47,6 +49,47 @@ State state_after(const Semantics& sem, const std::string& schedule) {
   return s;
 }
 
+// Nodes grouped by name scope, as TensorFlow names them ("layer1/dense/MatMul"
+// is in layer1/dense): each scope with two nodes or more is a cluster. The
+// names tfsem adds ("x/read@copy1") are in the scope of the node they serve,
+// and a node named as a scope is in it.
+struct Scope {
+  std::map<std::string, Scope> children;
+  std::vector<NodeId> nodes;
+  [[nodiscard]] std::size_t size() const {
+    std::size_t n = nodes.size();
+    for (const auto& [name, c] : children) n += c.size();
+    return n;
+  }
+};
+
+// A node named as a scope ("x", beside "x/Assign" and "x/read") joins it.
+void adopt(const Program& p, Scope& s) {
+  std::vector<NodeId> stay;
+  for (auto n : s.nodes) {
+    const auto& name = p.node(n).name;
+    const auto base = name.substr(0, name.find('@'));
+    const auto it = s.children.find(base.substr(base.rfind('/') + 1));
+    (it == s.children.end() ? stay : it->second.nodes).push_back(n);
+  }
+  s.nodes = std::move(stay);
+  for (auto& [name, child] : s.children) adopt(p, child);
+}
+
+Scope scopes(const Program& p, const std::vector<NodeId>& nodes) {
+  Scope root;
+  for (auto n : nodes) {
+    const auto& name = p.node(n).name;
+    const auto base = name.substr(0, name.find('@'));
+    Scope* s = &root;
+    for (std::size_t begin = 0, slash; (slash = base.find('/', begin)) != std::string::npos; begin = slash + 1)
+      s = &s->children[base.substr(begin, slash - begin)];
+    s->nodes.push_back(n);
+  }
+  adopt(p, root);
+  return root;
+}
+
 std::string program_dot(const Semantics& sem, const DotCmd& o) {
   const auto& p = sem.program();
   std::optional<State> state;
@@ -67,7 +110,9 @@ std::string program_dot(const Semantics& sem, const DotCmd& o) {
   std::ostringstream out;
   out << "digraph \"" << dot_escape(p.name()) << "\" {\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
       << "  edge [fontname=\"Helvetica\", fontsize=10];\n";
-  // Each loop frame is a cluster, nested as the frames are; each function's frame is one beside the root.
+  // Each loop frame is a cluster, nested as the frames are (each function's
+  // frame one beside the root), and in each, each name scope with two nodes or more.
+  std::size_t clusters = 0;
   std::function<void(FrameId, const std::string&)> frame = [&](FrameId f, const std::string& indent) {
     const auto& fr = p.frame(f);
     if (f.index() != 0)
@@ -77,9 +122,25 @@ std::string program_dot(const Semantics& sem, const DotCmd& o) {
                                                      std::to_string(fr.parallel_iterations) + ")")
           << "\";\n" << indent << "  style=dashed; color=gray40;\n";
     const auto inner = f.index() == 0 ? indent : indent + "  ";
-    for (auto n : fr.nodes)
-      out << inner << "n" << n.value << " [label=\"" << dot_escape(p.label(n)) << "\", tooltip=\"" << dot_escape(p.node(n).name)
-          << "\"" << (racing[n.index()] ? ", color=red, penwidth=2" : "") << "];\n";
+    std::function<void(const Scope&, const std::string&, const std::string&)> scope = [&](const Scope& sc,
+                                                                                              const std::string& path,
+                                                                                              const std::string& in) {
+      for (auto n : sc.nodes)
+        out << in << "n" << n.value << " [label=\"" << dot_escape(p.label(n)) << "\", tooltip=\"" << dot_escape(p.node(n).name)
+            << "\"" << (racing[n.index()] ? ", color=red, penwidth=2" : "") << "];\n";
+      for (const auto& [name, child] : sc.children) {
+        const auto full = path.empty() ? name : path + "/" + name;
+        if (child.size() < 2) {
+          scope(child, full, in);
+          continue;
+        }
+        out << in << "subgraph cluster_s" << ++clusters << " {\n"
+            << in << "  label=\"" << dot_escape(full) << "\"; style=rounded; color=gray70;\n";
+        scope(child, full, in + "  ");
+        out << in << "}\n";
+      }
+    };
+    scope(scopes(p, fr.nodes), "", inner);
     for (auto child : fr.children) frame(child, inner);
     if (f.index() != 0) out << indent << "}\n";
   };

@@ -24,5 +24,6 @@ Command add_fuzz(CLI::App& app);
 Command add_export(CLI::App& app);
 Command add_transform(CLI::App& app);
 Command add_refines(CLI::App& app);
+Command add_import(CLI::App& app);
 
 }  // namespace tfsem::cli

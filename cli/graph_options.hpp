@@ -1,8 +1,9 @@
-// The options every command that reads a graph shares: the file, feeds,
-// pruning and term normalization.
+// The options every command that reads a graph shares: the file (tfsem's JSON
+// or a TensorFlow GraphDef), feeds, pruning and term normalization.
 #pragma once
 
 #include "semantics/diagnostic.hpp"
+#include "semantics/program.hpp"
 #include "semantics/semantics.hpp"
 
 #include <CLI/CLI.hpp>
@@ -18,11 +19,15 @@ struct GraphOptions {
   bool prune = false;                // footnote 7
   std::vector<std::string> fetches;  // prune to these fetches
   bool normalize = false;            // terms modulo the declared laws
+  bool initialized = false;          // a GraphDef's variables hold their initializers' values
 
   void add_to(CLI::App& app);
-  // Loads, feeds, validates and (optionally) prunes; throws InputError.
+  // Loads (importing a GraphDef, with its notes on stderr unless not `notes`),
+  // feeds, validates and (optionally) prunes; throws InputError.
+  [[nodiscard]] std::shared_ptr<const Program> program(bool notes = true) const { return program(file, notes); }
   [[nodiscard]] Semantics load() const { return load(file); }
   // The same, for another file with these options (refines reads two).
+  [[nodiscard]] std::shared_ptr<const Program> program(const std::string& path, bool notes = true) const;
   [[nodiscard]] Semantics load(const std::string& path) const;
 };
 

@@ -136,6 +136,7 @@ class Expander {
     out_.description = in.description;
     out_.where = in.where;
     out_.variables = in.variables;
+    out_.functions = in.functions;  // the uninterpreted ones the graph declares
   }
 
   ProgramSpec run() {

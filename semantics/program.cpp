@@ -7,8 +7,11 @@
 
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace tfsem {
 
@@ -35,15 +38,15 @@ std::size_t hash_content(const Content& c) {
 }
 
 std::optional<NodeId> Program::find_node(std::string_view name) const {
-  auto it = node_index_.find(std::string(name));
+  auto it = node_index_.find(name);
   return it == node_index_.end() ? std::nullopt : std::optional(it->second);
 }
 std::optional<EdgeId> Program::find_edge(std::string_view name) const {
-  auto it = edge_index_.find(std::string(name));
+  auto it = edge_index_.find(name);
   return it == edge_index_.end() ? std::nullopt : std::optional(it->second);
 }
 std::optional<VarId> Program::find_variable(std::string_view name) const {
-  auto it = var_index_.find(std::string(name));
+  auto it = var_index_.find(name);
   return it == var_index_.end() ? std::nullopt : std::optional(it->second);
 }
 
@@ -94,9 +97,15 @@ class ProgramBuilder {
     // G-EMPTY: a graph without nodes has no behaviour to trace, explore or
     // compare; refused here, it means the same to every command.
     if (p_->spec_.nodes.empty()) error("G-EMPTY", "/nodes", "", "a graph needs at least one node; this one has none");
+    p_->node_index_.reserve(p_->spec_.nodes.size());
+    p_->edge_index_.reserve(p_->spec_.edges.size());
+    p_->nodes_.reserve(p_->spec_.nodes.size());
+    p_->edges_.reserve(p_->spec_.edges.size());
     add_variables();
+    add_functions();
     add_nodes();
     add_edges();
+    resolve_uninterpreted();
     for (std::size_t i = 0; i < p_->nodes_.size(); ++i)
       if (op_ok_[i]) check_arity(NodeId(i));
     build_graph();
@@ -112,6 +121,9 @@ class ProgramBuilder {
   std::unique_ptr<Program> p_;
   std::vector<Diagnostic> diags_;
   std::vector<bool> op_ok_;  // per node: its op parsed
+  std::map<std::string, const FunctionSpec*, std::less<>> declared_;  // the graph's uninterpreted functions
+  std::map<std::tuple<std::string_view, std::size_t, std::size_t>, const FunctionDef*> signatures_;
+  std::vector<const FunctionSpec*> pending_;  // per node: an uninterpreted function awaiting its arity
 
   void error(std::string rule, const std::string& where, std::string subject, std::string message) {
     diags_.push_back({std::move(rule), where, std::move(subject), std::move(message)});
@@ -138,14 +150,48 @@ class ProgramBuilder {
     }
   }
 
+  // G-FUNCTION: a declared function has a name no other op has.
+  void add_functions() {
+    for (const auto& f : p_->spec_.functions) {
+      const auto subject = "function '" + f.name + "'";
+      const bool word = !f.name.empty() && std::isalpha(static_cast<unsigned char>(f.name[0])) &&
+                        std::all_of(f.name.begin(), f.name.end(), [](char c) {
+                          return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+                        });
+      if (!word)
+        error("G-FUNCTION", f.where, subject, "a function name is a letter followed by letters, digits, '_' and '.'");
+      else if (Registry::builtin().find(f.name) || find_control_op(f.name) || f.name == "Var" || f.name == "Read" ||
+               f.name == "Write")
+        error("G-FUNCTION", f.where, subject, "the name of a built-in operation; an uninterpreted function needs its own");
+      else if (!declared_.emplace(f.name, &f).second)
+        error("G-FUNCTION", f.where, subject, "declared twice");
+    }
+  }
+
+  // The uninterpreted function `f` in Tensors^k -> Tensors^l, one definition per signature.
+  const FunctionDef* signature(const FunctionSpec& f, std::size_t k, std::size_t l) {
+    auto& def = signatures_[{f.name, k, l}];
+    if (!def) def = &p_->functions_.emplace_back(uninterpreted_function(f.name, k, l, f.stateful));
+    return def;
+  }
+
+  // A node applying an uninterpreted function takes the arity of its edges.
+  void resolve_uninterpreted() {
+    for (std::size_t i = 0; i < pending_.size(); ++i)
+      if (pending_[i]) {
+        auto& n = p_->nodes_[i];
+        n.op.fn = signature(*pending_[i], n.in.size(), n.out.size());
+      }
+  }
+
   std::optional<Op> parse_op(const NodeSpec& n) {
     const auto& reg = Registry::builtin();
-    const auto subject = node_subject(n.id);
-    if (!n.var.empty() && n.op != "Var") error("G-OP", n.where, subject, "only a Var node names a variable");
+    const auto subject = [&] { return node_subject(n.id); };
+    if (!n.var.empty() && n.op != "Var") error("G-OP", n.where, subject(), "only a Var node names a variable");
     if (n.op == "Var") {
       auto v = p_->find_variable(n.var);
-      if (n.var.empty()) error("G-VAR", n.where, subject, "a Var node needs \"var\": the variable it outputs");
-      else if (!v) error("G-VAR", n.where, subject, "variable '" + n.var + "' is not declared in \"variables\"");
+      if (n.var.empty()) error("G-VAR", n.where, subject(), "a Var node needs \"var\": the variable it outputs");
+      else if (!v) error("G-VAR", n.where, subject(), "variable '" + n.var + "' is not declared in \"variables\"");
       else return Op{Op::Kind::var, nullptr, *v};
       return std::nullopt;
     }
@@ -153,40 +199,49 @@ class ProgramBuilder {
     if (const auto* c = find_control_op(n.op)) return Op{c->kind, nullptr, {}, c->ref};
     if (n.op == "Write" || n.op.starts_with("Assign-")) {
       const std::string fname = n.op == "Write" ? "Snd" : n.op.substr(7);
+      if (auto d = declared_.find(fname); d != declared_.end()) return Op{Op::Kind::assign, signature(*d->second, 2, 1)};
       const auto* f = reg.find(fname);
-      if (!f) error("G-OP", n.where, subject, "'" + n.op + "': no function '" + fname + "' in the registry");
+      if (!f) error("G-OP", n.where, subject(), "'" + n.op + "': no function '" + fname + "' in the registry");
       else if (f->inputs != 2 || f->outputs != 1 ||
                std::any_of(f->attrs.begin(), f->attrs.end(), [](const AttrSpec& a) { return a.required; }))
-        error("G-OP", n.where, subject,
+        error("G-OP", n.where, subject(),
               "'" + n.op + "': Assign-f needs f: Tensors x Tensors -> Tensors with no required attributes, and " + fname +
                   " is not one");
       else return Op{Op::Kind::assign, f};
       return std::nullopt;
     }
     if (const auto* f = reg.find(n.op)) return Op{Op::Kind::function, f};
+    if (auto d = declared_.find(n.op); d != declared_.end()) {
+      pending_.back() = d->second;
+      return Op{Op::Kind::function};
+    }
     std::string known, control;
     for (const auto& d : reg.all()) known += std::string(known.empty() ? "" : ", ") + std::string(d.name);
     for (const auto& c : control_ops()) control += ", " + std::string(c.name);
-    error("G-OP", n.where, subject,
-          "unknown op '" + n.op + "'; ops are Var, Read, Write, Assign-<f>" + control + ", and the functions " + known);
+    error("G-OP", n.where, subject(),
+          "unknown op '" + n.op + "'; ops are Var, Read, Write, Assign-<f>" + control + ", the functions " + known +
+              ", and the uninterpreted functions the graph declares under \"functions\"");
     return std::nullopt;
   }
 
   void check_attrs(const NodeSpec& n) {
-    const auto subject = node_subject(n.id);
-    const auto& specs = *attr_specs(n.op);  // f's for a function or Assign-f, or the op's
+    if (n.attrs.empty() && !attr_specs(n.op)) return;  // an uninterpreted function's: none
+    const auto subject = [&] { return node_subject(n.id); };
+    static const std::vector<AttrSpec> none;  // an uninterpreted function takes no attributes
+    const auto* declared = attr_specs(n.op);  // f's for a function or Assign-f, or the op's
+    const auto& specs = declared ? *declared : none;
     for (const auto& [name, value] : n.attrs) {
       auto it = std::find_if(specs.begin(), specs.end(), [&key = name](const AttrSpec& s) { return s.name == key; });
       if (it == specs.end()) {
-        error("G-ATTR", n.where + "/attrs/" + name, subject, "op '" + n.op + "' takes no attribute '" + name + "'");
+        error("G-ATTR", n.where + "/attrs/" + name, subject(), "op '" + n.op + "' takes no attribute '" + name + "'");
       } else if (value.index() != static_cast<std::size_t>(it->type)) {
-        error("G-ATTR", n.where + "/attrs/" + name, subject,
+        error("G-ATTR", n.where + "/attrs/" + name, subject(),
               "attribute '" + name + "' must be a " + std::string(attr_type_name(it->type)));
       }
     }
     for (const auto& s : specs)
       if (s.required && !n.attrs.count(s.name))
-        error("G-ATTR", n.where, subject, "op '" + n.op + "' needs attribute '" + std::string(s.name) + "'");
+        error("G-ATTR", n.where, subject(), "op '" + n.op + "' needs attribute '" + std::string(s.name) + "'");
   }
 
   void add_nodes() {
@@ -199,6 +254,7 @@ class ProgramBuilder {
         error("G-UNIQUE", n.where, node_subject(n.id), "node id used twice");
         continue;
       }
+      pending_.push_back(nullptr);
       auto op = parse_op(n);
       if (op) check_attrs(n);
       op_ok_.push_back(op.has_value());
@@ -241,31 +297,31 @@ class ProgramBuilder {
   }
 
   void set_initial(const EdgeSpec& e, Edge& edge) {
-    const auto subject = edge_subject(e.id);
+    const auto subject = [&] { return edge_subject(e.id); };
     const auto where = e.where + "/value";
     if (std::holds_alternative<std::monostate>(e.value)) {
       if (edge.kind == EdgeKind::control) edge.initial = Go{};
       else
-        error("G-INPUT", e.where, subject,
+        error("G-INPUT", e.where, subject(),
               "an input edge needs \"value\": the initial state has no EMPTY input edge");
       return;
     }
     switch (edge.kind) {
       case EdgeKind::tensor:
         if (const auto* t = std::get_if<Tensor>(&e.value)) edge.initial = *t;
-        else error("G-INPUT", where, subject, "a tensor input edge carries a tensor");
+        else error("G-INPUT", where, subject(), "a tensor input edge carries a tensor");
         return;
       case EdgeKind::variable:
         if (const auto* name = std::get_if<std::string>(&e.value)) {
           if (auto v = p_->find_variable(*name)) edge.initial = *v;
-          else error("G-INPUT", where, subject, "variable '" + *name + "' is not declared in \"variables\"");
+          else error("G-INPUT", where, subject(), "variable '" + *name + "' is not declared in \"variables\"");
         } else {
-          error("G-INPUT", where, subject, "a variable input edge carries a variable name");
+          error("G-INPUT", where, subject(), "a variable input edge carries a variable name");
         }
         return;
       case EdgeKind::control:
         if (std::holds_alternative<Go>(e.value)) edge.initial = Go{};
-        else error("G-INPUT", where, subject, "a control input edge carries GO");
+        else error("G-INPUT", where, subject(), "a control input edge carries GO");
         return;
     }
   }
@@ -273,13 +329,13 @@ class ProgramBuilder {
   void add_edges() {
     std::set<std::string> fetches;
     for (const auto& e : p_->spec_.edges) {
-      const auto subject = edge_subject(e.id);
+      const auto subject = [&] { return edge_subject(e.id); };
       if (e.id.empty()) {
         error("G-UNIQUE", e.where, "edge", "an edge needs a non-empty \"id\"");
         continue;
       }
       if (p_->edge_index_.count(e.id)) {
-        error("G-UNIQUE", e.where, subject, "edge id used twice");
+        error("G-UNIQUE", e.where, subject(), "edge id used twice");
         continue;
       }
       Edge edge;
@@ -289,32 +345,32 @@ class ProgramBuilder {
       else if (e.kind == "variable") edge.kind = EdgeKind::variable;
       else if (e.kind == "control") edge.kind = EdgeKind::control;
       else {
-        error("G-EDGE-KIND", e.where + "/kind", subject,
+        error("G-EDGE-KIND", e.where + "/kind", subject(),
               "kind '" + e.kind + "' is not one of tensor, variable, control");
         continue;
       }
       if (!e.from && !e.to) {
-        error("G-EDGE-ENDS", e.where, subject, "an edge needs \"from\" or \"to\" (or both)");
+        error("G-EDGE-ENDS", e.where, subject(), "an edge needs \"from\" or \"to\" (or both)");
         continue;
       }
       if (e.from && !resolve_end(e, *e.from, edge.kind, "from", edge.src, edge.src_port)) continue;
       if (e.to && !resolve_end(e, *e.to, edge.kind, "to", edge.dst, edge.dst_port)) continue;
       if (edge.is_input()) set_initial(e, edge);
       else if (!std::holds_alternative<std::monostate>(e.value))
-        error("G-INPUT", e.where + "/value", subject, "only an input edge (no \"from\") carries an initial value");
+        error("G-INPUT", e.where + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
         edge.fetch = e.fetch.value_or(e.id);
         if (!edge.fetch.empty() && !fetches.insert(edge.fetch).second)
-          error("G-FETCH", e.where + "/fetch", subject, "fetch name '" + edge.fetch + "' used twice");
+          error("G-FETCH", e.where + "/fetch", subject(), "fetch name '" + edge.fetch + "' used twice");
       } else if (e.fetch) {
-        error("G-FETCH", e.where + "/fetch", subject, "only an output edge (no \"to\") has a fetch name");
+        error("G-FETCH", e.where + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
       }
       const EdgeId id(p_->edges_.size());
       if (edge.src.valid()) {
         auto& src = p_->nodes_[edge.src.index()];
         if (edge.kind == EdgeKind::control) src.control_out.push_back(id);
         else if (!attach(src.out, edge.src_port, id))
-          error("G-FANOUT", e.where + "/from", subject,
+          error("G-FANOUT", e.where + "/from", subject(),
                 "output port " + src.name + ":" + std::to_string(edge.src_port) + " already has edge '" +
                     p_->edges_[src.out[edge.src_port].index()].name +
                     "'; one result feeds one edge, so add a Copy node to share it");
@@ -323,7 +379,7 @@ class ProgramBuilder {
         auto& dst = p_->nodes_[edge.dst.index()];
         if (edge.kind == EdgeKind::control) dst.control_in.push_back(id);
         else if (!attach(dst.in, edge.dst_port, id))
-          error("G-PORT", e.where + "/to", subject,
+          error("G-PORT", e.where + "/to", subject(),
                 "input port " + dst.name + ":" + std::to_string(edge.dst_port) + " already has edge '" +
                     p_->edges_[dst.in[edge.dst_port].index()].name + "'");
       }
@@ -332,20 +388,29 @@ class ProgramBuilder {
     }
   }
 
-  // Checks that ports 0..want.size()-1 hold exactly edges of the wanted kinds, and no others.
+  // Checks that ports 0..want.size()-1 hold exactly edges of the wanted kinds,
+  // and no others; `why` (called only on a problem) says what the op takes.
+  template <class Why>
   void check_ports(const Node& n, const std::vector<EdgeId>& ports, const std::vector<EdgeKind>& want, const char* dir,
-                   const std::string& why) {
+                   Why&& why) {
+    auto fits = [&](std::size_t p) {
+      const bool has = p < ports.size() && ports[p].valid();
+      return p >= want.size() ? !has : has && p_->edges_[ports[p].index()].kind == want[p];
+    };
+    bool ok = true;
+    for (std::size_t p = 0; ok && p < std::max(ports.size(), want.size()); ++p) ok = fits(p);
+    if (ok) return;
     const auto subject = node_subject(n.name);
     for (std::size_t p = 0; p < std::max(ports.size(), want.size()); ++p) {
+      if (fits(p)) continue;
       const bool has = p < ports.size() && ports[p].valid();
       const std::string port = std::string(dir) + " port " + std::to_string(p);
       if (p >= want.size()) {
-        if (has)
-          error("G-ARITY", n.where, subject,
-                why + "; " + port + " has edge '" + p_->edges_[ports[p].index()].name + "' that it cannot have");
+        error("G-ARITY", n.where, subject,
+              why() + "; " + port + " has edge '" + p_->edges_[ports[p].index()].name + "' that it cannot have");
       } else if (!has) {
-        error("G-ARITY", n.where, subject, why + "; " + port + " has no " + std::string(edge_kind_name(want[p])) + " edge");
-      } else if (p_->edges_[ports[p].index()].kind != want[p]) {
+        error("G-ARITY", n.where, subject, why() + "; " + port + " has no " + std::string(edge_kind_name(want[p])) + " edge");
+      } else {
         const auto& e = p_->edges_[ports[p].index()];
         error("G-EDGE-KIND", e.where, edge_subject(e.name),
               port + " of " + subject + " takes a " + std::string(edge_kind_name(want[p])) + " edge, not a " +
@@ -356,29 +421,32 @@ class ProgramBuilder {
 
   void check_arity(NodeId id) {
     const auto& n = p_->nodes_[id.index()];
-    const std::string label = p_->label(id);
+    const auto label = [&] { return p_->label(id); };
+    auto says = [](const char* text) { return [text] { return std::string(text); }; };
     switch (n.op.kind) {
       case Op::Kind::function: {
         const auto k = n.op.fn->inputs, l = n.op.fn->outputs;
-        const auto why = label + " is a function in Tensors^" + std::to_string(k) + " -> Tensors^" + std::to_string(l);
+        const auto why = [&] {
+          return label() + " is a function in Tensors^" + std::to_string(k) + " -> Tensors^" + std::to_string(l);
+        };
         check_ports(n, n.in, std::vector(k, EdgeKind::tensor), "input", why);
         check_ports(n, n.out, std::vector(l, EdgeKind::tensor), "output", why);
         break;
       }
       case Op::Kind::var:
-        check_ports(n, n.in, {}, "input", "Var(x) has no tensor or variable inputs");
-        check_ports(n, n.out, {EdgeKind::variable}, "output", "Var(x) has one outgoing variable edge");
+        check_ports(n, n.in, {}, "input", says("Var(x) has no tensor or variable inputs"));
+        check_ports(n, n.out, {EdgeKind::variable}, "output", says("Var(x) has one outgoing variable edge"));
         break;
       case Op::Kind::read:
-        check_ports(n, n.in, {EdgeKind::variable}, "input", "Read has one incoming variable edge");
-        check_ports(n, n.out, {EdgeKind::tensor}, "output", "Read has one outgoing tensor edge");
+        check_ports(n, n.in, {EdgeKind::variable}, "input", says("Read has one incoming variable edge"));
+        check_ports(n, n.out, {EdgeKind::tensor}, "output", says("Read has one outgoing tensor edge"));
         break;
       case Op::Kind::assign:
         check_ports(n, n.in, {EdgeKind::variable, EdgeKind::tensor}, "input",
-                    label + " has an incoming variable edge (port 0) and tensor edge (port 1)");
-        check_ports(n, n.out, {}, "output", label + " has no outgoing tensor or variable edges");
+                    [&] { return label() + " has an incoming variable edge (port 0) and tensor edge (port 1)"; });
+        check_ports(n, n.out, {}, "output", [&] { return label() + " has no outgoing tensor or variable edges"; });
         break;
-      default: check_control_arity(n, label); break;
+      default: check_control_arity(n, label()); break;
     }
     const bool any_in = std::any_of(n.in.begin(), n.in.end(), [](EdgeId e) { return e.valid(); }) || !n.control_in.empty();
     if (!any_in)
@@ -393,15 +461,16 @@ class ProgramBuilder {
     switch (n.op.kind) {
       case Op::Kind::switch_:
         check_ports(n, n.in, {data, EdgeKind::tensor}, "input",
-                    label + " takes its data (a " + kind + " edge) on port 0 and a bool predicate on port 1");
+                    [&] { return label + " takes its data (a " + kind + " edge) on port 0 and a bool predicate on port 1"; });
         check_ports(n, n.out, {data, data}, "output",
-                    label + " has two outgoing " + kind + " edges: port 0 (false) and port 1 (true)");
+                    [&] { return label + " has two outgoing " + kind + " edges: port 0 (false) and port 1 (true)"; });
         break;
       case Op::Kind::merge:
         check_ports(n, n.in, std::vector(std::max<std::size_t>(1, n.in.size()), data), "input",
-                    label + " takes one or more " + kind + " edges on ports 0, 1, ...");
-        check_ports(n, n.out, n.out.size() >= 2 ? std::vector{data, EdgeKind::tensor} : std::vector{data}, "output",
-                    label + " has its value on port 0 (a " + kind + " edge) and, optionally, its index on port 1");
+                    [&] { return label + " takes one or more " + kind + " edges on ports 0, 1, ..."; });
+        check_ports(n, n.out, n.out.size() >= 2 ? std::vector{data, EdgeKind::tensor} : std::vector{data}, "output", [&] {
+          return label + " has its value on port 0 (a " + kind + " edge) and, optionally, its index on port 1";
+        });
         break;
       case Op::Kind::ref_identity:
       case Op::Kind::enter:
@@ -409,8 +478,8 @@ class ProgramBuilder {
       case Op::Kind::next_iteration:
       case Op::Kind::call:
       case Op::Kind::return_:
-        check_ports(n, n.in, {data}, "input", label + " has one incoming " + kind + " edge");
-        check_ports(n, n.out, {data}, "output", label + " has one outgoing " + kind + " edge");
+        check_ports(n, n.in, {data}, "input", [&] { return label + " has one incoming " + kind + " edge"; });
+        check_ports(n, n.out, {data}, "output", [&] { return label + " has one outgoing " + kind + " edge"; });
         break;
       default: break;
     }
@@ -432,6 +501,10 @@ class ProgramBuilder {
     for (const auto& v : p_->vars_) {
       mix(v.name);
       mix_num(v.initial.hash());
+    }
+    for (const auto& f : p_->spec_.functions) {
+      mix(f.name);
+      mix_num(f.stateful ? 1 : 0);
     }
     for (std::size_t i = 0; i < p_->nodes_.size(); ++i) {
       const auto& n = p_->nodes_[i];

@@ -13,6 +13,7 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,9 +106,16 @@ struct EdgeSpec {
   // An input edge's contents: a tensor, a variable name, or GO.
   std::variant<std::monostate, Go, std::string, Tensor> value;
   std::optional<std::string> fetch;  // absent: the edge id; "": an output that is not fetched
-  std::string arg, result;           // in a function's body: the argument an input edge
-                                     // carries, the result an output edge gives
   std::string where;
+  std::string arg{}, result{};  // in a library function's body: the argument an input
+                                // edge carries, the result an output edge gives
+};
+// An uninterpreted function the graph applies (an op tfsem does not model):
+// each node that applies it fixes its arity by its edges.
+struct FunctionSpec {
+  std::string name;
+  bool stateful = false;
+  std::string description, where;
 };
 struct VariableSpec {
   std::string name;
@@ -129,6 +137,7 @@ struct ProgramSpec {
   std::vector<VariableSpec> variables;
   std::vector<NodeSpec> nodes;
   std::vector<EdgeSpec> edges;
+  std::vector<FunctionSpec> functions;
   std::vector<LibraryFunction> library;  // turned into Call and Return by functions.hpp before validation
 };
 
@@ -184,11 +193,19 @@ class Program {
   std::vector<Edge> edges_;
   std::vector<Variable> vars_;
   std::vector<Frame> frames_;
+  std::deque<FunctionDef> functions_;  // the uninterpreted functions, one per name and arity
   std::vector<std::optional<VarId>> access_var_;  // by node
   bool control_flow_ = false;
-  std::unordered_map<std::string, NodeId> node_index_;
-  std::unordered_map<std::string, EdgeId> edge_index_;
-  std::unordered_map<std::string, VarId> var_index_;
+  // Names to ids, looked up by string_view without a copy.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <class Id>
+  using Index = std::unordered_map<std::string, Id, NameHash, std::equal_to<>>;
+  Index<NodeId> node_index_;
+  Index<EdgeId> edge_index_;
+  Index<VarId> var_index_;
   std::vector<NodeId> topo_;
   Graph graph_;
   std::uint64_t hash_ = 0;

@@ -43,7 +43,7 @@ std::shared_ptr<const Program> prune(const Program& program, const std::vector<s
   if (std::none_of(kept.begin(), kept.end(), [](bool k) { return k; }))
     throw InputError("S-PRUNE", "", "", "no output edge is fetched, so pruning would keep no node");
   const auto& spec = program.spec();
-  ProgramSpec out{spec.name, spec.description, spec.where, spec.variables, {}, {}, {}};
+  ProgramSpec out{spec.name, spec.description, spec.where, spec.variables, {}, {}, spec.functions, {}};
   for (std::size_t i = 0; i < spec.nodes.size(); ++i)
     if (kept[i]) out.nodes.push_back(spec.nodes[i]);
   for (std::size_t i = 0; i < spec.edges.size(); ++i) {

@@ -71,6 +71,11 @@ std::vector<FunctionDef> builtin_functions() {
                   .doc = "Copy(x) = (x, x): explicit sharing of one result by two consumers"});
   defs.push_back({.name = "Snd", .inputs = 2, .ignored_args = 0b01, .forwards = true,
                   .doc = "Snd(x, y) = y; Write is Assign-Snd"});
+  defs.push_back({.name = "NoOp",
+                  .inputs = 0,
+                  .outputs = 0,
+                  .kernel = [](std::span<const Tensor>, const Attrs&) { return Tuples{Tuple{}}; },
+                  .doc = "NoOp() = (): a node with control edges only, triggered by them (TensorFlow's NoOp and group)"});
   defs.push_back({.name = "Const",
                   .inputs = 0,
                   .attrs = {{"value", AttrType::tensor, true}},
@@ -153,7 +158,27 @@ Tensor normalized_term(const FunctionDef& f, std::vector<Tensor> args) {
   return Tensor::apply(std::string(f.name), std::move(args));
 }
 
+// f(args), or f.j(args) for the j-th of several results.
+Tuple terms(std::string_view name, std::size_t outputs, std::vector<Tensor> args) {
+  if (outputs == 1) return {Tensor::apply(std::string(name), std::move(args))};
+  Tuple out;
+  for (std::size_t j = 0; j < outputs; ++j) out.push_back(Tensor::apply(std::string(name) + "." + std::to_string(j), args));
+  return out;
+}
+
 }  // namespace
+
+FunctionDef uninterpreted_function(std::string_view name, std::size_t inputs, std::size_t outputs, bool stateful) {
+  return {.name = name,
+          .inputs = inputs,
+          .outputs = outputs,
+          .uninterpreted = true,
+          .stateful = stateful,
+          .kernel = [name, outputs](std::span<const Tensor> a, const Attrs&) {
+            return Tuples{terms(name, outputs, std::vector<Tensor>(a.begin(), a.end()))};
+          },
+          .doc = "an uninterpreted function: its results are terms"};
+}
 
 const Registry& Registry::builtin() {
   static const Registry registry(builtin_functions());
@@ -177,14 +202,8 @@ Tuples apply(const FunctionDef& f, std::span<const Tensor> args, const Attrs& at
   const bool symbolic = std::any_of(args.begin(), args.end(), [](const Tensor& t) { return t.is_term(); });
   if (!symbolic) return f.kernel(args, attrs);
   std::vector<Tensor> term_args(args.begin(), args.end());
-  if (f.outputs == 1) {
-    return {Tuple{opts.normalize ? normalized_term(f, std::move(term_args))
-                                 : Tensor::apply(std::string(f.name), std::move(term_args))}};
-  }
-  Tuple out;
-  for (std::size_t j = 0; j < f.outputs; ++j)
-    out.push_back(Tensor::apply(std::string(f.name) + "." + std::to_string(j), term_args));
-  return {out};
+  if (f.outputs == 1 && opts.normalize) return {Tuple{normalized_term(f, std::move(term_args))}};
+  return {terms(f.name, f.outputs, std::move(term_args))};
 }
 
 }  // namespace tfsem

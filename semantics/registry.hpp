@@ -56,10 +56,20 @@ struct FunctionDef {
   // f returns its one inspected argument on every output (Identity, Copy, Snd),
   // for concrete and symbolic tensors alike; no kernel then.
   bool forwards = false;
+  // An uninterpreted function a graph declares (an op tfsem does not model,
+  // such as an imported TensorFlow op): deterministic, its results are the
+  // terms f(v_1..v_k) even on concrete arguments. `stateful` marks one whose
+  // state (a queue, a random generator) the term does not model.
+  bool uninterpreted = false;
+  bool stateful = false;
   // The kernel on dense arguments (k = 0: on attributes only).
   std::function<Tuples(std::span<const Tensor>, const Attrs&)> kernel{};
   std::string_view doc{};
 };
+
+// The uninterpreted function `name` in Tensors^inputs -> Tensors^outputs;
+// `name` must outlive the definition.
+FunctionDef uninterpreted_function(std::string_view name, std::size_t inputs, std::size_t outputs, bool stateful);
 
 class Registry {
  public:

@@ -85,6 +85,10 @@ T element(const json& j, const std::string& path, DType dtype) {
     if (!j.is_boolean()) fail(path, "a bool tensor holds true or false, not " + describe(j));
     return j.get<bool>();
   } else {
+    if constexpr (std::is_floating_point_v<T>) {  // as tensor_to_json writes the values JSON has no number for
+      if (j == "nan") return std::numeric_limits<T>::quiet_NaN();
+      if (j == "inf" || j == "-inf") return (j == "inf" ? 1 : -1) * std::numeric_limits<T>::infinity();
+    }
     if (!j.is_number()) fail(path, "a " + std::string(dtype_name(dtype)) + " tensor holds numbers, not " + describe(j));
     if constexpr (std::is_integral_v<T>) {
       if (!j.is_number_integer()) fail(path, "a " + std::string(dtype_name(dtype)) + " tensor holds integers, not " + j.dump());
@@ -327,7 +331,7 @@ std::vector<std::string> parse_names(const json& f, const char* key, const std::
 
 ProgramSpec parse_program(const json& doc) {
   if (!doc.is_object()) fail("", "a graph is a JSON object, not " + type_name(doc));
-  expect_keys(doc, "", {"name", "description", "variables", "nodes", "edges", "library", "$schema"});
+  expect_keys(doc, "", {"name", "description", "variables", "functions", "nodes", "edges", "library", "$schema"});
   ProgramSpec spec;
   spec.name = get_string(doc, "name", "", false);
   spec.description = get_string(doc, "description", "", false);
@@ -336,6 +340,20 @@ ProgramSpec parse_program(const json& doc) {
     for (const auto& [name, init] : it->items()) {
       const auto path = "/variables/" + name;
       spec.variables.push_back({name, init.is_null() ? std::nullopt : std::optional(parse_tensor(init, path)), path});
+    }
+  }
+  if (auto it = doc.find("functions"); it != doc.end()) {
+    if (!it->is_object()) fail("/functions", "\"functions\" must be an object mapping names to declarations");
+    for (const auto& [name, decl] : it->items()) {
+      const auto path = "/functions/" + name;
+      if (!decl.is_object()) fail(path, "a function declaration is an object");
+      expect_keys(decl, path, {"stateful", "description"});
+      FunctionSpec f{name, false, get_string(decl, "description", path, false), path};
+      if (auto st = decl.find("stateful"); st != decl.end()) {
+        if (!st->is_boolean()) fail(path + "/stateful", "\"stateful\" must be true or false");
+        f.stateful = st->get<bool>();
+      }
+      spec.functions.push_back(std::move(f));
     }
   }
   spec.nodes = parse_nodes(array_member(doc, "nodes"), "");
@@ -507,6 +525,16 @@ json program_to_json(const ProgramSpec& spec) {
   json doc = {{"name", spec.name}};
   if (!spec.description.empty()) doc["description"] = spec.description;
   doc["variables"] = vars;
+  if (!spec.functions.empty()) {
+    json functions = json::object();
+    for (const auto& f : spec.functions) {
+      json decl = json::object();
+      if (f.stateful) decl["stateful"] = true;
+      if (!f.description.empty()) decl["description"] = f.description;
+      functions[f.name] = decl;
+    }
+    doc["functions"] = functions;
+  }
   doc["nodes"] = nodes_to_json(spec.nodes);
   doc["edges"] = edges_to_json(spec.edges);
   if (!spec.library.empty()) {

@@ -120,6 +120,40 @@ TEST_CASE("S-FN with k = 0: Const fires on its control edge") {
   CHECK(is_empty(at(sem.program(), s, "go")));
 }
 
+TEST_CASE("S-FN with an uninterpreted function: terms even on concrete arguments, one arity per node") {
+  Semantics sem(program_from(R"({
+    "variables": {"x": 1},
+    "functions": {"Shuffle": {"stateful": true}, "Scale": {}},
+    "nodes": [{"id": "two", "op": "Shuffle"}, {"id": "one", "op": "Shuffle"},
+              {"id": "v", "op": "Var", "var": "x"}, {"id": "a", "op": "Assign-Scale"}],
+    "edges": [
+      {"id": "p", "kind": "tensor", "to": "two:0", "value": [1, 2]},
+      {"id": "q", "kind": "tensor", "to": "two:1", "value": "B"},
+      {"id": "lo", "kind": "tensor", "from": "two:0", "to": "one"},
+      {"id": "hi", "kind": "tensor", "from": "two:1", "to": "a:1"},
+      {"id": "out", "kind": "tensor", "from": "one", "fetch": "y"},
+      {"id": "g", "kind": "control", "to": "v"},
+      {"id": "h", "kind": "variable", "from": "v", "to": "a:0"}]})"));
+  const auto& p = sem.program();
+  CHECK(p.node(*p.find_node("two")).op.fn->outputs == 2);
+  CHECK(p.node(*p.find_node("one")).op.fn->inputs == 1);
+  CHECK(p.node(*p.find_node("one")).op.fn->stateful);
+  auto s = fire1(sem, sem.initial(), "two");
+  CHECK(text(p, s, "lo") == "Shuffle.0(i32:[1,2],B)");
+  s = fire1(sem, s, "one");
+  CHECK(text(p, s, "out") == "Shuffle(Shuffle.0(i32:[1,2],B))");
+  s = fire1(sem, fire1(sem, s, "v"), "a");
+  CHECK(s.var_value[0].to_string() == "Scale(i32:1,Shuffle.1(i32:[1,2],B))");
+}
+
+TEST_CASE("S-FN with k = 0 and l = 0: NoOp only passes control") {
+  Semantics sem(program_from(R"({
+    "nodes": [{"id": "n", "op": "NoOp"}],
+    "edges": [{"id": "go", "kind": "control", "to": "n"}, {"id": "done", "kind": "control", "from": "n"}]})"));
+  const auto s = fire1(sem, sem.initial(), "n");
+  CHECK(text(sem.program(), s, "done") == "GO");
+}
+
 TEST_CASE("S-NONDET: a relation f leads to one successor state per result") {
   Semantics sem(program_from(R"({
     "nodes": [{"id": "coin", "op": "Choice", "attrs": {"values": ["Heads", "Tails"]}}],

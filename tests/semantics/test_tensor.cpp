@@ -1,6 +1,9 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "semantics/format/graph_json.hpp"
 #include "semantics/tensor.hpp"
 
@@ -87,6 +90,13 @@ TEST_CASE("tensor literals beyond the limits (kMaxRank dimensions, kMaxElements 
 TEST_CASE("tensors round-trip through JSON output") {
   auto t = format::parse_tensor(json::parse(R"({"dtype":"f64","value":[[1.5,2],[3,4]]})"), "/v");
   CHECK(format::parse_tensor(format::tensor_to_json(t), "/v") == t);
+  // JSON has no number for infinities and NaN: they go out and come back as strings.
+  Buffer<float> special(3);
+  special << std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 0.5F;
+  const auto s = Tensor::dense({3}, Storage{special});
+  CHECK(format::parse_tensor(format::tensor_to_json(s), "/v") == s);
+  const auto nan = format::parse_tensor(json::parse(R"({"dtype":"f32","value":"nan"})"), "/v");
+  CHECK(std::isnan(std::get<Buffer<float>>(nan.as_dense().data)[0]));
 }
 
 TEST_CASE("an explicit shape must agree with the value, and shapes empty tensors") {

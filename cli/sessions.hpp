@@ -1,0 +1,28 @@
+// `tfsem check --run SPEC ... [--runs K]`: a session of runs, as a user's
+// session.run calls make it (S-SESSION). Each run is the graph pruned to its
+// own fetches and targets, as TensorFlow prunes (footnote 7), and starts from
+// the VarValue the run before it left; an outcome is the sequence of the
+// runs' outputs, with the final VarValue.
+#pragma once
+
+#include "cli/graph_options.hpp"
+#include "cli/search_options.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tfsem::cli {
+
+// One run: "fetch=c:0,d:0;targets=train", or a plain list of fetches "c:0,train".
+struct RunSpec {
+  std::string text;
+  std::vector<std::string> fetches;  // tensors and targets alike, as --fetch takes them
+};
+RunSpec parse_run(const std::string& text);
+
+// Explores the runs in order (the list `repeats` times) and prints the report;
+// returns the exit code of check.
+int check_session(const GraphOptions& graph, const SearchOptions& search, const std::vector<RunSpec>& runs,
+                  unsigned repeats, bool json);
+
+}  // namespace tfsem::cli

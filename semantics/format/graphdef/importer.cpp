@@ -1,0 +1,639 @@
+#include "semantics/format/graphdef/importer.hpp"
+
+#include "semantics/diagnostic.hpp"
+#include "semantics/format/graphdef/graph_index.hpp"
+#include "semantics/format/graphdef/op_table.hpp"
+#include "semantics/format/graphdef/tensor_proto.hpp"
+#include "semantics/format/graphdef/wiring.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tfsem::graphdef {
+
+namespace {
+
+// The variable a reference or a resource handle denotes.
+struct Handle {
+  std::string var;
+  bool resource = false;
+};
+
+// A symbolic atom for a name: an identifier (letters, digits, '_').
+std::string atom_name(std::string_view name) {
+  std::string out;
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out.insert(0, "_");
+  return out;
+}
+
+// The Ref form tfsem gives a control-flow op that carries a variable.
+std::string ref_form(std::string_view op) {
+  if (op.starts_with("Ref")) return std::string(op);
+  return op == "Identity" ? "RefIdentity" : "Ref" + std::string(op);
+}
+
+class Importer {
+ public:
+  Importer(const GraphDef& graph, const ImportOptions& options) : graph_(graph), index_(graph), options_(options) {
+    for (const auto& n : index_.nodes()) rules_.push_back(find_rule(n.def->op()));
+    passers_.assign(rules_.size(), -1);
+    wiring_.reserve(2 * rules_.size());
+  }
+
+  Imported run(const std::string& name) {
+    check_ports();
+    if (options_.initialized) find_initializers();
+    const std::set<std::string> fetches(options_.fetches.begin(), options_.fetches.end());
+    for (const auto& f : fetches)
+      if (const auto parsed = GraphIndex::split_output(f); parsed && f.find(':') != std::string::npos)
+        if (const auto i = index_.find(parsed->first)) fetched_.insert({*i, parsed->second});
+    for (std::uint32_t i = 0; i < index_.nodes().size(); ++i)
+      if (!removed_.count(i)) lower(i);
+    for (const auto& f : fetches) fetch(f);
+    if (!diags_.empty()) throw InputError(std::move(diags_));
+    out_.spec.name = name;
+    out_.spec.description = "imported from a TensorFlow GraphDef";
+    for (const auto& [var, v] : variables_) out_.spec.variables.push_back(v);
+    for (const auto& [fname, stateful] : functions_) out_.spec.functions.push_back({fname, stateful, "", ""});
+    wiring_.finish(out_.spec);
+    write_notes();
+    return std::move(out_);
+  }
+
+ private:
+  const GraphDef& graph_;
+  GraphIndex index_;
+  const ImportOptions& options_;
+  Wiring wiring_;
+  Imported out_;
+  std::vector<Diagnostic> diags_;
+  std::map<std::string, VariableSpec> variables_;
+  std::map<std::string, bool> functions_;  // uninterpreted functions, and whether stateful
+  std::set<std::uint32_t> removed_;         // initializers left out (--initialized)
+  std::set<TfOutput> fetched_;              // the outputs --fetch names
+  std::vector<const OpRule*> rules_;  // by node
+  std::vector<int> passers_;          // by node: passer(i), once known
+  std::unordered_map<std::uint64_t, std::optional<Handle>> handles_;  // by key(output)
+  std::unordered_set<std::uint64_t> resolving_;
+  std::unordered_map<std::uint64_t, Wiring::Source> sources_;
+  std::map<std::uint32_t, Tensor> constants_;
+  // Instances of the nodes that pass a variable on: instance j serves the j-th
+  // consumer of each port (one edge per port, G-FANOUT).
+  std::map<std::uint32_t, std::vector<std::string>> instances_;
+  std::unordered_map<std::uint64_t, std::uint32_t> next_consumer_;
+  std::set<std::uint32_t> instantiating_;
+  // Notes.
+  std::map<std::string, std::pair<int, bool>> uninterpreted_;  // op -> (nodes, stateful)
+  std::map<std::string, int> updates_;
+  std::vector<std::string> symbols_, initializers_, dropped_;
+
+  // ---- Facts about TF nodes ----
+
+  const NodeDef& def(std::uint32_t i) const { return *index_.node(i).def; }
+  const std::string& name(std::uint32_t i) const { return index_.name(i); }
+  const std::string& where(std::uint32_t i) const { return index_.node(i).where; }
+  const std::string& op(std::uint32_t i) const { return def(i).op(); }
+
+  [[noreturn]] void fail(const std::string& rule, std::uint32_t i, const std::string& subject, const std::string& message) {
+    throw InputError(rule, where(i), subject, message);
+  }
+
+  const AttrValue* attr(std::uint32_t i, const std::string& key, AttrValue::ValueCase kind, bool required) {
+    const auto it = def(i).attr().find(key);
+    if (it == def(i).attr().end()) {
+      if (required) fail("I-ATTR", i, "attr '" + key + "'", op(i) + " needs this attribute");
+      return nullptr;
+    }
+    if (it->second.value_case() != kind) {
+      static const std::map<AttrValue::ValueCase, std::string> names = {
+          {AttrValue::kS, "a string (s)"}, {AttrValue::kI, "an integer (i)"}, {AttrValue::kB, "a bool (b)"},
+          {AttrValue::kTensor, "a tensor"}, {AttrValue::kType, "a type"}};
+      fail("I-ATTR", i, "attr '" + key + "'", "must be " + names.at(kind));
+    }
+    return &it->second;
+  }
+  bool flag(std::uint32_t i, const std::string& key) {
+    const auto* a = attr(i, key, AttrValue::kB, false);
+    return a && a->b();
+  }
+
+  const OpRule* rule(std::uint32_t i) const { return rules_[i]; }
+  static std::uint64_t key(TfOutput o) { return std::uint64_t{o.node} << 32 | o.port; }
+
+  // How many outputs node i has: its rule's number, one for an update of a
+  // variable tfsem does not model (the variable once updated), else as many as read.
+  std::optional<std::uint32_t> outputs_of(std::uint32_t i) {
+    if (const auto* r = rule(i); r && r->outputs >= 0) return static_cast<std::uint32_t>(r->outputs);
+    if (updates(i)) return 1U;
+    return std::nullopt;
+  }
+  std::string outputs_text(std::uint32_t i) {
+    const auto n = *outputs_of(i);
+    return op(i) + " '" + name(i) + "' has " + std::to_string(n) + " output" + (n == 1 ? "" : "s");
+  }
+
+  // Whether a consumer or a fetch reads output o.
+  bool used(TfOutput o) const { return index_.consumed(o) || fetched_.count(o) != 0; }
+  std::uint32_t outputs_used(std::uint32_t i) const {
+    auto n = index_.ports_used(i);
+    for (auto it = fetched_.lower_bound({i, 0}); it != fetched_.end() && it->node == i; ++it) n = std::max(n, it->port + 1);
+    return n;
+  }
+
+  // Whether node i passes a variable on: a Ref control-flow op, or a plain one
+  // on a resource handle.
+  bool passer(std::uint32_t i) {
+    if (passers_[i] < 0) passers_[i] = is_passer(i) ? 1 : 0;
+    return passers_[i] == 1;
+  }
+  bool is_passer(std::uint32_t i) {
+    const auto* r = rule(i);
+    if (!r || (r->lowering != Lowering::control_flow && r->lowering != Lowering::identity)) return false;
+    const auto& o = op(i);
+    if (o == "RefSwitch" || o == "RefMerge" || o == "RefEnter" || o == "RefExit" || o == "RefNextIteration" ||
+        o == "RefIdentity")
+      return true;
+    if (o != "Switch" && o != "Merge" && o != "Enter" && o != "Exit" && o != "NextIteration" && o != "Identity") return false;
+    const auto& in = index_.node(i).inputs;
+    return std::any_of(in.begin(), in.end(), [&](TfOutput src) {
+      const auto h = handle(src);
+      return h && h->resource;
+    });
+  }
+
+  bool updates(std::uint32_t i) {
+    const auto* r = rule(i);
+    if (r) return r->lowering == Lowering::assign || r->lowering == Lowering::gradient_step || r->lowering == Lowering::update;
+    const auto& in = index_.node(i).inputs;
+    return updates_variables(op(i)) && std::any_of(in.begin(), in.end(), [&](TfOutput s) { return handle(s).has_value(); });
+  }
+
+  // The variable an output denotes, if it is a reference or a resource handle.
+  std::optional<Handle> handle(TfOutput o) {
+    if (auto it = handles_.find(key(o)); it != handles_.end()) return it->second;
+    if (!resolving_.insert(key(o)).second) return std::nullopt;  // around a loop: the other inputs decide
+    std::optional<Handle> h;
+    const auto* r = rule(o.node);
+    const auto& in = index_.node(o.node).inputs;
+    if (r && r->lowering == Lowering::variable) {
+      const auto* shared = attr(o.node, "shared_name", AttrValue::kS, false);
+      h = Handle{shared && !shared->s().empty() ? shared->s() : name(o.node), op(o.node) == "VarHandleOp"};
+    } else if (o.port == 0 && updates(o.node) && (r == nullptr || r->outputs == 1)) {
+      for (const auto& src : in)  // an update's output: its (first) variable, once updated
+        if (!h) h = handle(src);
+    } else if (passer(o.node) && !(op(o.node).ends_with("Merge") && o.port == 1)) {
+      for (const auto& src : in)
+        if (!h) h = handle(src);
+    }
+    resolving_.erase(key(o));
+    return handles_[key(o)] = h;
+  }
+
+  std::string var_of(std::uint32_t i, std::uint32_t port) {
+    const auto h = handle(index_.node(i).inputs.at(port));
+    if (!h)
+      fail("I-REF", i, "input " + std::to_string(port),
+           op(i) + " updates or reads a variable here, and '" + def(i).input(static_cast<int>(port)) +
+               "' is a value, not a reference or resource handle");
+    return h->var;
+  }
+
+  // ---- Checks before lowering ----
+
+  void check_ports() {
+    for (std::uint32_t i = 0; i < index_.nodes().size(); ++i) {
+      const auto& n = index_.node(i);
+      if (const auto* r = rule(i); r && r->data_inputs >= 0 && static_cast<int>(n.inputs.size()) != r->data_inputs)
+        diags_.push_back({"I-ARITY", n.where, "", op(i) + " takes " + std::to_string(r->data_inputs) + " data input" +
+                                                      (r->data_inputs == 1 ? "" : "s") + ", not " +
+                                                      std::to_string(n.inputs.size())});
+      else if (r && r->data_inputs < 0 && n.inputs.empty())
+        diags_.push_back({"I-ARITY", n.where, "", op(i) + " takes one data input or more, not none"});
+      for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+        const auto src = n.inputs[k];
+        if (const auto outputs = outputs_of(src.node); outputs && src.port >= *outputs)
+          diags_.push_back({"I-NODE", n.where, "input " + std::to_string(k) + " '" + n.def->input(static_cast<int>(k)) + "'",
+                            outputs_text(src.node)});
+      }
+    }
+    if (!diags_.empty()) throw InputError(std::move(diags_));
+  }
+
+  // ---- Variables and their initializers ----
+
+  void declare_variable(const std::string& var, std::uint32_t i) {
+    variables_.try_emplace(var, VariableSpec{var, std::nullopt, where(i)});
+  }
+
+  // "<variable>/Assign" of a constant (possibly through Identity) initializes the variable.
+  void find_initializers() {
+    for (std::uint32_t i = 0; i < index_.nodes().size(); ++i) {
+      const auto& in = index_.node(i).inputs;
+      if ((op(i) != "Assign" && op(i) != "AssignVariableOp") || in.size() != 2 || in[0].port != 0) continue;
+      const auto* r = rule(in[0].node);
+      if (!r || r->lowering != Lowering::variable || name(i) != name(in[0].node) + "/Assign") continue;
+      auto src = in[1];
+      while (op(src.node) == "Identity" && index_.node(src.node).inputs.size() == 1) src = index_.node(src.node).inputs[0];
+      const auto var = handle(in[0])->var;
+      std::string how;
+      if (op(src.node) == "Const") {
+        const auto value = constant(src.node);
+        variables_[var] = {var, value, where(in[0].node)};
+        how = value.to_string();
+      } else {
+        variables_[var] = {var, Tensor::atom(atom_name("init_" + var)), where(in[0].node)};
+        how = atom_name("init_" + var) + ", a symbol: '" + name(src.node) + "' is not a constant";
+      }
+      removed_.insert(i);
+      initializers_.push_back(var + " = " + how + " (" + name(i) + ")");
+    }
+  }
+
+  // ---- Values ----
+
+  Tensor constant(std::uint32_t i) {
+    if (auto it = constants_.find(i); it != constants_.end()) return it->second;
+    return constants_.emplace(i, parse_constant(i)).first->second;
+  }
+
+  Tensor parse_constant(std::uint32_t i) {
+    const auto* a = attr(i, "value", AttrValue::kTensor, true);
+    const auto& where_attr = where(i) + ": attr 'value'";
+    if (const auto* d = attr(i, "dtype", AttrValue::kType, false); d && d->type() != a->tensor().dtype())
+      fail("I-TENSOR", i, "attr 'dtype'",
+           DataType_Name(d->type()) + ", but the value is " + DataType_Name(a->tensor().dtype()));
+    if (auto t = to_tensor(a->tensor(), where_attr)) return *t;
+    const auto symbol = atom_name(name(i));
+    symbols_.push_back("'" + name(i) + "' (" + DataType_Name(a->tensor().dtype()) + ") as " + symbol);
+    return Tensor::atom(symbol);
+  }
+
+  bool literal(std::uint32_t i) const { return op(i) == "Const" && index_.node(i).control.empty(); }
+  bool fed(std::uint32_t i) const {
+    const auto* r = rule(i);
+    return r && r->lowering == Lowering::placeholder;
+  }
+
+  Wiring::Source source(TfOutput o) {
+    if (auto it = sources_.find(key(o)); it != sources_.end()) return it->second;
+    Wiring::Source s;
+    if (literal(o.node)) {
+      s = wiring_.literal(name(o.node), constant(o.node), where(o.node));
+    } else if (fed(o.node)) {
+      s = wiring_.feed(name(o.node), Tensor::atom(atom_name(name(o.node))), where(o.node));
+      out_.placeholders.push_back(name(o.node));
+    } else {
+      s = wiring_.port(name(o.node), o.port);
+    }
+    return sources_[key(o)] = s;
+  }
+
+  // Input `port` of TF node i, a value, to input `to_port` of tfsem node `to`;
+  // a reference or handle is read first, by a Read that joins the entries.
+  void value_input(std::uint32_t i, std::uint32_t port, const std::string& to, std::uint32_t to_port,
+                   std::vector<std::string>& entries) {
+    const auto src = index_.node(i).inputs.at(port);
+    if (!handle(src)) return wiring_.consume(source(src), to, to_port);
+    const auto read = to + "@read" + std::to_string(to_port);
+    wiring_.node(read, "Read", {}, "t", where(i));
+    variable_input(i, port, read, 0);
+    wiring_.consume(wiring_.port(read, 0), to, to_port);
+    entries.push_back(read);
+  }
+
+  // Input `port` of TF node i, a variable, to input `to_port` of tfsem node `to`.
+  void variable_input(std::uint32_t i, std::uint32_t port, const std::string& to, std::uint32_t to_port) {
+    var_of(i, port);
+    const auto [from, from_port] = materialize(index_.node(i).inputs[port]);
+    wiring_.variable_edge(from, from_port, to, to_port);
+  }
+
+  // A fresh variable edge's source for one more consumer of output o.
+  std::pair<std::string, std::uint32_t> materialize(TfOutput o) {
+    const auto i = o.node;
+    if (removed_.count(i)) return materialize(index_.node(i).inputs[0]);  // an initializer: the variable itself
+    const auto j = next_consumer_[key(o)]++;
+    const auto* r = rule(i);
+    if (passer(i) || (r && r->lowering == Lowering::variable)) return {instance(i, j), o.port};
+    // An update's output: x once the update is done.
+    const auto id = name(i) + "@ref" + std::to_string(j + 1);
+    wiring_.node(id, "Var", {}, "v", where(i), handle(o)->var);
+    wiring_.control(name(i), id);
+    return {id, 0};
+  }
+
+  // Instance j of a variable node or of a node passing a variable on.
+  std::string instance(std::uint32_t i, std::uint32_t j) {
+    auto& made = instances_[i];
+    while (made.size() <= j) {
+      const auto id = made.empty() ? name(i) : name(i) + "@" + std::to_string(made.size() + 1);
+      made.push_back(id);
+      if (rule(i)->lowering == Lowering::variable) {
+        const auto var = handle({i, 0})->var;
+        declare_variable(var, i);
+        wiring_.node(id, "Var", {}, "v", where(i), var);
+        gate(i, {id});
+      } else {
+        pass_on(i, id, made.size() == 1);
+      }
+    }
+    return made[j];
+  }
+
+  // A Ref control-flow op (RefEnter, RefSwitch, ...) on the variable.
+  void pass_on(std::uint32_t i, const std::string& id, bool first) {
+    if (!instantiating_.insert(i).second)
+      fail("I-REF", i, "",
+           "a variable carried around a loop (" + op(i) + " on a NextIteration) reaches more than one consumer; tfsem "
+           "passes a variable to each consumer on a path of its own, which a loop does not give");
+    const auto& in = index_.node(i).inputs;
+    const auto form = ref_form(op(i));
+    std::string outputs = "v";  // port kinds: a variable, or a tensor (RefMerge's index)
+    if (form == "RefSwitch") outputs += 'v';
+    if (form == "RefMerge" && first && used({i, 1})) outputs += 't';
+    wiring_.node(id, form, loop_attrs(i), outputs, where(i));
+    std::vector<std::string> entries = {id};
+    for (std::uint32_t k = 0; k < in.size(); ++k) {
+      if (form == "RefSwitch" && k == 1) value_input(i, k, id, 1, entries);
+      else variable_input(i, k, id, k);
+    }
+    gate(i, entries);
+    instantiating_.erase(i);
+  }
+
+  Attrs loop_attrs(std::uint32_t i) {
+    if (!op(i).ends_with("Enter")) return {};
+    Attrs a{{"frame", attr(i, "frame_name", AttrValue::kS, true)->s()}};
+    if (const auto* c = attr(i, "is_constant", AttrValue::kB, false)) a.emplace("is_constant", c->b());
+    if (const auto* p = attr(i, "parallel_iterations", AttrValue::kI, false)) a.emplace("parallel_iterations", p->i());
+    return a;
+  }
+
+  // ---- Control ----
+
+  // Node i's control inputs, on each of the nodes that start its lowering.
+  void gate(std::uint32_t i, const std::vector<std::string>& entries) {
+    for (auto d : index_.node(i).control) {
+      if (removed_.count(d)) {
+        dropped_.push_back("^" + name(d) + " of '" + name(i) + "'");
+        continue;
+      }
+      for (const auto& e : entries) {
+        if (literal(d) || fed(d)) wiring_.control_input(name(d), e);
+        else wiring_.control(name(d), e);
+      }
+    }
+  }
+
+  // ---- Lowering, one function per row of op_table.hpp ----
+
+  void lower(std::uint32_t i) {
+    const auto* r = rule(i);
+    if (passer(i)) return void(instance(i, 0));
+    if (updates(i) && (!r || r->lowering == Lowering::update)) return update(i);
+    if (!r || (op(i) == "MatMul" && (flag(i, "transpose_a") || flag(i, "transpose_b")))) return uninterpreted(i);
+    switch (r->lowering) {
+      case Lowering::variable: return void(instance(i, 0));
+      case Lowering::read: return read(i);
+      case Lowering::assign: return assign(i, std::string(r->target));
+      case Lowering::gradient_step: return gradient_step(i);
+      case Lowering::constant:  // a node when it has control inputs, or when nothing reads its value
+        if (!literal(i) || !used({i, 0})) single(i, "Const", {{"value", constant(i)}}, 1);
+        return;
+      case Lowering::placeholder:
+        if (!index_.node(i).control.empty()) fail("I-NODE", i, "", "a placeholder takes no control inputs");
+        return;
+      case Lowering::update: return;
+      case Lowering::identity: return handle(index_.node(i).inputs[0]) ? read(i) : single(i, "Identity", {}, 1);
+      case Lowering::print: return print(i);
+      case Lowering::no_op:
+      case Lowering::function: return single(i, std::string(r->target), {}, static_cast<std::size_t>(r->outputs));
+      case Lowering::control_flow: {
+        const auto outputs = op(i) == "Merge" ? (used({i, 1}) ? 2U : 1U) : static_cast<std::size_t>(r->outputs);
+        return single(i, std::string(r->target), loop_attrs(i), outputs);
+      }
+      case Lowering::uninterpreted: return uninterpreted(i);
+    }
+  }
+
+  // One tfsem node named after node i, taking its inputs as values.
+  void single(std::uint32_t i, const std::string& tfsem_op, Attrs attrs, std::size_t outputs) {
+    wiring_.node(name(i), tfsem_op, std::move(attrs), std::string(outputs, 't'), where(i));
+    std::vector<std::string> entries = {name(i)};
+    for (std::uint32_t k = 0; k < index_.node(i).inputs.size(); ++k) value_input(i, k, name(i), k, entries);
+    gate(i, entries);
+  }
+
+  void read(std::uint32_t i) {
+    wiring_.node(name(i), "Read", {}, "t", where(i));
+    variable_input(i, 0, name(i), 0);
+    gate(i, {name(i)});
+  }
+
+  void assign(std::uint32_t i, const std::string& tfsem_op) {
+    wiring_.node(name(i), tfsem_op, {}, "", where(i));
+    std::vector<std::string> entries = {name(i)};
+    variable_input(i, 0, name(i), 0);
+    value_input(i, 1, name(i), 1, entries);
+    gate(i, entries);
+  }
+
+  // var -= alpha * delta: atomically with use_locking, else read, compute, write.
+  void gradient_step(std::uint32_t i) {
+    const auto& n = name(i);
+    const auto step = n + "@step";
+    wiring_.node(step, "Mul", {}, "t", where(i));
+    std::vector<std::string> entries = {step};
+    value_input(i, 1, step, 0, entries);
+    value_input(i, 2, step, 1, entries);
+    if (flag(i, "use_locking")) {
+      wiring_.node(n, "Assign-Sub", {}, "", where(i));
+      variable_input(i, 0, n, 0);
+      wiring_.consume(wiring_.port(step, 0), n, 1);
+    } else {
+      const auto read = n + "@read", next = n + "@next";
+      wiring_.node(read, "Read", {}, "t", where(i));
+      variable_input(i, 0, read, 0);
+      wiring_.node(next, "Sub", {}, "t", where(i));
+      wiring_.consume(wiring_.port(read, 0), next, 0);
+      wiring_.consume(wiring_.port(step, 0), next, 1);
+      wiring_.node(n, "Write", {}, "", where(i));
+      variable_input(i, 0, n, 0);
+      wiring_.consume(wiring_.port(next, 0), n, 1);
+      entries.push_back(read);
+    }
+    updates_[op(i) + (flag(i, "use_locking") ? " (use_locking: Assign-Sub)" : " (not atomic: Read, Sub, Write)")]++;
+    gate(i, entries);
+  }
+
+  // An update of variables by an op tfsem does not model (ApplyAdam, ScatterAdd, ...).
+  void update(std::uint32_t i) {
+    const auto& n = name(i);
+    const auto& in = index_.node(i).inputs;
+    if (const auto* r = rule(i))
+      for (auto k : r->handles) var_of(i, static_cast<std::uint32_t>(k));
+    std::vector<std::uint32_t> vars, values;
+    for (std::uint32_t k = 0; k < in.size(); ++k) (handle(in[k]) ? vars : values).push_back(k);
+    const auto f = function_name(i);
+    const bool locking = flag(i, "use_locking");
+    std::vector<std::string> entries, done;
+    if (locking) {
+      // One atomic Assign-f per variable: f(w, args) with args the other inputs.
+      Wiring::Source args;
+      if (values.size() == 1) {
+        args = source(in[values[0]]);
+      } else {
+        const auto id = n + "@args";
+        declare(f + ".args", false);
+        wiring_.node(id, f + ".args", {}, "t", where(i));
+        for (std::uint32_t k = 0; k < values.size(); ++k) value_input(i, values[k], id, k, entries);
+        entries.push_back(id);
+        args = wiring_.port(id, 0);
+      }
+      for (auto k : vars) {
+        const auto fk = vars.size() == 1 ? f : f + ".in" + std::to_string(k);
+        const auto id = vars.size() == 1 ? n : n + "@in" + std::to_string(k);
+        declare(fk, stateful(op(i)));
+        wiring_.node(id, "Assign-" + fk, {}, "", where(i));
+        variable_input(i, k, id, 0);
+        wiring_.consume(args, id, 1);
+        entries.push_back(id);
+        done.push_back(id);
+      }
+    } else {
+      // Read each variable, compute every new value at once, write each back: not atomic.
+      const auto step = n + "@update";
+      declare(f, stateful(op(i)));
+      wiring_.node(step, f, {}, std::string(vars.size(), 't'), where(i));
+      entries.push_back(step);
+      for (std::uint32_t k = 0; k < in.size(); ++k) value_input(i, k, step, k, entries);
+      for (std::uint32_t j = 0; j < vars.size(); ++j) {
+        const auto id = vars.size() == 1 ? n : n + "@write" + std::to_string(vars[j]);
+        wiring_.node(id, "Write", {}, "", where(i));
+        variable_input(i, vars[j], id, 0);
+        wiring_.consume(wiring_.port(step, j), id, 1);
+        done.push_back(id);
+      }
+    }
+    if (done.size() > 1) {  // the op is done when every variable is
+      wiring_.node(n, "NoOp", {}, "", where(i));
+      for (const auto& d : done) wiring_.control(d, n);
+    }
+    updates_[op(i) + (locking ? " (use_locking: one Assign-f per variable)" : " (not atomic: Read, f, Write)")]++;
+    gate(i, entries);
+  }
+
+  // Print(x, data...) = Snd(data_k, ... Snd(data_1, x)): x once the data is there.
+  void print(std::uint32_t i) {
+    const auto& n = name(i);
+    const auto k = static_cast<std::uint32_t>(index_.node(i).inputs.size());
+    if (k == 1) return single(i, "Identity", {}, 1);
+    std::vector<std::string> entries;
+    std::string previous;
+    for (std::uint32_t d = 1; d < k; ++d) {
+      const auto id = d + 1 == k ? n : n + "@data" + std::to_string(d);
+      wiring_.node(id, "Snd", {}, "t", where(i));
+      value_input(i, d, id, 0, entries);
+      if (d == 1) value_input(i, 0, id, 1, entries);
+      else wiring_.consume(wiring_.port(previous, 0), id, 1);
+      entries.push_back(id);
+      previous = id;
+    }
+    gate(i, entries);
+  }
+
+  // The uninterpreted function for node i's op: its name, unless a built-in op
+  // has it ("tf.MatMul"), or a library function's name that is not a word.
+  std::string function_name(std::uint32_t i) {
+    const auto& o = op(i);
+    const bool word = std::isalpha(static_cast<unsigned char>(o[0])) &&
+                      std::all_of(o.begin(), o.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    const bool builtin = Registry::builtin().find(o) || find_control_op(o) || o == "Var" || o == "Read" || o == "Write";
+    if (word && !builtin) return o;
+    std::string out = "tf.";
+    for (char c : o) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return out;
+  }
+
+  void declare(const std::string& f, bool is_stateful) { functions_[f] = functions_[f] || is_stateful; }
+
+  bool library_function(std::uint32_t i, bool* is_stateful) const {
+    for (const auto& f : graph_.library().function())
+      if (f.signature().name() == op(i)) {
+        *is_stateful = f.signature().is_stateful();
+        return true;
+      }
+    return false;
+  }
+
+  void uninterpreted(std::uint32_t i) {
+    bool is_stateful = stateful(op(i));
+    const bool call = library_function(i, &is_stateful);
+    const auto f = function_name(i);
+    declare(f, is_stateful);
+    auto& note = uninterpreted_[op(i) + (call ? " (a function of the library)" : "")];
+    ++note.first;
+    note.second = is_stateful;
+    single(i, f, {}, outputs_used(i));
+  }
+
+  // ---- Fetches ----
+
+  void fetch(const std::string& text) {
+    const auto parsed = GraphIndex::split_output(text);
+    const auto i = parsed ? index_.find(parsed->first) : std::nullopt;
+    auto refuse = [&](const std::string& message) { diags_.push_back({"I-FETCH", "--fetch", "'" + text + "'", message}); };
+    if (!i) return refuse("no node '" + std::string(parsed ? parsed->first : text) + "' in the graph");
+    if (removed_.count(*i)) return refuse("an initializer, left out by --initialized");
+    if (text.find(':') == std::string::npos) {  // an op to run
+      if (literal(*i) || fed(*i)) return refuse("a constant or placeholder is not run; fetch its value, " + text + ":0");
+      return wiring_.target(name(*i), text);
+    }
+    const TfOutput o{*i, parsed->second};
+    if (const auto outputs = outputs_of(*i); outputs && o.port >= *outputs) return refuse(outputs_text(*i));
+    if (!handle(o)) return wiring_.fetch(source(o), text);
+    // A reference or handle is fetched as a value: read when the run gets to it.
+    const auto read = name(*i) + "@fetch" + std::to_string(o.port);
+    wiring_.node(read, "Read", {}, "t", where(*i));
+    const auto [from, from_port] = materialize(o);
+    wiring_.variable_edge(from, from_port, read, 0);
+    wiring_.fetch(wiring_.port(read, 0), text);
+  }
+
+  // ---- Notes ----
+
+  void write_notes() {
+    auto list = [](const std::vector<std::string>& items) {
+      std::string s;
+      for (const auto& x : items) s += (s.empty() ? "" : ", ") + x;
+      return s;
+    };
+    std::vector<std::string> ops;
+    for (const auto& [o, n] : uninterpreted_)
+      ops.push_back(o + " (" + std::to_string(n.first) + " node" + (n.first == 1 ? "" : "s") + (n.second ? ", stateful" : "") + ")");
+    if (!ops.empty())
+      out_.notes.push_back("uninterpreted ops, deterministic functions whose results are terms; a stateful op's state is "
+                           "not modelled: " + list(ops));
+    std::vector<std::string> ups;
+    for (const auto& [o, n] : updates_) ups.push_back(o + " x" + std::to_string(n));
+    if (!ups.empty()) out_.notes.push_back("variable updates: " + list(ups));
+    if (!symbols_.empty()) out_.notes.push_back("constants tfsem holds as symbols: " + list(symbols_));
+    if (!out_.placeholders.empty())
+      out_.notes.push_back("placeholders, to feed with --feed NAME=VALUE: " + list(out_.placeholders));
+    if (!initializers_.empty()) out_.notes.push_back("initialized before the run (--initialized): " + list(initializers_));
+    if (!dropped_.empty()) out_.notes.push_back("control inputs on initializers left out (--initialized): " + list(dropped_));
+  }
+};
+
+}  // namespace
+
+Imported import_graph(const GraphDef& graph, const std::string& name, const ImportOptions& options) {
+  return Importer(graph, options).run(name);
+}
+
+}  // namespace tfsem::graphdef

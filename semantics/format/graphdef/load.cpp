@@ -1,0 +1,39 @@
+#include "semantics/format/graphdef/load.hpp"
+
+#include "semantics/diagnostic.hpp"
+#include "semantics/format/graph_json.hpp"
+#include "semantics/format/graphdef/reader.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace tfsem::graphdef {
+
+LoadedGraph load_graph_file(const std::filesystem::path& file, const ImportOptions& options) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError("G-JSON", file.string(), "", "cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const auto contents = ss.str();
+  LoadedGraph out;
+  const auto encoding = sniff(file, contents);
+  if (!encoding) {
+    if (options.initialized)
+      throw InputError("I-OPTION", "--initialized", "", "applies to TensorFlow GraphDefs, and " + file.string() + " is tfsem's JSON");
+    out.spec = format::parse_program(format::parse_json_text(contents, file.string()));
+    return out;
+  }
+  auto read = parse(contents, *encoding, file.string());
+  auto imported = import_graph(read.graph, file.stem().string(), options);
+  out.spec = std::move(imported.spec);
+  out.placeholders = std::move(imported.placeholders);
+  out.notes = std::move(imported.notes);
+  if (!read.skipped.empty()) {
+    std::string fields;
+    for (const auto& s : read.skipped) fields += (fields.empty() ? "" : ", ") + s;
+    out.notes.push_back("fields outside tfsem's GraphDef subset, skipped: " + fields);
+  }
+  return out;
+}
+
+}  // namespace tfsem::graphdef
