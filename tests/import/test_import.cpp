@@ -126,13 +126,29 @@ TEST_CASE("binary, text and JSON GraphDefs import to the same graph") {
 TEST_CASE("round trip: an imported graph written as JSON and read back has the same hash") {
   for (const auto& f : fs::directory_iterator(kRoot / "tests/import/issues")) {
     CAPTURE(f.path().filename().string());
-    for (bool initialized : {false, true}) {
-      const auto imported = load_graph_file(f.path(), {{}, initialized});
-      const auto program = Program::build(imported.spec);
-      const auto text = format::program_to_json(program->spec()).dump(1);
-      CHECK(Program::build(format::parse_program(nlohmann::json::parse(text)))->hash() == program->hash());
-    }
+    for (bool initialized : {false, true})
+      for (bool tf1_refs : {false, true}) {
+        const auto imported = load_graph_file(f.path(), {{}, initialized, tf1_refs});
+        const auto program = Program::build(imported.spec);
+        const auto text = format::program_to_json(program->spec()).dump(1);
+        CHECK(Program::build(format::parse_program(nlohmann::json::parse(text)))->hash() == program->hash());
+      }
   }
+}
+
+TEST_CASE("--tf1-refs: x/read passes the variable on, and its function consumers dereference it (S-DEREF)") {
+  const auto imported = load_graph_file(kRoot / "tests/import/issues/13174-assign-mul.pbtxt", {{}, true, true});
+  const auto program = Program::build(imported.spec);
+  const auto& p = *program;
+  CHECK(p.label(*p.find_node("Variable/read")) == "RefIdentity");
+  CHECK(p.label(*p.find_node("Variable/read@2")) == "RefIdentity");
+  for (const char* mul : {"Mul", "Mul_1"}) {
+    CAPTURE(mul);
+    const auto n = *p.find_node(mul);
+    CHECK(p.edge(p.node(n).in[0]).kind == EdgeKind::variable);
+    CHECK(p.variable_of(n) == p.find_variable("Variable"));
+  }
+  CHECK(imported.notes.back() == "--tf1-refs: 2 functions dereference a variable when it runs (S-DEREF)");
 }
 
 TEST_CASE("TensorProto: every dtype tfsem holds, from repeated values, tensor_content and splats") {
