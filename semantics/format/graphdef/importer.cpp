@@ -2,6 +2,7 @@
 
 #include "semantics/diagnostic.hpp"
 #include "semantics/format/graphdef/graph_index.hpp"
+#include "semantics/format/graphdef/library.hpp"
 #include "semantics/format/graphdef/op_table.hpp"
 #include "semantics/format/graphdef/tensor_proto.hpp"
 #include "semantics/format/graphdef/wiring.hpp"
@@ -38,9 +39,18 @@ std::string ref_form(std::string_view op) {
   return op == "Identity" ? "RefIdentity" : "Ref" + std::string(op);
 }
 
+// The functions of the library tfsem interprets, and those the graph and
+// their bodies call: shared by the import of the graph and of each body.
+struct Calls {
+  Library library;
+  std::set<std::string> called;
+};
+
 class Importer {
  public:
-  Importer(const GraphDef& graph, const ImportOptions& options) : graph_(graph), index_(graph), options_(options) {
+  // `calls`: null when the graph has no library; `body`: importing a function's body.
+  Importer(const GraphDef& graph, const ImportOptions& options, Calls* calls, bool body)
+      : graph_(graph), index_(graph), options_(options), calls_(calls), body_(body) {
     for (const auto& n : index_.nodes()) rules_.push_back(find_rule(n.def->op()));
     passers_.assign(rules_.size(), -1);
     wiring_.reserve(2 * rules_.size());
@@ -58,6 +68,7 @@ class Importer {
       if (!removed_.count(i)) lower(i);
     for (const auto& f : fetches) fetch(f);
     if (!diags_.empty()) throw InputError(std::move(diags_));
+    if (calls_ && !body_) import_library();
     out_.spec.name = name;
     out_.spec.description = "imported from a TensorFlow GraphDef";
     for (const auto& [var, v] : variables_) out_.spec.variables.push_back(v);
@@ -71,6 +82,8 @@ class Importer {
   const GraphDef& graph_;
   GraphIndex index_;
   const ImportOptions& options_;
+  Calls* calls_;
+  bool body_;
   Wiring wiring_;
   Imported out_;
   std::vector<Diagnostic> diags_;
@@ -436,6 +449,8 @@ class Importer {
   void lower(std::uint32_t i) {
     const auto* r = rule(i);
     if (passer(i)) return void(instance(i, 0));
+    if (const auto* f = calls_ ? calls_->library.callee(def(i)) : nullptr; f && calls_->library.interpreted(*f))
+      return call(i, *f);
     if (updates(i) && (!r || r->lowering == Lowering::update)) return update(i);
     if (!r || (op(i) == "MatMul" && (flag(i, "transpose_a") || flag(i, "transpose_b")))) return uninterpreted(i);
     switch (r->lowering) {
@@ -627,6 +642,64 @@ class Importer {
     single(i, f, {}, outputs_used(i), true);
   }
 
+  // ---- Functions of the library (library.hpp) ----
+
+  // A call of a function tfsem interprets: a call site, its inputs the
+  // arguments and its outputs the results (thesis section 5).
+  void call(std::uint32_t i, const FunctionDef& f) {
+    calls_->called.insert(f.signature().name());
+    single(i, f.signature().name(), {}, static_cast<std::size_t>(f.signature().output_arg_size()));
+  }
+
+  // The bodies of the functions called, and of those they call, as tfsem's library.
+  void import_library() {
+    std::set<std::string> done;
+    for (bool more = true; more;) {
+      more = false;
+      for (const auto& fname : std::set<std::string>(calls_->called))  // a copy: bodies call more
+        if (done.insert(fname).second) {
+          more = true;
+          out_.spec.library.push_back(library_function(*calls_->library.find(fname)));
+        }
+    }
+  }
+
+  LibraryFunction library_function(const FunctionDef& f) {
+    const auto& fname = f.signature().name();
+    const auto where = "function '" + fname + "'";
+    const auto body = calls_->library.body(f);
+    const ImportOptions options{body.results, false, options_.tf1_refs};
+    Imported imported;
+    try {
+      imported = Importer(body.graph, options, calls_, true).run(fname);
+    } catch (const InputError& e) {
+      auto diags = e.diagnostics();
+      for (auto& d : diags) d.where = where + ": " + d.where;
+      throw InputError(std::move(diags));
+    }
+    LibraryFunction out{fname, {}, {}, std::move(imported.spec.nodes), std::move(imported.spec.edges), where};
+    for (const auto& a : f.signature().input_arg()) out.args.push_back(a.name());
+    for (const auto& r : f.signature().output_arg()) out.results.push_back(r.name());
+    for (auto& n : out.nodes) n.where = where + ": " + n.where;
+    for (auto& e : out.edges) {
+      e.where = where + ": " + e.where;
+      // The static transformation names nodes after a body's input edges, and a node's name has no ':'.
+      std::replace(e.id.begin(), e.id.end(), ':', '.');
+      if (!e.from && std::find(out.args.begin(), out.args.end(), e.id) != out.args.end()) {
+        e.arg = e.id;  // a Placeholder standing for an argument
+        e.value = std::monostate{};
+      }
+      if (!e.to && e.fetch && !e.fetch->empty()) {  // a ret; two naming one output give one result (G-FN)
+        const auto j = std::find(body.results.begin(), body.results.end(), *e.fetch) - body.results.begin();
+        e.result = out.results[static_cast<std::size_t>(j)];
+        e.fetch.reset();
+      }
+    }
+    for (const auto& fn : imported.spec.functions) declare(fn.name, fn.stateful);
+    for (const auto& note : imported.notes) out_.notes.push_back(where + ": " + note);
+    return out;
+  }
+
   // ---- Fetches ----
 
   void fetch(const std::string& text) {
@@ -667,7 +740,7 @@ class Importer {
     for (const auto& [o, n] : updates_) ups.push_back(o + " x" + std::to_string(n));
     if (!ups.empty()) out_.notes.push_back("variable updates: " + list(ups));
     if (!symbols_.empty()) out_.notes.push_back("constants tfsem holds as symbols: " + list(symbols_));
-    if (!out_.placeholders.empty())
+    if (!out_.placeholders.empty() && !body_)  // a body's are its arguments
       out_.notes.push_back("placeholders, to feed with --feed NAME=VALUE: " + list(out_.placeholders));
     if (!initializers_.empty()) out_.notes.push_back("initialized before the run (--initialized): " + list(initializers_));
     if (!dropped_.empty()) out_.notes.push_back("control inputs on initializers left out (--initialized): " + list(dropped_));
@@ -688,7 +761,9 @@ class Importer {
 }  // namespace
 
 Imported import_graph(const GraphDef& graph, const std::string& name, const ImportOptions& options) {
-  return Importer(graph, options).run(name);
+  if (graph.library().function_size() == 0) return Importer(graph, options, nullptr, false).run(name);
+  Calls calls{Library(graph.library()), {}};
+  return Importer(graph, options, &calls, false).run(name);
 }
 
 }  // namespace tfsem::graphdef
