@@ -146,7 +146,7 @@ int run_check(const CheckOptions& o) {
     std::vector<RunSpec> runs;
     for (const auto& r : o.runs) runs.push_back(parse_run(r));
     if (runs.empty()) runs.push_back({"", o.graph.fetches});
-    return check_session(o.graph, o.search, runs, o.repeats, o.json);
+    return check_session(o.graph, o.search, runs, o.repeats, o.no_fix ? 0 : o.fix_budget, o.json);
   }
   const auto sem = o.graph.load();
   const auto& p = sem.program();

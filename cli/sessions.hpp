@@ -20,9 +20,12 @@ struct RunSpec {
 };
 RunSpec parse_run(const std::string& text);
 
-// Explores the runs in order (the list `repeats` times) and prints the report;
-// returns the exit code of check.
+// Explores the runs in order (the list `repeats` times) and prints the report,
+// with the fixes of a run's graph (a race's control edge, found with at most
+// `fix_budget` explorations; 0: none) that make the whole session
+// deterministic, each checked by exploring the session with it; returns the
+// exit code of check.
 int check_session(const GraphOptions& graph, const SearchOptions& search, const std::vector<RunSpec>& runs,
-                  unsigned repeats, bool json);
+                  unsigned repeats, std::size_t fix_budget, bool json);
 
 }  // namespace tfsem::cli
