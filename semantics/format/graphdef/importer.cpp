@@ -219,7 +219,7 @@ class Importer {
     } else if (passer(o.node) && !(op(o.node).ends_with("Merge") && o.port == 1)) {
       for (const auto& src : in)
         if (!h) h = handle(src);
-      if (h && options_.tf1_refs && op(o.node) == "Identity") h->alias = true;
+      if (h && !h->resource && options_.tf1_refs && op(o.node) == "Identity") h->alias = true;
     }
     resolving_.erase(key(o));
     return handles_[key(o)] = h;
@@ -290,8 +290,9 @@ class Importer {
   // (#3886): that variable's `x/read` stays a snapshot, a Read.
   void find_replaced_buffers() {
     for (std::uint32_t i = 0; i < index_.nodes().size(); ++i)
-      if (const auto* v = attr(i, "validate_shape", AttrValue::kB, false); v && !v->b() && op(i) == "Assign")
-        if (const auto h = reference(index_.node(i).inputs[0])) replaced_.insert(h->var);
+      if (op(i) == "Assign" && !index_.node(i).inputs.empty())
+        if (const auto* v = attr(i, "validate_shape", AttrValue::kB, false); v && !v->b())
+          if (const auto h = reference(index_.node(i).inputs[0])) replaced_.insert(h->var);
   }
 
   // ---- Values ----
