@@ -1,6 +1,7 @@
 #include "cli/sessions.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "cli/schedule_file.hpp"
 #include "explorer/explore.hpp"
 #include "explorer/fix.hpp"
 #include "semantics/diagnostic.hpp"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -43,6 +45,21 @@ RunSpec parse_run(const std::string& text) {
   return run;
 }
 
+std::vector<std::shared_ptr<const Program>> session_programs(const GraphOptions& graph, const std::vector<RunSpec>& runs) {
+  std::vector<std::shared_ptr<const Program>> programs;
+  for (const auto& r : runs) {
+    auto g = graph;
+    g.fetches = r.fetches;
+    programs.push_back(g.program(programs.empty()));  // the import's notes once
+    const auto& vars = programs.back()->variables();
+    const auto& first = programs.front()->variables();
+    for (std::size_t x = 0; x < vars.size(); ++x)
+      if (vars.size() != first.size() || vars[x].name != first[x].name)
+        throw InputError("", "--run", "'" + r.text + "'", "its graph's variables differ from the first run's");
+  }
+  return programs;
+}
+
 namespace {
 
 using explorer::PathCount;
@@ -69,19 +86,9 @@ struct RunFix {
 
 class Session {
  public:
-  Session(const GraphOptions& graph, const SearchOptions& search, const std::vector<RunSpec>& runs) {
+  Session(const GraphOptions& graph, const SearchOptions& search, const std::vector<RunSpec>& runs)
+      : explore_(search.make()), programs_(session_programs(graph, runs)) {
     options_.terms.normalize = graph.normalize;
-    explore_ = search.make();
-    for (const auto& r : runs) {
-      auto g = graph;
-      g.fetches = r.fetches;
-      programs_.push_back(g.program(programs_.empty()));  // the import's notes once
-      const auto& vars = programs_.back()->variables();
-      const auto& first = programs_.front()->variables();
-      for (std::size_t x = 0; x < vars.size(); ++x)
-        if (vars.size() != first.size() || vars[x].name != first[x].name)
-          throw InputError("", "--run", "'" + r.text + "'", "its graph's variables differ from the first run's");
-    }
   }
   // The same session with run k's graph, in every run that has it, replaced by
   // `fixed`: the user fixes the graph, not one run. It suggests no fixes.
@@ -248,7 +255,7 @@ std::vector<SessionFix> verified_fixes(const Session& session, std::size_t budge
 }  // namespace
 
 int check_session(const GraphOptions& graph, const SearchOptions& search, const std::vector<RunSpec>& runs, unsigned repeats,
-                  std::size_t fix_budget, bool json) {
+                  std::size_t fix_budget, const std::string& witness_dir, bool json) {
   std::vector<RunSpec> all;
   for (unsigned k = 0; k < repeats; ++k) all.insert(all.end(), runs.begin(), runs.end());
   Session session(graph, search, all);
@@ -307,6 +314,15 @@ int check_session(const GraphOptions& graph, const SearchOptions& search, const 
     char t[32];
     std::snprintf(t, sizeof t, "%.3f", session.seconds());
     std::cout << "time: " << t << "s\n";
+  }
+  if (!witness_dir.empty()) {
+    std::filesystem::create_directories(witness_dir);
+    for (std::size_t k = 0; k < outcomes.size(); ++k) {
+      std::vector<std::pair<std::string, std::string>> runs_of;
+      for (std::size_t j = 0; j < programs.size(); ++j) runs_of.emplace_back(programs[j]->hash_hex(), outcomes[k].witnesses[j]);
+      write_session_schedule_file(witness_dir + "/outcome-" + std::to_string(k + 1) + ".schedule", runs_of,
+                                  "witness of outcome " + sequence_text(last, outcomes[k]));
+    }
   }
   if (!complete) return kIncomplete;
   return outcomes.size() == 1 && !session.violated() ? kSuccess : kPropertyViolated;
