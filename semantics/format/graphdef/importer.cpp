@@ -691,8 +691,8 @@ class Importer {
         e.value = std::monostate{};
       }
       if (!e.to && e.fetch && !e.fetch->empty()) {  // a ret; two naming one output give one result (G-FN)
-        const auto j = std::find(body.results.begin(), body.results.end(), *e.fetch) - body.results.begin();
-        e.result = out.results[static_cast<std::size_t>(j)];
+        const auto j = std::find(body.results.begin(), body.results.end(), *e.fetch);
+        if (j != body.results.end()) e.result = out.results[static_cast<std::size_t>(j - body.results.begin())];
         e.fetch.reset();
       }
     }
