@@ -30,6 +30,22 @@ class Walker {
   // the defect, or nullopt; `group` is the field number of an enclosing group.
   std::optional<std::string> message(const char* p, const char* end, const Descriptor* d, const std::string& path,
                                      std::uint32_t group = 0) {
+    // As deep as protobuf's own parser goes, and no deeper: this walk recurses.
+    if (depth_ == kMaxDepth) return fail(p, path, "messages and groups nested deeper than " + std::to_string(kMaxDepth));
+    ++depth_;
+    auto defect = walk(p, end, d, path, group);
+    --depth_;
+    return defect;
+  }
+
+ private:
+  static constexpr int kMaxDepth = 100;  // protobuf's default recursion limit
+  const char* base_;
+  const char* group_end_ = nullptr;
+  int depth_ = 0;
+
+  std::optional<std::string> walk(const char* p, const char* end, const Descriptor* d, const std::string& path,
+                                  std::uint32_t group) {
     std::vector<std::uint32_t> counts(d ? static_cast<std::size_t>(d->field_count()) : 0, 0);
     while (p < end) {
       const char* at = p;
@@ -87,10 +103,6 @@ class Walker {
     if (group != 0) return fail(p, path, "a group is not closed");
     return std::nullopt;
   }
-
- private:
-  const char* base_;
-  const char* group_end_ = nullptr;
 
   static std::optional<std::uint64_t> varint(const char*& p, const char* end) {
     std::uint64_t v = 0;
