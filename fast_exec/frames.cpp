@@ -11,35 +11,55 @@
 
 namespace tfsem::fast_exec {
 
-FramePools::FramePools(const CompiledGraph& g) : graph_(g) {
+FramePools::FramePools(const CompiledGraph& g, Calls calls) : graph_(g), calls_(calls) {
   for (std::size_t f = 0; f < g.frames.size(); ++f) pools_.push_back(std::make_unique<Pool>());
+}
+
+IterState* FramePools::make_iteration(std::uint32_t f) const {
+  const auto& cf = graph_.frames[f];
+  auto* it = new IterState;
+  it->aux.assign(cf.nodes.size(), 0);
+  it->flags.assign(cf.nodes.size(), 0);
+  it->slots.resize(cf.slots);
+  it->children.assign(cf.children, nullptr);
+  return it;
+}
+
+Instance* FramePools::make_instance(std::uint32_t f) const {
+  const auto& cf = graph_.frames[f];
+  auto* inst = new Instance;
+  inst->ring.assign(cf.kind == Frame::Kind::loop ? 4 : 1, nullptr);
+  inst->exit_fired.assign(cf.exits.size(), 0);
+  return inst;
 }
 
 IterState* FramePools::iteration(std::uint32_t f) {
   auto& pool = *pools_[f];
-  const auto& cf = graph_.frames[f];
   IterState* it = nullptr;
-  {
+  if (fresh(f)) {
+    it = make_iteration(f);
+  } else {
     const std::lock_guard guard(pool.lock);
     if (!pool.iterations.empty()) {
       it = pool.iterations.back();
       pool.iterations.pop_back();
     } else {
-      it = pool.owned_iterations.emplace_back(std::make_unique<IterState>()).get();
-      it->aux.assign(cf.nodes.size(), 0);
-      it->flags.assign(cf.nodes.size(), 0);
-      it->slots.resize(cf.slots);
-      it->children.assign(cf.children, nullptr);
+      it = pool.owned_iterations.emplace_back(make_iteration(f)).get();
     }
   }
-  it->pending = cf.pending;  // the same size: a copy, no allocation
+  it->pending = graph_.frames[f].pending;  // the same size: a copy, no allocation
   std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
   it->outstanding_ops = it->outstanding_frames = 0;
   return it;
 }
 
 void FramePools::give_back(std::uint32_t f, IterState* it) {
-  for (auto& s : it->slots) s = Slot{};  // tokens nobody took: dead branches, a Merge's other inputs
+  if (fresh(f)) {
+    delete it;
+    return;
+  }
+  for (auto& s : it->slots)  // tokens nobody took: dead branches, a Merge's other inputs
+    if (!is_empty(s.host) || s.device) s = Slot{};
   auto& pool = *pools_[f];
   const std::lock_guard guard(pool.lock);
   pool.iterations.push_back(it);
@@ -47,17 +67,16 @@ void FramePools::give_back(std::uint32_t f, IterState* it) {
 
 Instance* FramePools::instance(std::uint32_t f) {
   auto& pool = *pools_[f];
-  const auto& cf = graph_.frames[f];
   Instance* inst = nullptr;
-  {
+  if (fresh(f)) {
+    inst = make_instance(f);
+  } else {
     const std::lock_guard guard(pool.lock);
     if (!pool.instances.empty()) {
       inst = pool.instances.back();
       pool.instances.pop_back();
     } else {
-      inst = pool.owned_instances.emplace_back(std::make_unique<Instance>()).get();
-      inst->ring.assign(cf.kind == Frame::Kind::loop ? 4 : 1, nullptr);
-      inst->exit_fired.assign(cf.exits.size(), 0);
+      inst = pool.owned_instances.emplace_back(make_instance(f)).get();
     }
   }
   inst->frame = f;
@@ -69,6 +88,10 @@ Instance* FramePools::instance(std::uint32_t f) {
 }
 
 void FramePools::give_back(Instance* inst) {
+  if (fresh(inst->frame)) {
+    delete inst;
+    return;
+  }
   inst->invariants.clear();
   auto& pool = *pools_[inst->frame];
   const std::lock_guard guard(pool.lock);

@@ -61,10 +61,13 @@ struct Instance {
   IterState* at(std::uint32_t i) const { return ring[i & (ring.size() - 1)]; }
 };
 
-// Iteration states and instances of each static frame, kept for reuse.
+// Iteration states and instances of each static frame, kept for reuse. With
+// Calls::dynamic, a call's instance and its state are instead made afresh from
+// the function's compiled body at each call and freed when it returns, as
+// TensorFlow r1.4's function runtime makes an executor state per call.
 class FramePools {
  public:
-  explicit FramePools(const CompiledGraph& g);
+  FramePools(const CompiledGraph& g, Calls calls);
   FramePools(const FramePools&) = delete;
   FramePools& operator=(const FramePools&) = delete;
   // An iteration state of frame f, every node waiting for all of its inputs.
@@ -83,6 +86,12 @@ class FramePools {
   };
   const CompiledGraph& graph_;
   std::vector<std::unique_ptr<Pool>> pools_;  // by frame
+  Calls calls_;
+  [[nodiscard]] bool fresh(std::uint32_t f) const {
+    return calls_ == Calls::dynamic && graph_.frames[f].kind == Frame::Kind::function;
+  }
+  IterState* make_iteration(std::uint32_t f) const;
+  Instance* make_instance(std::uint32_t f) const;
 };
 
 // A node to fire in an iteration.

@@ -22,7 +22,7 @@ struct Session::Pool {
 };
 
 Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
-    : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_)) {
+    : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_, options.calls)) {
   place();
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);

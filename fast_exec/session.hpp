@@ -34,8 +34,14 @@ struct IterState;
 struct Instance;
 class FramePools;
 
+// How a call runs (thesis section 6): static, the function's frame instances
+// reused from pools, their tag the call sites; dynamic, each call's state
+// instantiated from the function's body when it is made, as TensorFlow r1.4 does.
+enum class Calls : std::uint8_t { static_, dynamic };
+
 struct ExecOptions {
   int threads = 1;
+  Calls calls = Calls::static_;
   // Seeded schedule perturbation: random order among ready nodes and short
   // random delays before stateful nodes, so runs visit different interleavings.
   std::optional<std::uint64_t> perturb_seed;
