@@ -33,20 +33,21 @@ Instance* FramePools::make_instance(std::uint32_t f) const {
   return inst;
 }
 
-IterState* FramePools::iteration(std::uint32_t f) {
+// One from the free list, or a new one owned by the pool; with Calls::dynamic, a
+// call's always new, made from the function's body.
+template <class T, class Make>
+T* FramePools::take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make) {
+  if (fresh(f)) return make(f);
   auto& pool = *pools_[f];
-  IterState* it = nullptr;
-  if (fresh(f)) {
-    it = make_iteration(f);
-  } else {
-    const std::lock_guard guard(pool.lock);
-    if (!pool.iterations.empty()) {
-      it = pool.iterations.back();
-      pool.iterations.pop_back();
-    } else {
-      it = pool.owned_iterations.emplace_back(make_iteration(f)).get();
-    }
-  }
+  const std::lock_guard guard(pool.lock);
+  if ((pool.*free).empty()) return (pool.*owned).emplace_back(make(f)).get();
+  auto* x = (pool.*free).back();
+  (pool.*free).pop_back();
+  return x;
+}
+
+IterState* FramePools::iteration(std::uint32_t f) {
+  auto* it = take(f, &Pool::iterations, &Pool::owned_iterations, [this](std::uint32_t g) { return make_iteration(g); });
   it->pending = graph_.frames[f].pending;  // the same size: a copy, no allocation
   std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
   it->outstanding_ops = it->outstanding_frames = 0;
@@ -66,19 +67,7 @@ void FramePools::give_back(std::uint32_t f, IterState* it) {
 }
 
 Instance* FramePools::instance(std::uint32_t f) {
-  auto& pool = *pools_[f];
-  Instance* inst = nullptr;
-  if (fresh(f)) {
-    inst = make_instance(f);
-  } else {
-    const std::lock_guard guard(pool.lock);
-    if (!pool.instances.empty()) {
-      inst = pool.instances.back();
-      pool.instances.pop_back();
-    } else {
-      inst = pool.owned_instances.emplace_back(make_instance(f)).get();
-    }
-  }
+  auto* inst = take(f, &Pool::instances, &Pool::owned_instances, [this](std::uint32_t g) { return make_instance(g); });
   inst->frame = f;
   inst->parent = nullptr;
   inst->pending_inputs = 0;
@@ -401,8 +390,8 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
       }
     }
     if (c.kind == OpKind::exit && data.empty()) it.flags[c.local] |= kDeadExit;
-    --it.outstanding_ops;
-    done = advance(inst, ready);
+    // Only this iteration changed: while it has work, nothing can be done.
+    done = --it.outstanding_ops == 0 && advance(inst, ready);
   }
   if (done) complete(run, &inst, ready);
 }

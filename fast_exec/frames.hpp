@@ -92,6 +92,8 @@ class FramePools {
   }
   IterState* make_iteration(std::uint32_t f) const;
   Instance* make_instance(std::uint32_t f) const;
+  template <class T, class Make>
+  T* take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make);
 };
 
 // A node to fire in an iteration.

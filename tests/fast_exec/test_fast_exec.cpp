@@ -72,14 +72,17 @@ TEST_CASE("every model of the section 3 core conforms, with perturbed schedules 
 }
 
 TEST_CASE("every model with control flow or recursion conforms, with perturbed schedules on two threads") {
-  for (const auto& p : test::shipped_models()) {
-    if (!p->has_control_flow()) continue;
-    CAPTURE(p->name());
-    const auto report = conform::conform(p, stressed(10));
-    CHECK(report.complete());
-    CHECK(report.conforms());
-    CHECK(report.replayed == 10);
-  }
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
+    for (const auto& p : test::shipped_models()) {
+      if (!p->has_control_flow()) continue;
+      CAPTURE(p->name());
+      auto o = stressed(10);
+      o.exec.calls = calls;
+      const auto report = conform::conform(p, o);
+      CHECK(report.complete());
+      CHECK(report.conforms());
+      CHECK(report.replayed == 10);
+    }
 }
 
 TEST_CASE("loops and recursion compute their results, on one thread and on two") {
@@ -92,6 +95,10 @@ TEST_CASE("loops and recursion compute their results, on one thread and on two")
     fast_exec::Session s(fib, o);
     CHECK(output_text(*fib, s.run()) == "i32:610");
     CHECK(output_text(*fib, s.run()) == "i32:610");  // the pools' reused states start clean
+    auto dynamic = o;
+    dynamic.calls = fast_exec::Calls::dynamic;
+    fast_exec::Session d(fib, dynamic);
+    CHECK(output_text(*fib, d.run()) == "i32:610");
     const auto loop = test::program_file("models/while-sum.json");
     fast_exec::Session w(loop, o);
     const Semantics sem(loop);
