@@ -23,6 +23,7 @@ struct FuzzCmd {
   std::size_t runs = 20;
   std::string save_dir = "fuzz-failures";
   bool control = false;
+  std::uint64_t max_states = 100'000;
 };
 
 int run_fuzz(const FuzzCmd& o) {
@@ -33,6 +34,7 @@ int run_fuzz(const FuzzCmd& o) {
     conform::Options opts;
     opts.runs = o.runs;
     opts.exec = o.exec.make({});
+    opts.explore.limits.max_states = o.max_states;
     const auto report = conform::conform(program, opts);
     if (report.conforms()) continue;
     if (!report.complete()) {  // the reference search hit its limits: no verdict
@@ -60,6 +62,9 @@ Command add_fuzz(CLI::App& app) {
   sub->add_option("--count", o->count, "graphs")->capture_default_str();
   sub->add_option("--runs", o->runs, "executor runs per graph")->capture_default_str();
   sub->add_option("--save-dir", o->save_dir, "where failing graphs are written")->capture_default_str();
+  sub->add_option("--max-states", o->max_states, "states the reference search may store per graph (beyond: incomplete)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   sub->add_flag("--control", o->control, "graphs with conditionals and while loops (tfsem generate random-control)");
   return {sub, [o] { return run_fuzz(*o); }};
 }
