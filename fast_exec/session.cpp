@@ -194,12 +194,15 @@ void Session::work(Run& run, Task t, std::uint64_t seed) {
   // On the stack: Eigen's pool runs a task inline when its queue is full, so
   // work can nest.
   Ready local{t}, ready;
+  // Read before firing: once the run's last node has fired, the next run may
+  // already be starting, so this thread touches nothing of the run after it.
+  const bool perturb = run.perturb;
   while (!local.empty()) {
     const auto m = local.back();
     local.pop_back();
     ready.clear();
     fire(run, m, rng, ready);
-    if (run.perturb) rng.shuffle(ready);
+    if (perturb) rng.shuffle(ready);
     for (std::size_t i = 0; i < ready.size(); ++i) {
       if (pool_ && i + 1 < ready.size()) schedule(run, ready[i], rng.next());
       else local.push_back(ready[i]);

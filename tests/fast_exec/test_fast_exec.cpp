@@ -76,12 +76,12 @@ TEST_CASE("every model with control flow or recursion conforms, with perturbed s
     for (const auto& p : test::shipped_models()) {
       if (!p->has_control_flow()) continue;
       CAPTURE(p->name());
-      auto o = stressed(10);
+      auto o = stressed(5);
       o.exec.calls = calls;
       const auto report = conform::conform(p, o);
       CHECK(report.complete());
       CHECK(report.conforms());
-      CHECK(report.replayed == 10);
+      CHECK(report.replayed == 5);
     }
 }
 
@@ -125,17 +125,17 @@ TEST_CASE("1,000 fuzzed graphs conform") {
   }
 }
 
-TEST_CASE("200 fuzzed graphs with conditionals and loops conform (tfsem fuzz --control runs more)") {
+TEST_CASE("100 fuzzed graphs with conditionals and loops conform (tfsem fuzz --control runs more)") {
   std::size_t complete = 0;
   auto o = stressed(3);
   o.explore.limits.max_states = 2000;  // a graph beyond it gets no verdict, as in tests/fuzz
-  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     CAPTURE(seed);
     const auto report = conform::conform(Program::build(generate::random_graph(seed, generate::kRandomControl)), o);
     complete += report.complete() ? 1 : 0;
     CHECK((!report.complete() || report.conforms()));
   }
-  CHECK(complete >= 160);
+  CHECK(complete >= 80);
 }
 
 TEST_CASE("conform has teeth: Assign-Add without its lock loses updates, and is caught, in a loop too") {
