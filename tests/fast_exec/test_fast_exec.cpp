@@ -85,6 +85,31 @@ TEST_CASE("every model with control flow or recursion conforms, with perturbed s
     }
 }
 
+TEST_CASE("the thesis's programs recurse and conform, static and dynamic") {
+  struct Fed {
+    const char* model;
+    std::vector<std::pair<const char*, std::int32_t>> feeds;
+    const char* result;
+  };
+  const std::vector<Fed> cases = {{"models/thesis-fib.json", {{"n", 4}}, "i32:5"},
+                                  {"models/thesis-ackermann.json", {{"m", 1}, {"n", 1}}, "i32:3"},
+                                  {"models/thesis-takeuchi.json", {{"x", 2}, {"y", 1}, {"z", 0}}, "i32:1"},
+                                  {"models/thesis-primes.json", {{"x", 3}}, "i32:5"}};
+  for (const auto& c : cases) {
+    CAPTURE(c.model);
+    auto p = test::program_file(c.model);
+    for (const auto& [edge, v] : c.feeds) p = feed(p, edge, v);
+    for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic}) {
+      auto o = stressed(3);
+      o.exec.calls = calls;
+      const auto report = conform::conform(p, o);
+      CHECK(report.conforms());
+      REQUIRE(report.reference.outcomes.size() == 1);
+      CHECK(explorer::outcome_text(*report.semantics, report.reference.outcomes[0]) == std::string("result=") + c.result);
+    }
+  }
+}
+
 TEST_CASE("loops and recursion compute their results, on one thread and on two") {
   for (int threads : {1, 2}) {
     CAPTURE(threads);
