@@ -22,26 +22,33 @@ struct FuzzCmd {
   std::size_t count = 100;
   std::size_t runs = 20;
   std::string save_dir = "fuzz-failures";
+  bool control = false;
+  std::uint64_t max_states = 100'000;
 };
 
 int run_fuzz(const FuzzCmd& o) {
-  std::size_t failed = 0;
+  std::size_t failed = 0, incomplete = 0;
   for (std::uint64_t s = o.seed; s < o.seed + o.count; ++s) {
-    const auto spec = generate::random_graph(s);
+    const auto spec = o.control ? generate::random_graph(s, generate::kRandomControl) : generate::random_graph(s);
     const auto program = Program::build(spec);
     conform::Options opts;
     opts.runs = o.runs;
     opts.exec = o.exec.make({});
+    opts.explore.limits.max_states = o.max_states;
     const auto report = conform::conform(program, opts);
     if (report.conforms()) continue;
+    if (!report.complete()) {  // the reference search hit its limits: no verdict
+      ++incomplete;
+      continue;
+    }
     ++failed;
     std::filesystem::create_directories(o.save_dir);
     const auto file = o.save_dir + "/" + spec.name + ".json";
     write_text(format::program_to_json(spec).dump(2) + "\n", file);
     std::cout << "FAIL: seed " << s << " saved as " << file << "\n" << conform::report_text(report, 2);
   }
-  std::cout << "fuzzed: " << o.count << " graphs from seed " << o.seed << ", " << o.runs << " runs each\nfailed: " << failed
-            << "\n";
+  std::cout << "fuzzed: " << o.count << (o.control ? " graphs with loops and conditionals" : " graphs") << " from seed "
+            << o.seed << ", " << o.runs << " runs each\nincomplete: " << incomplete << "\nfailed: " << failed << "\n";
   return failed == 0 ? kSuccess : kPropertyViolated;
 }
 
@@ -55,6 +62,10 @@ Command add_fuzz(CLI::App& app) {
   sub->add_option("--count", o->count, "graphs")->capture_default_str();
   sub->add_option("--runs", o->runs, "executor runs per graph")->capture_default_str();
   sub->add_option("--save-dir", o->save_dir, "where failing graphs are written")->capture_default_str();
+  sub->add_option("--max-states", o->max_states, "states the reference search may store per graph (beyond: incomplete)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sub->add_flag("--control", o->control, "graphs with conditionals and while loops (tfsem generate random-control)");
   return {sub, [o] { return run_fuzz(*o); }};
 }
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <queue>
+#include <optional>
 #include <sstream>
 
 namespace tfsem::conform {
@@ -51,33 +51,85 @@ bool same(const Outputs& oa, const std::vector<Tensor>& va, const Outputs& ob, c
   return true;
 }
 
-// A schedule of the whole run consistent with the graph and with the order
-// in which the executor touched each variable; empty if there is none.
-Schedule schedule_of(const Program& p, const fast_exec::RunResult& run) {
-  const auto n = p.nodes().size();
-  std::vector<std::vector<std::size_t>> after(n);
-  std::vector<std::size_t> indegree(n, 0);
-  auto edge = [&](std::size_t a, std::size_t b) {
-    after[a].push_back(b);
-    ++indegree[b];
-  };
-  for (const auto& e : p.edges())
-    if (!e.is_input() && !e.is_output()) edge(e.src.index(), e.dst.index());
-  for (const auto& order : run.accesses)
-    for (std::size_t i = 1; i < order.size(); ++i) edge(order[i - 1].index(), order[i].index());
-  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
-  for (std::size_t i = 0; i < n; ++i)
-    if (indegree[i] == 0) ready.push(i);
-  Schedule out;
-  while (!ready.empty()) {
-    const auto v = ready.top();
-    ready.pop();
-    out.push_back({NodeId(v), kRootContext, run.choices[v]});
-    for (auto w : after[v])
-      if (--indegree[w] == 0) ready.push(w);
+// The executor's context as the semantics names it.
+ContextId context_id(const Semantics& sem, const fast_exec::ExecContext& c) {
+  ContextId id = kRootContext;
+  for (const auto& [frame, i] : c)
+    id = sem.program().frame(frame).kind == Frame::Kind::function ? sem.contexts().call(id, frame, i)
+                                                                  : sem.contexts().child(id, frame, i);
+  return id;
+}
+
+// Whether t has a DEAD input: then it touches no variable (C-DEAD), and the
+// executor records no access.
+bool fires_dead(const Semantics& sem, const State& s, Transition t) {
+  const auto& node = sem.program().node(t.node);
+  for (const auto* edges : {&node.in, &node.control_in})
+    for (auto d : *edges) {
+      const auto slot = sem.in_slot(d, t.context);
+      if (s.holds(slot.edge, slot.context) == Holds::dead) return true;
+    }
+  return false;
+}
+
+// A run's behaviour in the semantics, rebuilt from what the executor recorded.
+struct Replayed {
+  Schedule schedule;
+  State state;
+  bool consistent = true;  // every recorded access was taken, in its variable's order
+};
+
+// From the initial state, fires enabled transitions until none is: one that
+// touches no variable, or the next access of its variable in the executor's
+// order; a relation takes the result the executor picked, and a Merge the
+// input it forwarded (waiting until that input is live). Transitions that touch
+// no variable commute with the others, so any order of them will do.
+Replayed replay_run(const Semantics& sem, const fast_exec::RunResult& run) {
+  const auto& p = sem.program();
+  std::vector<std::vector<Transition>> order(run.accesses.size());
+  for (std::size_t x = 0; x < order.size(); ++x)
+    for (const auto& f : run.accesses[x]) order[x].push_back({f.node, context_id(sem, f.context)});
+  std::vector<std::size_t> next(order.size(), 0);
+  std::map<Transition, std::uint32_t> picks;
+  for (const auto& f : run.choices) picks[{f.node, context_id(sem, f.context)}] = f.choice;
+  Replayed r{{}, sem.initial(), true};
+  for (;;) {
+    std::optional<Step> step;
+    for (const auto t : sem.enabled_transitions(r.state)) {
+      const auto a = sem.access(t.node);
+      if (a.kind != Access::Kind::none && !fires_dead(sem, r.state, t)) {
+        const auto& o = order[a.var.index()];
+        if (next[a.var.index()] >= o.size() || o[next[a.var.index()]] != t) continue;
+      }
+      const auto pick = picks.find(t);
+      std::uint32_t choice = pick == picks.end() ? 0 : pick->second;
+      if (const auto& node = p.node(t.node); node.op.kind == OpKind::merge && pick != picks.end()) {
+        // Successors come one per live input, in port order.
+        auto live = [&](std::size_t port) {
+          const auto s = sem.in_slot(node.in[port], t.context);
+          return r.state.holds(s.edge, s.context) == Holds::live;
+        };
+        if (!live(choice)) continue;
+        std::uint32_t k = 0;
+        for (std::uint32_t i = 0; i < choice; ++i) k += live(i) ? 1 : 0;
+        choice = k;
+      }
+      step = Step{t.node, t.context, choice};
+      break;
+    }
+    if (!step) break;
+    if (const auto a = sem.access(step->node); a.kind != Access::Kind::none && !fires_dead(sem, r.state, step->transition()))
+      ++next[a.var.index()];
+    auto successors = sem.fire(r.state, step->transition());
+    if (step->choice >= successors.size()) {
+      r.consistent = false;
+      break;
+    }
+    r.state = std::move(successors[step->choice]);
+    r.schedule.push_back(*step);
   }
-  if (out.size() != n) out.clear();
-  return out;
+  for (std::size_t x = 0; x < order.size(); ++x) r.consistent = r.consistent && next[x] == order[x].size();
+  return r;
 }
 
 std::string run_text(const Semantics& sem, const Outputs& o, const std::vector<Tensor>& v) {
@@ -96,7 +148,9 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
   r.seen.assign(r.reference.outcomes.size(), 0);
   if (!r.reference.complete) return r;
   std::map<std::string, std::size_t> unexpected;
-  fast_exec::Session session(program, o.exec);
+  auto exec = o.exec;
+  exec.record_merges = true;
+  fast_exec::Session session(program, exec);
   r.executor_hash = session.graph().program->hash_hex();
   const auto* stop = o.explore.limits.stop;
   for (std::size_t k = 1; k <= o.runs; ++k) {
@@ -114,25 +168,22 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
     const auto match = std::find_if(outs.begin(), outs.end(), [&](const explorer::Outcome& ref) {
       return ref.stuck.empty() && same(ref.outputs, ref.var_value, run_outputs, run.var_value, o.tolerance);
     });
-    const auto schedule = schedule_of(*program, run);
+    const auto replayed = replay_run(sem, run);
     if (match == outs.end()) {
-      if (unexpected[text]++ == 0) r.failures.push_back({k, "outcome outside the reference set", text, schedule});
+      if (unexpected[text]++ == 0) r.failures.push_back({k, "outcome outside the reference set", text, replayed.schedule});
     } else {
       ++r.seen[static_cast<std::size_t>(match - outs.begin())];
     }
     // Trace validation: the recorded access order must replay to the same result.
-    if (schedule.empty()) {
-      r.failures.push_back({k, "the recorded access order contradicts the graph", text, {}});
+    if (!replayed.consistent) {
+      r.failures.push_back({k, "the recorded access order contradicts the graph", text, replayed.schedule});
       continue;
     }
-    State s = sem.initial();
-    const bool replayable = !replay(sem, s, schedule);
     ++r.replayed;
-    if (!replayable || !same(outputs(*program, s), s.var_value, run_outputs, run.var_value, o.tolerance))
-      r.failures.push_back({k,
-                            "the recorded access order replays in the semantics to " +
-                                (replayable ? run_text(sem, outputs(*program, s), s.var_value) : "a refused step"),
-                            text, schedule});
+    const auto& s = replayed.state;
+    if (!same(outputs(*program, s), s.var_value, run_outputs, run.var_value, o.tolerance))
+      r.failures.push_back({k, "the recorded access order replays in the semantics to " + run_text(sem, outputs(*program, s), s.var_value),
+                            text, replayed.schedule});
   }
   r.unexpected.assign(unexpected.begin(), unexpected.end());
   return r;

@@ -16,6 +16,11 @@ void ExecCli::add_to(CLI::App& app) {
                  "where an edge crosses the two")
       ->check(CLI::IsMember({"cpu", "gpu"}))
       ->capture_default_str();
+  app.add_option("--calls", calls,
+                 "static: a call's frame instance reused, its tag the call sites (thesis section 5.2); dynamic: each "
+                 "call's state instantiated from the function's body when it is made, as TensorFlow r1.4 does")
+      ->check(CLI::IsMember({"static", "dynamic"}))
+      ->capture_default_str();
   app.add_flag("--unsafe", unsafe, "Assign-f as separate read, compute and write without the lock (a deliberate bug)");
 }
 
@@ -24,6 +29,7 @@ fast_exec::ExecOptions ExecCli::make(const TermOptions& terms) const {
   o.threads = threads > 0 ? threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   if (perturb >= 0) o.perturb_seed = static_cast<std::uint64_t>(perturb);
   o.unsafe_assign = unsafe;
+  o.calls = calls == "dynamic" ? fast_exec::Calls::dynamic : fast_exec::Calls::static_;
   o.terms = terms;
   if (device == "gpu") {
     try {

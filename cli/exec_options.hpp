@@ -15,6 +15,7 @@ struct ExecCli {
   std::int64_t perturb = -1;
   bool unsafe = false;
   std::string device = "cpu";
+  std::string calls = "static";
 
   void add_to(CLI::App& app);
   // Opens the --device gpu accelerator; without one, an InputError that says why.

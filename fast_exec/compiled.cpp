@@ -1,8 +1,31 @@
 #include "fast_exec/compiled.hpp"
 
-#include "semantics/diagnostic.hpp"
+#include <algorithm>
+#include <map>
 
 namespace tfsem::fast_exec {
+
+namespace {
+
+std::uint32_t u32(std::size_t v) { return static_cast<std::uint32_t>(v); }
+
+std::uint32_t site_of(const Node& n) { return u32(std::get<std::int64_t>(n.attrs.at(std::string(kSiteAttr)))); }
+
+// Where a token that node `src` puts on edge e goes (C-SLOT, C-CALL, C-RETURN).
+Route route_of(const Program& p, const Edge& e) {
+  if (e.is_output()) return Route::output;
+  if (e.is_input()) return Route::same;  // delivered when the run starts
+  if (e.call && p.node(e.dst).op.kind == OpKind::return_) return Route::caller;
+  switch (p.node(e.src).op.kind) {
+    case OpKind::enter: return Route::enter;
+    case OpKind::exit: return Route::exit;
+    case OpKind::next_iteration: return Route::next;
+    case OpKind::call: return e.kind == EdgeKind::control ? Route::same : Route::call;
+    default: return Route::same;
+  }
+}
+
+}  // namespace
 
 CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions& terms) : program(std::move(p)) {
   const auto& prog = *program;
@@ -11,46 +34,116 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       throw InputError("X-EXEC", n.where, "node '" + n.name + "'",
                        "the fast executor does not run a function dereferencing a variable edge (S-DEREF, "
                        "--tf1-refs); tfsem check and trace explore this graph");
-  for (const auto& n : prog.nodes())
-    if (const auto k = n.op.kind; k != Op::Kind::function && k != Op::Kind::var && k != Op::Kind::read && k != Op::Kind::assign)
-      throw InputError("X-EXEC", n.where, "node '" + n.name + "'",
-                       "the fast executor runs the section 3 core only, not control flow (" +
-                           prog.label(prog.find_node(n.name).value()) + "); tfsem check and trace explore this graph");
-  nodes.reserve(prog.nodes().size());
-  auto u32 = [](std::size_t v) { return static_cast<std::uint32_t>(v); };
+  const auto& pframes = prog.frames();
+  frames.resize(pframes.size());
+  nodes.resize(prog.nodes().size());
+  // Local indices: a node's among its frame's nodes, a data edge's among the
+  // input slots of its destination's frame; child slots: the loop frames and
+  // the call sites an iteration of each frame can start.
+  std::vector<std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t>> child_slots(pframes.size());
+  for (std::size_t f = 0; f < pframes.size(); ++f) {
+    auto& cf = frames[f];
+    cf.kind = pframes[f].kind;
+    cf.parallel_iterations = std::max<std::uint32_t>(1, pframes[f].parallel_iterations);
+    cf.enters = static_cast<std::int32_t>(pframes[f].enters.size());
+    for (auto n : pframes[f].nodes) {
+      nodes[n.index()].frame = u32(f);
+      nodes[n.index()].local = u32(cf.nodes.size());
+      cf.nodes.push_back(u32(n.index()));
+    }
+  }
+  std::vector<std::uint32_t> slot(prog.edges().size(), 0);
+  for (std::size_t e = 0; e < prog.edges().size(); ++e) {
+    const auto& edge = prog.edge(EdgeId(e));
+    if (!edge.is_output() && edge.kind != EdgeKind::control) slot[e] = frames[nodes[edge.dst.index()].frame].slots++;
+  }
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> site_calls;
+  for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
+    const auto& n = prog.node(NodeId(i));
+    auto& c = nodes[i];
+    c.kind = n.op.kind;
+    if (c.kind == OpKind::enter || c.kind == OpKind::call) {
+      c.target = prog.edge(n.out[0]).frame.value;
+      c.site = c.kind == OpKind::call ? site_of(n) : 0;
+      auto& slots = child_slots[c.frame];
+      c.child = slots.emplace(std::pair{c.target, c.site}, u32(slots.size())).first->second;
+      if (c.kind == OpKind::call) ++site_calls[{c.target, c.site}];
+    }
+    if (c.kind == OpKind::return_) c.site = site_of(n);
+  }
+  for (std::size_t f = 0; f < frames.size(); ++f) frames[f].children = u32(child_slots[f].size());
+  calls_at_site.assign(prog.nodes().size(), 0);
+  call_site.assign(prog.edges().size(), kNone);
+  back_edge.assign(prog.edges().size(), 0);
+  for (std::size_t e = 0; e < prog.edges().size(); ++e) {
+    const auto& edge = prog.edge(EdgeId(e));
+    back_edge[e] = edge.back ? 1 : 0;
+    if (edge.call && !edge.is_input() && prog.node(edge.src).op.kind == OpKind::call) call_site[e] = site_of(prog.node(edge.src));
+  }
+  auto out_of = [&](std::size_t e) {
+    const auto& edge = prog.edge(EdgeId(e));
+    CompiledOut o;
+    o.edge = u32(e);
+    o.route = route_of(prog, edge);
+    o.control = edge.kind == EdgeKind::control;
+    if (!edge.is_output()) {
+      o.dst = edge.dst.value;
+      o.slot = slot[e];
+      o.port = edge.dst_port;
+    }
+    return o;
+  };
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     const NodeId id(i);
     const auto& n = prog.node(id);
-    CompiledNode c;
-    c.kind = n.op.kind;
+    auto& c = nodes[i];
+    auto& frame = frames[c.frame];
     c.fn = n.op.fn;
     c.attrs = &n.attrs;
     c.stateful = n.op.kind == Op::Kind::read || n.op.kind == Op::Kind::assign;
     if (n.op.kind == Op::Kind::var) c.var = n.op.var;
     else if (c.stateful) c.var = *prog.variable_of(id);
-    c.in_begin = u32(in_edges.size());
-    for (auto e : n.in) in_edges.push_back(e.value);
+    if (c.kind == OpKind::call) calls_at_site[i] = site_calls[{c.target, c.site}];
+    c.invariant = c.kind == OpKind::enter && prog.edge(n.out[0]).invariant;
+    c.in_begin = u32(in_slots.size());
+    for (auto e : n.in) {
+      in_slots.push_back(slot[e.index()]);
+      in_edges.push_back(e.value);
+      c.loop_merge = c.loop_merge || (c.kind == OpKind::merge && prog.edge(e).back);
+    }
     c.in_count = u32(n.in.size());
-    c.out_begin = u32(out_edges.size());
-    for (auto e : n.out) out_edges.push_back(e.value);
+    c.out_begin = u32(outs.size());
+    for (auto e : n.out) outs.push_back(out_of(e.index()));
     c.out_count = u32(n.out.size());
-    c.control_out_begin = u32(control_out_edges.size());
-    for (auto e : n.control_out) control_out_edges.push_back(e.value);
+    for (auto e : n.control_out) outs.push_back(out_of(e.index()));
     c.control_out_count = u32(n.control_out.size());
-    c.succ_begin = u32(succ.size());
-    for (auto e : prog.outgoing(id))
-      if (!prog.edge(e).is_output()) succ.push_back(prog.edge(e).dst.value);
-    c.succ_count = u32(succ.size()) - c.succ_begin;
-    for (auto e : prog.incoming(id)) c.pending += prog.edge(e).is_input() ? 0 : 1;
-    if (c.pending == 0) initially_ready.push_back(u32(i));
+    // A Merge waits for its control edges here, and for its data inputs apart
+    // (C-MERGE: the first live one, or every expected one DEAD).
+    c.pending = static_cast<std::int32_t>(n.control_in.size() + (c.kind == OpKind::merge ? 0 : n.in.size()));
+    if (c.kind == OpKind::merge) frame.merges.push_back(u32(i));
+    if (c.kind == OpKind::exit) {
+      c.exit = u32(frame.exits.size());
+      frame.exits.push_back(u32(i));
+    }
     if (c.kind == Op::Kind::function && c.fn->inputs == 0 && !c.fn->nondeterministic) {
       constants.push_back(std::move(apply(*c.fn, {}, n.attrs, terms).front()));
       c.constant = u32(constants.size());
     }
-    nodes.push_back(c);
   }
-  for (std::size_t e = 0; e < prog.edges().size(); ++e)
-    if (prog.edge(EdgeId(e)).is_output() && !prog.edge(EdgeId(e)).fetch.empty()) fetched.push_back(u32(e));
+  for (auto& f : frames) {
+    for (auto n : f.nodes) f.pending.push_back(nodes[n].pending);
+    for (auto n : f.nodes)
+      if (nodes[n].pending == 0 && nodes[n].kind != OpKind::merge) f.sources.push_back(n);
+  }
+  fetch_index.assign(prog.edges().size(), kNone);
+  for (std::size_t e = 0; e < prog.edges().size(); ++e) {
+    const auto& edge = prog.edge(EdgeId(e));
+    if (edge.is_input()) inputs.push_back(out_of(e));
+    if (edge.is_output() && !edge.fetch.empty()) {
+      fetch_index[e] = u32(fetched.size());
+      fetched.push_back(u32(e));
+    }
+  }
 }
 
 }  // namespace tfsem::fast_exec

@@ -1,7 +1,10 @@
 // A validated Program compiled once into flat arrays for the executor: per
-// node its operation, its input and output edges, the nodes its edges feed
-// (one entry per edge, so a node fed twice by one node is counted twice) and
-// how many of its incoming edges must be filled before it is ready.
+// node its operation, its input and output edges and where each output goes;
+// per static frame (the root, a loop, a function) the template of one
+// iteration's state: how many inputs each node waits for, the input slots, and
+// the frame instances that an iteration can start (loops it enters, calls it
+// makes). The executor keeps one such state per iteration of a frame instance,
+// as TensorFlow's executor does (Yu et al., EuroSys 2018, section 4.1).
 #pragma once
 
 #include "semantics/program.hpp"
@@ -12,33 +15,74 @@
 
 namespace tfsem::fast_exec {
 
+inline constexpr std::uint32_t kNone = ~std::uint32_t{0};
+
+// Where the token a node puts on an outgoing edge goes (C-SLOT): the same
+// iteration, iteration 0 of a frame instance it starts (Enter, Call), the
+// enclosing iteration (Exit, and a result into its caller's Return), the next
+// iteration (NextIteration), or out of the graph (an output edge).
+enum class Route : std::uint8_t { same, enter, exit, next, call, caller, output };
+
+struct CompiledOut {
+  std::uint32_t edge = 0;
+  std::uint32_t dst = kNone;   // the destination node; kNone for an output edge
+  std::uint32_t slot = 0;      // its input slot in the destination's iteration state (data edges)
+  std::uint32_t port = 0;      // the destination's input port (data edges)
+  Route route = Route::same;
+  bool control = false;
+};
+
 struct CompiledNode {
   Op::Kind kind = Op::Kind::function;
   const FunctionDef* fn = nullptr;
   const Attrs* attrs = nullptr;
   VarId var{};                 // Var(x), or the variable a Read or Assign-f accesses
-  std::uint32_t in_begin = 0;  // tensor and variable inputs, by port: in_edges[in_begin ..)
+  std::uint32_t frame = 0;     // the static frame it fires in
+  std::uint32_t local = 0;     // its index among its frame's nodes
+  std::uint32_t in_begin = 0;  // the input slot of each data input, by port: in_slots[in_begin ..)
   std::uint32_t in_count = 0;
-  std::uint32_t out_begin = 0;  // tensor and variable outputs, by port
-  std::uint32_t out_count = 0;
-  std::uint32_t control_out_begin = 0;
+  std::uint32_t out_begin = 0;  // data outputs by port, then control outputs: outs[out_begin ..)
+  std::uint32_t out_count = 0;  // data outputs
   std::uint32_t control_out_count = 0;
-  std::uint32_t succ_begin = 0;  // destination of each outgoing edge that has one
-  std::uint32_t succ_count = 0;
-  std::int32_t pending = 0;  // incoming edges that are not input edges
-  bool stateful = false;     // Read or Assign-f
+  std::int32_t pending = 0;     // incoming edges it waits for (a Merge: its control edges)
+  std::uint32_t child = kNone;  // Enter, Call: the child instance slot of its iteration state
+  std::uint32_t target = 0;     // Enter: the loop frame entered; Call: the function's frame
+  std::uint32_t site = 0;       // Call, Return: the call site
+  std::uint32_t exit = 0;       // Exit: its index among its frame's Exits
+  bool stateful = false;        // Read or Assign-f
+  bool invariant = false;       // a constant Enter (C-ENTER-CONST)
+  bool loop_merge = false;      // a Merge with a back edge
   // A deterministic function without inputs (Const) is computed once, here:
   // its result is constants[constant - 1]. 0: computed at run time.
   std::uint32_t constant = 0;
 };
 
+// The template of an iteration's state in one static frame.
+struct CompiledFrame {
+  Frame::Kind kind = Frame::Kind::root;
+  std::uint32_t parallel_iterations = 1;
+  std::uint32_t slots = 0;     // input slots of the frame's nodes
+  std::uint32_t children = 0;  // frame instances one iteration can start
+  std::int32_t enters = 0;     // a loop: its Enters (the instance waits for each)
+  std::vector<std::uint32_t> nodes;           // global ids, by local index
+  std::vector<std::int32_t> pending;          // by local index
+  std::vector<std::uint32_t> merges, exits;   // global ids
+  std::vector<std::uint32_t> sources;         // nodes ready as soon as an iteration starts
+};
+
 struct CompiledGraph {
   std::shared_ptr<const Program> program;
   std::vector<CompiledNode> nodes;
-  std::vector<std::uint32_t> in_edges, out_edges, control_out_edges, succ;
-  std::vector<std::uint32_t> initially_ready;  // nodes with no pending edge
+  std::vector<CompiledFrame> frames;
+  std::vector<std::uint32_t> in_slots, in_edges;  // by CompiledNode::in_begin: each data input's slot and edge
+  std::vector<CompiledOut> outs;        // by CompiledNode::out_begin
+  std::vector<CompiledOut> inputs;      // the input edges, delivered when a run starts
   std::vector<Tuple> constants;
-  std::vector<std::uint32_t> fetched;  // the output edges that have a fetch name, in edge order
+  std::vector<std::uint32_t> fetched;    // the output edges that have a fetch name, in edge order
+  std::vector<std::uint32_t> fetch_index;  // by edge: its index in fetched, or kNone
+  std::vector<std::uint32_t> calls_at_site;  // by Call node: the Calls of its site (the callee waits for each)
+  std::vector<std::uint32_t> call_site;      // by edge: a Call's data output: its site (C-CALL); kNone otherwise
+  std::vector<std::uint8_t> back_edge;       // by edge: leaves a NextIteration
 
   CompiledGraph(std::shared_ptr<const Program> p, const TermOptions& terms);
 };

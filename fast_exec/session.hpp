@@ -1,11 +1,15 @@
 // The fast executor under test: a compiled graph run many times in a session
 // whose variables persist across runs (paper section 2), on a thread pool
-// (Eigen's non-blocking ThreadPool, the one TensorFlow uses). Ready nodes are
-// found by atomic pending counters; the finishing thread continues with one
-// ready successor and queues the rest. Assign-f is atomic per variable (a lock
-// per variable); Read copies an immutable tensor handle under that lock, so it
-// never sees a torn value. It shares nothing with the explorer: conformance
-// (cli/conform.cpp) compares the two.
+// (Eigen's non-blocking ThreadPool, the one TensorFlow uses). Control flow runs
+// as in TensorFlow's executor (Yu et al., EuroSys 2018): a frame instance per
+// loop entered and per call made, with a state per iteration (pending counts
+// per node, input slots), dead tokens, and at most parallel_iterations
+// iterations of an instance in flight (fast_exec/frames.hpp). Ready nodes are
+// found by pending counters under their frame instance's lock; the finishing
+// thread continues with one ready successor and queues the rest. Assign-f is
+// atomic per variable (a lock per variable); Read copies an immutable tensor
+// handle under that lock, so it never sees a torn value. It shares nothing
+// with the explorer: conformance (cli/conform.cpp) compares the two.
 #pragma once
 
 #include "fast_exec/compiled.hpp"
@@ -24,8 +28,20 @@
 
 namespace tfsem::fast_exec {
 
+struct Task;
+struct CompiledOut;
+struct IterState;
+struct Instance;
+class FramePools;
+
+// How a call runs (thesis section 6): static, the function's frame instances
+// reused from pools, their tag the call sites; dynamic, each call's state
+// instantiated from the function's body when it is made, as TensorFlow r1.4 does.
+enum class Calls : std::uint8_t { static_, dynamic };
+
 struct ExecOptions {
   int threads = 1;
+  Calls calls = Calls::static_;
   // Seeded schedule perturbation: random order among ready nodes and short
   // random delays before stateful nodes, so runs visit different interleavings.
   std::optional<std::uint64_t> perturb_seed;
@@ -39,6 +55,8 @@ struct ExecOptions {
   // Copy VarValue back to the host after each run (RunResult::var_value); a
   // benchmark that never looks at it leaves device-resident variables alone.
   bool var_values = true;
+  // Record each live Merge's input port (RunResult::choices), for conformance.
+  bool record_merges = false;
 };
 
 // What an edge or a variable holds in the executor: contents on the host, or
@@ -48,13 +66,27 @@ struct Slot {
   std::shared_ptr<const DeviceTensor> device;
 };
 
+// An execution context as the executor knows it: the (frame, iteration) of
+// each enclosing loop and the (function frame, call site) of each enclosing
+// call, outermost first; empty for the root context.
+using ExecContext = boost::container::small_vector<std::pair<FrameId, std::uint32_t>, 4>;
+
+// A node fired in a context; for a relation (Choice), the result it picked;
+// for a Merge, the input port it forwarded.
+struct Fired {
+  NodeId node;
+  ExecContext context;
+  std::uint32_t choice = 0;
+};
+
 struct RunResult {
   std::vector<Content> fetched;  // each fetched output edge's contents (CompiledGraph::fetched)
   std::vector<Tensor> var_value;                         // VarValue after the run
   // The order in which Read and Assign-f nodes touched each variable.
-  std::vector<std::vector<NodeId>> accesses;
-  // The result each node picked, for a relation f (Choice); 0 otherwise.
-  std::vector<std::uint32_t> choices;
+  std::vector<std::vector<Fired>> accesses;
+  // The relations that had a choice, and (ExecOptions::record_merges) every
+  // live Merge, with what they picked.
+  std::vector<Fired> choices;
   // The copies made where an edge crossed devices, fetches and VarValue included.
   std::uint64_t uploads = 0, downloads = 0;
 };
@@ -87,19 +119,21 @@ class Session {
   [[nodiscard]] const CompiledGraph& graph() const { return graph_; }
   [[nodiscard]] const Placement& placement() const { return placement_; }
 
+  struct Run;  // the state of one run (fast_exec/frames.hpp)
+
  private:
-  struct Run;
   struct Pool;  // Eigen's ThreadPool, kept out of this header
   struct Variable {
     std::mutex lock;
     Slot value;
-    std::vector<NodeId> accesses;
+    std::vector<Fired> accesses;
   };
   CompiledGraph graph_;
   ExecOptions options_;
   Placement placement_;
   std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
+  std::unique_ptr<FramePools> pools_;
   // Declared before pool_, so destroyed after it: the pool joins its threads
   // first, and the thread that finished a run may still be signalling
   // run_->done when run() has already returned.
@@ -107,22 +141,45 @@ class Session {
   std::unique_ptr<Pool> pool_;
   std::uint64_t runs_ = 0;
 
-  using Ready = boost::container::small_vector<std::uint32_t, 16>;
+  using Ready = boost::container::small_vector<Task, 16>;
+  using Slots = boost::container::small_vector<Slot, 2>;
   void place();
-  void fire(Run& run, std::uint32_t n, RandomScheduler& rng, Ready& ready);
+  // Fires t: takes its inputs, applies its rule, and routes its outputs (frames.cpp).
+  void fire(Run& run, Task t, RandomScheduler& rng, Ready& ready);
   // The copies between devices, counted in the run.
   Tensor on_host(Run& run, Slot v) const;
   Slot to_accelerator(Run& run, Slot v) const;
-  using Slots = boost::container::small_vector<Slot, 2>;
   // f on the node's device; on the host when the accelerator declines. Moves
   // from args. Records the result picked (run.choices) when f is a relation.
-  Slots compute(Run& run, std::uint32_t n, std::span<Slot> args, RandomScheduler& rng) const;
+  Slots compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng) const;
   // Which of `alternatives` results node n takes: forced by run_schedule, or random.
   static std::uint32_t pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng);
   void set_variable(Variable& x, Tensor initial);
-  void work(Run& run, std::uint32_t n, std::uint64_t seed);
-  void schedule(Run& run, std::uint32_t n, std::uint64_t seed);
-  Run& start_run();
+  // Read and Assign-f (S-READ, S-ASSIGN) on the variable node n accesses.
+  Slot read(Task t);
+  void assign(Run& run, Task t, Slot v, RandomScheduler& rng);
+
+  // ---- Frames (frames.cpp); each runs under the lock of the instance it names. ----
+  // Puts v on out edge o into iteration it; queues the destination when it is ready.
+  void deliver(IterState& it, const CompiledOut& o, Slot v, Ready& ready);
+  // Routes t's data outputs and control value (C-SLOT), then counts t as done in its iteration.
+  void route(Run& run, Task t, std::span<Slot> data, const Content& control, Ready& ready);
+  // The instance that Enter or Call node n in iteration it starts, made if new.
+  Instance* child_of(IterState& it, std::uint32_t n, Ready& ready);
+  // deliver, or for an output edge its fetched contents.
+  void put(Run& run, IterState& it, const CompiledOut& o, Slot v, Ready& ready);
+  // Iteration i of inst, started: invariants delivered, sources queued.
+  IterState* start_iteration(Instance& inst, std::uint32_t i, Ready& ready);
+  // Marks the leading iterations done (C-DONE), starts a deferred one
+  // (C-BOUND), gives back the done ones; whether inst is complete.
+  bool advance(Instance& inst, Ready& ready);
+  // A complete instance: its dead Exits deliver (C-EXIT-DEAD), its parent
+  // iteration counts it done, and so on up; the root's completion ends the run.
+  void complete(Run& run, Instance* inst, Ready& ready);
+
+  void work(Run& run, Task t, std::uint64_t seed);
+  void schedule(Run& run, Task t, std::uint64_t seed);
+  Run& start_run(Ready& ready);
   RunResult finish(Run& run);
 };
 

@@ -133,9 +133,9 @@ Successors fire_assign(Firing& f) {
   return out;
 }
 
-// The predicate of a Switch as a bool, or the error it is: a predicate is a
-// bool scalar, and anything else is an error (V-ERROR).
-std::variant<bool, Tensor> predicate(const Tensor& p) {
+}  // namespace
+
+std::variant<bool, Tensor> switch_predicate(const Tensor& p) {
   if (p.is_error()) return p;
   if (p.is_dense() && p.as_dense().dtype() == DType::boolean && element_count(p.as_dense().shape) == 1)
     return std::get<Buffer<bool>>(p.as_dense().data)[0];
@@ -143,12 +143,14 @@ std::variant<bool, Tensor> predicate(const Tensor& p) {
                        "a Switch predicate is a bool scalar, not " + p.to_string(8));
 }
 
+namespace {
+
 // C-SWITCH: Switch(data, pred) puts data on output 1 when pred is true and on
 // output 0 when it is false, and DEAD on the other; an error predicate chooses
 // no branch, and goes to both (S-ERR-PROP).
 Successors fire_switch(Firing& f) {
   const auto data = f.input(f.node.in[0]);
-  const auto pred = predicate(std::get<Tensor>(f.input(f.node.in[1])));
+  const auto pred = switch_predicate(std::get<Tensor>(f.input(f.node.in[1])));
   f.consume(f.node.in[0]);
   f.consume(f.node.in[1]);
   f.control_out(Go{});

@@ -57,6 +57,11 @@ struct Access {
   VarId var{};
 };
 
+// The predicate of a Switch as a bool, or the error it is: a predicate is a
+// bool scalar, and anything else is an error (V-ERROR). C-SWITCH's, and the
+// executor's.
+std::variant<bool, Tensor> switch_predicate(const Tensor& p);
+
 // Every s' a firing can lead to: one, unless it is a relation (footnote 2).
 using Successors = boost::container::small_vector<State, 1>;
 

@@ -35,6 +35,24 @@ TEST_CASE("every model of the section 3 core conforms with an accelerator") {
   CHECK(device->kernels > 0);
 }
 
+TEST_CASE("control flow runs on the host and kernels on the accelerator: every loop and recursive model conforms") {
+  auto device = std::make_shared<test::EmulatedDevice>();
+  for (const auto& p : test::shipped_models()) {
+    if (!p->has_control_flow()) continue;
+    CAPTURE(p->name());
+    const auto report = conform::conform(p, on_accelerator(device, 5));
+    CHECK(report.conforms());
+    fast_exec::ExecOptions o;
+    o.accelerator = device;
+    const fast_exec::Session session(p, o);
+    for (std::size_t n = 0; n < p->nodes().size(); ++n) {
+      const auto kind = p->node(NodeId(n)).op.kind;
+      if (kind != OpKind::function && kind != OpKind::read && kind != OpKind::assign) CHECK_FALSE(session.placement().on_accelerator[n]);
+    }
+  }
+  CHECK(device->kernels > 0);
+}
+
 TEST_CASE("arguments outside the kernel are computed on the host: the semantics' error element") {
   const auto p = test::program_from(R"({"name": "mismatch", "nodes": [{"id": "add", "op": "Add"}],
     "edges": [{"kind": "tensor", "id": "a", "to": "add:0", "value": {"dtype": "i32", "value": [1, 2]}},

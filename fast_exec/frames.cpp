@@ -1,0 +1,399 @@
+// Firing a node and routing its tokens through frame instances and iterations
+// (section 4; thesis sections 3.2 and 5): the executor's side of C-SLOT,
+// C-DEAD, C-MERGE, C-ENTER, C-EXIT, C-NEXT, C-CALL, C-RETURN, C-BOUND, C-DONE.
+#include "fast_exec/frames.hpp"
+
+#include "semantics/semantics.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace tfsem::fast_exec {
+
+FramePools::FramePools(const CompiledGraph& g, Calls calls) : graph_(g), calls_(calls) {
+  for (std::size_t f = 0; f < g.frames.size(); ++f) pools_.push_back(std::make_unique<Pool>());
+}
+
+IterState* FramePools::make_iteration(std::uint32_t f) const {
+  const auto& cf = graph_.frames[f];
+  auto* it = new IterState;
+  it->aux.assign(cf.nodes.size(), 0);
+  it->flags.assign(cf.nodes.size(), 0);
+  it->slots.resize(cf.slots);
+  it->children.assign(cf.children, nullptr);
+  return it;
+}
+
+Instance* FramePools::make_instance(std::uint32_t f) const {
+  const auto& cf = graph_.frames[f];
+  auto* inst = new Instance;
+  inst->ring.assign(cf.kind == Frame::Kind::loop ? 4 : 1, nullptr);
+  inst->exit_fired.assign(cf.exits.size(), 0);
+  return inst;
+}
+
+// One from the free list, or a new one owned by the pool; with Calls::dynamic, a
+// call's always new, made from the function's body.
+template <class T, class Make>
+T* FramePools::take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make) {
+  if (fresh(f)) return make(f);
+  auto& pool = *pools_[f];
+  const std::lock_guard guard(pool.lock);
+  if ((pool.*free).empty()) return (pool.*owned).emplace_back(make(f)).get();
+  auto* x = (pool.*free).back();
+  (pool.*free).pop_back();
+  return x;
+}
+
+IterState* FramePools::iteration(std::uint32_t f) {
+  auto* it = take(f, &Pool::iterations, &Pool::owned_iterations, [this](std::uint32_t g) { return make_iteration(g); });
+  it->pending = graph_.frames[f].pending;  // the same size: a copy, no allocation
+  std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
+  it->outstanding_ops = it->outstanding_frames = 0;
+  return it;
+}
+
+void FramePools::give_back(std::uint32_t f, IterState* it) {
+  if (fresh(f)) {
+    delete it;
+    return;
+  }
+  for (auto& s : it->slots)  // tokens nobody took: dead branches, a Merge's other inputs
+    if (!is_empty(s.host) || s.device) s = Slot{};
+  auto& pool = *pools_[f];
+  const std::lock_guard guard(pool.lock);
+  pool.iterations.push_back(it);
+}
+
+Instance* FramePools::instance(std::uint32_t f) {
+  auto* inst = take(f, &Pool::instances, &Pool::owned_instances, [this](std::uint32_t g) { return make_instance(g); });
+  inst->frame = f;
+  inst->parent = nullptr;
+  inst->pending_inputs = 0;
+  inst->iterations = inst->done = inst->first = 0;
+  std::fill(inst->exit_fired.begin(), inst->exit_fired.end(), std::uint8_t{0});
+  return inst;
+}
+
+void FramePools::give_back(Instance* inst) {
+  if (fresh(inst->frame)) {
+    delete inst;
+    return;
+  }
+  inst->invariants.clear();
+  auto& pool = *pools_[inst->frame];
+  const std::lock_guard guard(pool.lock);
+  pool.instances.push_back(inst);
+}
+
+ExecContext context_of(const CompiledGraph& g, const IterState* it) {
+  ExecContext c;
+  for (; it->inst->parent != nullptr; it = it->inst->parent) {
+    const auto& inst = *it->inst;
+    c.emplace_back(FrameId(inst.frame), g.frames[inst.frame].kind == Frame::Kind::function ? inst.site : it->iteration);
+  }
+  std::reverse(c.begin(), c.end());
+  return c;
+}
+
+void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
+  const auto& c = graph_.nodes[t.node];
+  auto& it = *t.it;
+  auto take = [&](std::uint32_t port) { return std::exchange(it.slots[graph_.in_slots[c.in_begin + port]], Slot{}); };
+  if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
+  Slots data;
+  auto out = [&](const Content& control) { route(run, t, std::span<Slot>(data.data(), data.size()), control, ready); };
+  if (c.kind == OpKind::merge) {
+    // C-MERGE: the live input and its index; C-MERGE-DEAD: every expected input DEAD.
+    if (const auto code = it.aux[c.local]; code < 0) {
+      const auto port = static_cast<std::uint32_t>(-code - 1);
+      data.push_back(take(port));
+      if (c.out_count > 1) data.push_back(Slot{Tensor::scalar(static_cast<std::int32_t>(port)), {}});
+      if (options_.record_merges) {
+        const std::lock_guard guard(run.trace_lock);
+        run.choices.push_back({NodeId(t.node), context_of(graph_, t.it), port});
+      }
+      return out(Go{});
+    }
+    data.assign(c.out_count, Slot{Dead{}, {}});
+    return out(Dead{});
+  }
+  bool dead = (it.flags[c.local] & kDeadControl) != 0;
+  boost::container::small_vector<Slot, 4> args;
+  for (std::uint32_t i = 0; i < c.in_count; ++i) {
+    args.push_back(take(i));
+    dead = dead || is_dead(args.back().host);
+  }
+  if (dead) {
+    switch (c.kind) {
+      case OpKind::next_iteration: return out(Empty{});  // C-NEXT-DEAD: deadness stops here
+      case OpKind::call: return out(Dead{});             // C-CALL-DEAD: no call is made
+      case OpKind::exit: return out(Empty{});            // C-EXIT-DEAD decides, later
+      default:  // C-DEAD: no function applied, no variable touched
+        data.assign(c.out_count, Slot{Dead{}, {}});
+        return out(Dead{});
+    }
+  }
+  switch (c.kind) {
+    case Op::Kind::function:
+      if (c.constant != 0) {
+        const auto& tuple = graph_.constants[c.constant - 1];
+        if (placement_.on_accelerator[t.node]) data.push_back(Slot{Empty{}, device_constants_[c.constant - 1]});
+        else
+          for (const auto& v : tuple) data.push_back(Slot{v, {}});
+      } else {
+        data = compute(run, t, std::span<Slot>(args.data(), args.size()), rng);
+      }
+      break;
+    case Op::Kind::var: data.push_back(Slot{c.var, {}}); break;
+    case Op::Kind::read: data.push_back(read(t)); break;
+    case Op::Kind::assign: assign(run, t, std::move(args[1]), rng); break;
+    case OpKind::switch_: {  // C-SWITCH
+      const auto pred = switch_predicate(on_host(run, std::move(args[1])));
+      if (const auto* error = std::get_if<Tensor>(&pred)) {
+        data.assign(c.out_count, Slot{*error, {}});
+      } else {
+        const bool taken = std::get<bool>(pred);
+        data.assign(2, Slot{Dead{}, {}});
+        data[taken ? 1 : 0] = std::move(args[0]);
+      }
+      break;
+    }
+    default: data.push_back(std::move(args[0])); break;  // Enter, Exit, NextIteration, Call, Return, RefIdentity
+  }
+  out(Go{});
+}
+
+void Session::deliver(IterState& it, const CompiledOut& o, Slot v, Ready& ready) {
+  const auto& d = graph_.nodes[o.dst];
+  const auto l = d.local;
+  auto& flags = it.flags[l];
+  const bool dead = is_dead(v.host);
+  if (d.kind == OpKind::merge) {
+    if ((flags & kFired) != 0) return;  // a second live input (C-MERGE-TWO-LIVE), or too late: dropped
+    auto& aux = it.aux[l];
+    if (o.control) {
+      --it.pending[l];
+    } else if (!dead) {
+      if (aux < 0) return;  // a second live input: the first one wins
+      aux = -static_cast<std::int32_t>(o.port) - 1;
+      it.slots[o.slot] = std::move(v);
+    } else if (aux > 0) {
+      // C-MERGE-DEAD counts the inputs the Merge waits for: a loop's entering
+      // value in iteration 0, its NextIteration's after; the call's argument.
+      const auto site = graph_.call_site[o.edge];
+      const bool expected = site != kNone ? site == it.inst->site
+                                          : !d.loop_merge || (graph_.back_edge[o.edge] != 0) == (it.iteration > 0);
+      if (expected) --aux;
+    }
+    if (it.pending[l] != 0 || aux > 0) return;
+    flags |= kFired;
+  } else {
+    if (o.control) {
+      if (dead) {
+        flags |= kDeadControl;
+        // C-RETURN: a call not made returns DEAD without waiting for a result.
+        if (d.kind == OpKind::return_ && (flags & kDeadCall) == 0) {
+          flags |= kDeadCall;
+          --it.pending[l];
+        }
+      }
+    } else {
+      if (d.kind == OpKind::return_ && (flags & kDeadCall) != 0) return;
+      it.slots[o.slot] = std::move(v);
+    }
+    if (--it.pending[l] != 0) return;
+  }
+  ++it.outstanding_ops;
+  ready.push_back(Task{&it, o.dst});
+}
+
+void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot v, Ready& ready) {
+  if (o.dst != kNone) return deliver(it, o, std::move(v), ready);
+  if (const auto k = graph_.fetch_index[o.edge]; k != kNone) run.fetched[k] = std::move(v);  // G-FETCH: the root's
+}
+
+Instance* Session::child_of(IterState& it, std::uint32_t n, Ready& ready) {
+  const auto& c = graph_.nodes[n];
+  auto*& child = it.children[c.child];
+  if (child != nullptr) return child;
+  child = pools_->instance(c.target);
+  child->run = it.inst->run;
+  child->parent = &it;
+  child->child = c.child;
+  child->site = c.site;
+  child->pending_inputs = c.kind == OpKind::enter ? graph_.frames[c.target].enters
+                                                  : static_cast<std::int32_t>(graph_.calls_at_site[n]);
+  ++it.outstanding_frames;
+  // A loop's iteration 0 starts with the instance; a call's at its first live argument.
+  if (c.kind == OpKind::enter) start_iteration(*child, 0, ready);
+  return child;
+}
+
+IterState* Session::start_iteration(Instance& inst, std::uint32_t i, Ready& ready) {
+  const auto& cf = graph_.frames[inst.frame];
+  auto* it = pools_->iteration(inst.frame);
+  it->inst = &inst;
+  it->iteration = i;
+  if (i + 1 - inst.first > inst.ring.size()) {  // more iterations in flight than the ring holds
+    std::vector<IterState*> ring(inst.ring.size() * 2, nullptr);
+    for (auto k = inst.first; k < i; ++k) ring[k & (ring.size() - 1)] = inst.at(k);
+    inst.ring = std::move(ring);
+  }
+  inst.ring[i & (inst.ring.size() - 1)] = it;
+  inst.iterations = i + 1;
+  for (auto m : cf.merges) {
+    const auto& c = graph_.nodes[m];
+    std::int32_t expected = 0;
+    for (std::uint32_t k = 0; k < c.in_count; ++k) {
+      const auto e = graph_.in_edges[c.in_begin + k];
+      const auto site = graph_.call_site[e];
+      expected += site != kNone ? site == inst.site : !c.loop_merge || (graph_.back_edge[e] != 0) == (i > 0);
+    }
+    it->aux[c.local] = expected;
+  }
+  // Done iterations before this one are not needed any more (C-EXIT-DEAD looks at the last).
+  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_->give_back(inst.frame, inst.at(inst.first++));
+  for (const auto& [o, v] : inst.invariants) deliver(*it, graph_.outs[o], v, ready);
+  for (auto n : cf.sources) {
+    ++it->outstanding_ops;
+    ready.push_back(Task{it, n});
+  }
+  return it;
+}
+
+bool Session::advance(Instance& inst, Ready& ready) {
+  const auto bound = graph_.frames[inst.frame].parallel_iterations;
+  while (inst.done < inst.iterations) {
+    const auto* it = inst.at(inst.done);
+    // C-DONE: nothing in it, or in what it started, can fire; iteration 0 has every Enter.
+    if (it->outstanding_ops > 0 || it->outstanding_frames > 0 || (inst.done == 0 && inst.pending_inputs > 0)) break;
+    ++inst.done;
+    // C-BOUND: the next iteration starts once fewer than parallel_iterations are in flight.
+    if (!inst.deferred.empty() && inst.iterations < inst.done + bound) {
+      auto* next = start_iteration(inst, inst.iterations, ready);
+      for (auto& [o, v] : inst.deferred) deliver(*next, graph_.outs[o], std::move(v), ready);
+      inst.deferred.clear();
+    }
+  }
+  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_->give_back(inst.frame, inst.at(inst.first++));
+  return inst.pending_inputs <= 0 && inst.done == inst.iterations && inst.deferred.empty();
+}
+
+void Session::complete(Run& run, Instance* inst, Ready& ready) {
+  while (inst != nullptr) {
+    auto* parent = inst->parent;
+    auto* last = inst->iterations > 0 ? inst->at(inst->iterations - 1) : nullptr;
+    bool parent_complete = false;
+    if (parent != nullptr) {
+      const std::lock_guard guard(parent->inst->lock);
+      // C-EXIT-DEAD: an Exit that delivered nothing, DEAD in the last iteration, delivers DEAD.
+      if (last != nullptr)
+        for (auto x : graph_.frames[inst->frame].exits) {
+          const auto& c = graph_.nodes[x];
+          if (inst->exit_fired[c.exit] != 0 || (last->flags[c.local] & kDeadExit) == 0) continue;
+          for (std::uint32_t j = 0; j < c.out_count + c.control_out_count; ++j) {
+            put(run, *parent, graph_.outs[c.out_begin + j], Slot{Dead{}, {}}, ready);
+          }
+        }
+      parent->children[inst->child] = nullptr;
+      --parent->outstanding_frames;
+      parent_complete = advance(*parent->inst, ready);
+    }
+    if (last != nullptr) pools_->give_back(inst->frame, last);
+    pools_->give_back(inst);
+    if (parent == nullptr) {  // the root: the run is over
+      const std::lock_guard guard(run.done_lock);
+      run.finished = true;
+      run.done.notify_all();
+      return;
+    }
+    inst = parent_complete ? parent->inst : nullptr;
+  }
+}
+
+void Session::route(Run& run, Task t, std::span<Slot> data, const Content& control, Ready& ready) {
+  const auto& c = graph_.nodes[t.node];
+  auto& it = *t.it;
+  auto& inst = *it.inst;
+  const auto outs = std::span<const CompiledOut>(graph_.outs).subspan(c.out_begin, c.out_count + c.control_out_count);
+  const bool controls = !is_empty(control);
+  auto value = [&](std::size_t j) { return j < c.out_count ? std::move(data[j]) : Slot{control, {}}; };
+  auto sent = [&](std::size_t j) { return j < c.out_count ? j < data.size() : controls; };
+  // Into another instance first, each under its lock: Enter and Call start
+  // (or feed) a child instance, Exit delivers to the parent once, results go
+  // back to the caller's Return.
+  if (c.kind == OpKind::enter || c.kind == OpKind::call) {
+    Instance* child = nullptr;
+    {
+      const std::lock_guard guard(inst.lock);
+      child = child_of(it, t.node, ready);
+    }
+    bool child_complete = false;
+    {
+      const std::lock_guard guard(child->lock);
+      if (c.kind == OpKind::call && !data.empty() && child->iterations == 0) start_iteration(*child, 0, ready);
+      for (std::size_t j = 0; j < outs.size(); ++j) {
+        // A Call's control edges stay in the caller; an unfetched output in the child is dropped.
+        if (!sent(j) || (outs[j].route != Route::enter && outs[j].route != Route::call)) continue;
+        if (c.invariant && j < c.out_count) {  // C-ENTER-CONST: every iteration's, present and future
+          const auto v = value(j);
+          child->invariants.emplace_back(c.out_begin + static_cast<std::uint32_t>(j), v);
+          for (auto i = child->first; i < child->iterations; ++i) deliver(*child->at(i), outs[j], v, ready);
+        } else {
+          deliver(*child->at(0), outs[j], value(j), ready);
+        }
+      }
+      --child->pending_inputs;
+      child_complete = advance(*child, ready);
+    }
+    if (child_complete) complete(run, child, ready);
+  } else if (c.kind == OpKind::exit && !data.empty()) {
+    bool first = false;
+    {
+      const std::lock_guard guard(inst.lock);
+      first = inst.exit_fired[c.exit] == 0;  // C-ONCE: one delivery per frame instance
+      inst.exit_fired[c.exit] = 1;
+    }
+    if (first) {
+      const std::lock_guard guard(inst.parent->inst->lock);
+      for (std::size_t j = 0; j < outs.size(); ++j)
+        if (sent(j)) put(run, *inst.parent, outs[j], value(j), ready);
+    }
+  }
+  // C-RETURN: a result goes to the Return of the site that made this call;
+  // the edges to the other sites' Returns carry nothing from this call.
+  for (std::size_t j = 0; j < outs.size(); ++j)
+    if (sent(j) && outs[j].route == Route::caller && graph_.nodes[outs[j].dst].site == inst.site) {
+      const std::lock_guard guard(inst.parent->inst->lock);
+      deliver(*inst.parent, outs[j], value(j), ready);
+    }
+  bool done = false;
+  {
+    const std::lock_guard guard(inst.lock);
+    for (std::size_t j = 0; j < outs.size(); ++j) {
+      if (!sent(j) || c.kind == OpKind::enter || c.kind == OpKind::exit) continue;  // delivered above
+      const auto& o = outs[j];
+      switch (o.route) {
+        case Route::same: deliver(it, o, value(j), ready); break;
+        case Route::next: {  // C-NEXT, C-BOUND
+          const auto i = it.iteration + 1;
+          const auto bound = graph_.frames[inst.frame].parallel_iterations;
+          if (i < inst.iterations) deliver(*inst.at(i), o, value(j), ready);
+          else if (i < inst.done + bound) deliver(*start_iteration(inst, i, ready), o, value(j), ready);
+          else inst.deferred.emplace_back(c.out_begin + static_cast<std::uint32_t>(j), value(j));
+          break;
+        }
+        case Route::output: put(run, it, o, value(j), ready); break;
+        default: break;  // delivered above
+      }
+    }
+    if (c.kind == OpKind::exit && data.empty()) it.flags[c.local] |= kDeadExit;
+    // Only this iteration changed: while it has work, nothing can be done.
+    done = --it.outstanding_ops == 0 && advance(inst, ready);
+  }
+  if (done) complete(run, &inst, ready);
+}
+
+}  // namespace tfsem::fast_exec
