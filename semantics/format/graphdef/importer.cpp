@@ -5,6 +5,7 @@
 #include "semantics/format/graphdef/library.hpp"
 #include "semantics/format/graphdef/op_table.hpp"
 #include "semantics/format/graphdef/tensor_proto.hpp"
+#include "semantics/format/graphdef/utf8.hpp"
 #include "semantics/format/graphdef/wiring.hpp"
 
 #include <algorithm>
@@ -133,6 +134,8 @@ class Importer {
           {AttrValue::kTensor, "a tensor"}, {AttrValue::kType, "a type"}};
       fail("I-ATTR", i, "attr '" + key + "'", "must be " + names.at(kind));
     }
+    if (kind == AttrValue::kS && !valid_utf8(it->second.s()))
+      fail("I-ATTR", i, "attr '" + key + "'", "is not valid UTF-8 text, and tfsem names things by it");
     return &it->second;
   }
   bool flag(std::uint32_t i, const std::string& key) {

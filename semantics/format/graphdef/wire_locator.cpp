@@ -1,5 +1,7 @@
 #include "semantics/format/graphdef/wire_locator.hpp"
 
+#include "semantics/format/graphdef/utf8.hpp"
+
 #include <cstdint>
 #include <optional>
 
@@ -10,17 +12,6 @@ namespace {
 using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
 
-bool valid_utf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
-    i += n;
-  }
-  return true;
-}
 
 class Walker {
  public:
