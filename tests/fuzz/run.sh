@@ -1,6 +1,8 @@
 #!/bin/bash
 # Runs every fuzz harness (or those HARNESSES names) for SECONDS each (default
-# 60; with RUNS set, until it has executed RUNS inputs if that comes first),
+# 60; with RUNS set, until it has executed RUNS inputs if that comes first;
+# with SEED set, libFuzzer's random seed, so that a run of RUNS inputs is the
+# same on every machine),
 # JOBS at a time (default 2), from the checked-in corpus and dictionary, and
 # reports for each the inputs executed, the coverage (code edges and
 # libFuzzer's features), the corpus size and the crashes. A crash leaves its input in BUILD/fuzz/crashes;
@@ -54,7 +56,7 @@ run() {  # one harness, its output in $out/$h.log
   local h=$1
   rm -rf "$out/corpus/$h" && mkdir -p "$out/corpus/$h"
   "$build/tests/fuzz/$h" "$out/corpus/$h" "$(corpus_of "$h")" -dict="$(dict_of "$h")" -max_len=16384 \
-    -max_total_time="$seconds" -runs="${RUNS:--1}" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+    -max_total_time="$seconds" -runs="${RUNS:--1}" -seed="${SEED:-0}" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="$out/crashes/$h-" > "$out/$h.log" 2>&1
 }
 running=0
