@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <string_view>
 #include <unordered_map>
 
 namespace tfsem::explorer::distributed {
@@ -223,7 +224,9 @@ class Search {
             std::span<const Transition> sleep, PathCount paths) {
     state_bytes_.clear();
     wire::Writer(sem_, state_bytes_).state(codec_.unpack(row));
-    const auto owner = mix64(fnv1a_bytes(state_bytes_.data(), state_bytes_.size())) % static_cast<std::uint64_t>(size_);
+    // The same bytes hash alike on every rank (one executable); mixed so that the remainder spreads them.
+    const auto h = std::hash<std::string_view>{}(std::string_view(state_bytes_.data(), state_bytes_.size()));
+    const auto owner = mix64(h) % static_cast<std::uint64_t>(size_);
     auto& out = out_[owner];
     wire::Writer w(sem_, out);
     w.u32(parent);
