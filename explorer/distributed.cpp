@@ -153,6 +153,7 @@ class Search {
   std::vector<RaceSeen> seen_;
   std::vector<Bytes> out_;  // by destination rank: this round's successors
   Bytes in_, state_bytes_;
+  wire::TensorCache tensors_;  // every tensor received, once
   Result result_;
   Stop stop_ = Stop::none;
   RankReport report_;
@@ -163,7 +164,7 @@ class Search {
   std::uint64_t counted() const {
     std::size_t buffers = in_.capacity();
     for (const auto& b : out_) buffers += b.capacity();
-    return table_.bytes() + codec_.bytes() + x_.firings.bytes() + flags_.bytes() + arrival_.capacity() * sizeof(Arrival) +
+    return table_.bytes() + codec_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + flags_.bytes() + arrival_.capacity() * sizeof(Arrival) +
            paths_.capacity() * sizeof(PathCount) + sleep_.size() * 64 + sleep_.bucket_count() * sizeof(void*) + buffers;
   }
   std::uint64_t memory() { return gauge_.bytes(counted()); }
@@ -272,7 +273,7 @@ class Search {
   }
 
   void merge(std::uint32_t from, std::span<const char> bytes) {
-    wire::Reader in(sem_, bytes);
+    wire::Reader in(sem_, bytes, &tensors_);
     SleepSet sleep;
     while (!in.done() && stop_ == Stop::none) {
       Arrival how{from, in.u32(), {}, 0};
@@ -397,6 +398,10 @@ class Search {
     result_.counters.states_stored = table_.size();
     Report out;
     out.ranks = gather_reports();
+    // Every rank stops for rank 0's reason (a command that runs several searches stops alike on every rank).
+    Bytes why(result_.stopped_by.begin(), result_.stopped_by.end());
+    why = broadcast(std::move(why));
+    result_.stopped_by.assign(why.begin(), why.end());
     auto outcomes = gather_outcomes();
     auto races = gather_races();
     // The witnesses: the states' parents, followed from rank to rank.

@@ -48,7 +48,8 @@ struct Report {
 };
 
 // Every rank calls it with the same arguments. options.threads and the
-// observer are not used: each rank expands its states with one thread.
+// observer are not used: each rank expands its states with one thread. Every
+// rank's result says whether the search is complete, and why it stopped.
 Report explore(const Semantics& sem, const ExploreOptions& options = {});
 
 // Every rank returns rank 0's `code` (the others' is ignored).

@@ -23,6 +23,8 @@ void Writer::text(const std::string& s) {
 }
 
 void Writer::tensor(const Tensor& t) {
+  const auto start = out_.size();
+  u32(0);  // its length, set below
   u8(static_cast<std::uint8_t>(t.kind()));
   switch (t.kind()) {
     case Tensor::Kind::dense: {
@@ -31,7 +33,7 @@ void Writer::tensor(const Tensor& t) {
       u32(static_cast<std::uint32_t>(d.shape.size()));
       for (auto n : d.shape) u64(static_cast<std::uint64_t>(n));
       std::visit([&](const auto& b) { raw(b.data(), static_cast<std::size_t>(b.size()) * sizeof(b[0])); }, d.data);
-      return;
+      break;
     }
     case Tensor::Kind::term: {
       const auto& term = t.as_term();
@@ -39,13 +41,15 @@ void Writer::tensor(const Tensor& t) {
       u8(term.atom ? 1 : 0);
       u32(static_cast<std::uint32_t>(term.args.size()));
       for (const auto& a : term.args) tensor(a);
-      return;
+      break;
     }
     case Tensor::Kind::error:
       u8(static_cast<std::uint8_t>(t.as_error().kind));
       text(t.as_error().message);
-      return;
+      break;
   }
+  const auto length = static_cast<std::uint32_t>(out_.size() - start - sizeof(std::uint32_t));
+  std::memcpy(out_.data() + start, &length, sizeof length);
 }
 
 void Writer::content(const Content& c) {
@@ -140,6 +144,20 @@ std::string Reader::text() {
 }
 
 Tensor Reader::tensor() {
+  const auto length = u32();
+  if (length > in_.size() - at_) throw std::runtime_error("wire: a message ends early");
+  if (!tensors_) return tensor_value();
+  const std::string_view bytes(in_.data() + at_, length);
+  if (const auto it = tensors_->find(bytes); it != tensors_->end()) {
+    at_ += length;
+    return it->second;
+  }
+  auto t = tensor_value();
+  tensors_->emplace(std::string(bytes), t);
+  return t;
+}
+
+Tensor Reader::tensor_value() {
   switch (static_cast<Tensor::Kind>(u8())) {
     case Tensor::Kind::dense: {
       const auto dtype = static_cast<DType>(u8());

@@ -14,11 +14,21 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace tfsem::explorer::wire {
 
 using Bytes = std::vector<char>;
+
+// The tensors a Reader has read, by their bytes: a tensor met again is the
+// same Tensor (one allocation, and the codec finds it by identity).
+struct BytesHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+using TensorCache = std::unordered_map<std::string, Tensor, BytesHash, std::equal_to<>>;
 
 class Writer {
  public:
@@ -44,7 +54,8 @@ class Writer {
 // Semantics. Malformed bytes (a bug, never user input) throw std::runtime_error.
 class Reader {
  public:
-  Reader(const Semantics& sem, std::span<const char> in) : sem_(sem), in_(in) {}
+  Reader(const Semantics& sem, std::span<const char> in, TensorCache* tensors = nullptr)
+      : sem_(sem), in_(in), tensors_(tensors) {}
   [[nodiscard]] bool done() const { return at_ == in_.size(); }
   [[nodiscard]] std::size_t position() const { return at_; }
   std::uint8_t u8();
@@ -62,7 +73,9 @@ class Reader {
  private:
   const Semantics& sem_;
   std::span<const char> in_;
+  TensorCache* tensors_;
   std::size_t at_ = 0;
+  Tensor tensor_value();  // after its length
 };
 
 }  // namespace tfsem::explorer::wire
