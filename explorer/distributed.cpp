@@ -108,11 +108,8 @@ class Search {
   Report run() {
     start_ = last_report_ = Clock::now();
     result_.por = opts_.por;
-    codec_.pack(sem_.initial(), initial_row_);
-    std::vector<NodeId> every;
-    for (std::size_t i = 0; i < sem_.program().nodes().size(); ++i) every.emplace_back(i);
     std::uint64_t level = kNoLevel;
-    if (const auto exceeds = x_.reduction.settle(initial_row_, initial_steps_, std::move(every)); exceeds.valid()) {
+    if (const auto exceeds = x_.initial(initial_row_, initial_steps_); exceeds.valid()) {
       stop(Stop::bound, bound_to_string(sem_.program(), exceeds, opts_.limits.bounds));
     } else {
       level = initial_steps_.size();
@@ -306,11 +303,7 @@ class Search {
     }
     ++result_.counters.states_matched;
     paths_[i] = saturating_add(paths_[i], paths);
-    // A state reached again before its expansion sleeps only on what every path agrees on.
-    if (auto it = sleep_.find(i); it != sleep_.end()) {
-      it->second = intersect(it->second, sleep);
-      if (it->second.empty()) sleep_.erase(it);
-    }
+    sleep_again(sleep_, i, sleep);
   }
 
   // Every rank's status; returns the next level to expand (kNoLevel: the search is over).

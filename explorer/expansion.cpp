@@ -2,10 +2,13 @@
 
 namespace tfsem::explorer {
 
-SleepSet intersect(const SleepSet& a, std::span<const Transition> b) {
-  SleepSet out;
-  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
+void sleep_again(std::unordered_map<std::uint32_t, SleepSet>& sleep_sets, std::uint32_t state, std::span<const Transition> sleep) {
+  const auto it = sleep_sets.find(state);
+  if (it == sleep_sets.end()) return;
+  SleepSet both;
+  std::set_intersection(it->second.begin(), it->second.end(), sleep.begin(), sleep.end(), std::back_inserter(both));
+  if (both.empty()) sleep_sets.erase(it);
+  else it->second = std::move(both);
 }
 
 RaceFlags::RaceFlags(const Semantics& sem)
@@ -33,6 +36,13 @@ std::size_t RaceFlags::bytes() const {
 
 Expander::Expander(const Semantics& sem, Codec& codec, const ExploreOptions& o)
     : firings(sem, codec, o.limits.bounds), reduction(firings, o.por), sem_(sem) {}
+
+FrameId Expander::initial(Row& row, Schedule& steps) {
+  firings.codec().pack(sem_.initial(), row);
+  std::vector<NodeId> every;
+  for (std::size_t i = 0; i < sem_.program().nodes().size(); ++i) every.emplace_back(i);
+  return reduction.settle(row, steps, std::move(every));
+}
 
 void Expander::inherited(std::span<const Step> steps) {
   next_sleep_.clear();

@@ -12,14 +12,16 @@
 #include <atomic>
 #include <memory>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace tfsem::explorer {
 
 inline PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-// The transitions that sleep in a and in b (both sorted).
-SleepSet intersect(const SleepSet& a, std::span<const Transition> b);
+// A state reached again before its expansion sleeps only on what every path
+// agrees on: its sleep set (absent: empty) becomes the intersection with `sleep`.
+void sleep_again(std::unordered_map<std::uint32_t, SleepSet>& sleep_sets, std::uint32_t state, std::span<const Transition> sleep);
 
 // Which pairs of accessors of one variable have been seen racing in the root
 // context, and which of them harmfully: a byte per pair, read at every state,
@@ -78,6 +80,9 @@ class Expander {
   Landings landings;
   Frontier frontier;
 
+  // The initial state, packed and settled (eager firings taken from every
+  // node), into row and steps; returns the frame whose bound settling would pass.
+  FrameId initial(Row& row, Schedule& steps);
   // The enabled transitions of row, into `frontier`; none: row is terminal.
   bool terminal(std::span<const Code> row) {
     firings.frontier(row, frontier);

@@ -101,10 +101,7 @@ class Search {
   Result run() {
     start_ = last_report_ = Clock::now();
     result_.por = opts_.por;
-    codec_.pack(sem_.initial(), initial_row_);
-    std::vector<NodeId> every;
-    for (std::size_t i = 0; i < sem_.program().nodes().size(); ++i) every.emplace_back(i);
-    if (const auto exceeds = reduction().settle(initial_row_, initial_steps_, std::move(every)); exceeds.valid())
+    if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid())
       stop_at_bound(exceeds);
     else
       add(initial_row_, StateTable::hash(initial_row_), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1);
@@ -360,11 +357,7 @@ class Search {
     }
     ++result_.counters.states_matched;
     paths_[i] = saturating_add(paths_[i], paths);
-    // A state reached again before its expansion sleeps only on what every path agrees on.
-    if (auto it = sleep_.find(i); it != sleep_.end()) {
-      it->second = intersect(it->second, sleep);
-      if (it->second.empty()) sleep_.erase(it);
-    }
+    sleep_again(sleep_, i, sleep);
     return i;
   }
 
