@@ -64,7 +64,7 @@ struct Arrival {
   std::uint32_t result;
 };
 
-// Why a rank stopped, in the order a report prefers them.
+// Why a rank stopped (none: it did not); every rank sees every rank's in Status.
 enum class Stop : std::uint64_t { none, bound, states, memory, timeout, interrupt };
 
 // What every rank learns of every other after each round.
