@@ -149,12 +149,11 @@ void print_text(const Semantics& sem, const explorer::Result& r, const Fixes& fi
 int run_check(const CheckOptions& o) {
   if (!o.runs.empty() || o.repeats > 1) {
     if (o.search.distributed) throw InputError("", "--distributed", "", "a session of runs is checked by one process");
-    if (!o.witness_dir.empty() || !o.fixed_graph.empty())
-      throw InputError("", "--run", "", "a session of runs writes no witness files or fixed graph");
+    if (!o.fixed_graph.empty()) throw InputError("", "--run", "", "a session of runs writes no fixed graph");
     std::vector<RunSpec> runs;
     for (const auto& r : o.runs) runs.push_back(parse_run(r));
     if (runs.empty()) runs.push_back({"", o.graph.fetches});
-    return check_session(o.graph, o.search, runs, o.repeats, o.json);
+    return check_session(o.graph, o.search, runs, o.repeats, o.no_fix ? 0 : o.fix_budget, o.witness_dir, o.json);
   }
   const auto sem = o.graph.load();
   const auto& p = sem.program();
@@ -212,7 +211,8 @@ Command add_check(CLI::App& app) {
   sub->add_option("--runs", o->repeats, "repeat the session's runs (or the one run --fetch makes) K times")
       ->check(CLI::Range(1U, 1000U));
   sub->add_option("--witness-dir", o->witness_dir,
-                  "write each outcome's and each race order's witness schedule there, for tfsem trace --schedule-file");
+                  "write each outcome's and each race order's witness schedule there, for tfsem trace --schedule-file "
+                  "(a session: each outcome's, for trace with the same --run options)");
   return {sub, [o] { return run_check(*o); }};
 }
 

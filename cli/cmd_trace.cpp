@@ -5,6 +5,7 @@
 #include "cli/graph_options.hpp"
 #include "cli/schedule_file.hpp"
 #include "cli/search_options.hpp"
+#include "cli/sessions.hpp"
 #include "semantics/diagnostic.hpp"
 #include "semantics/format/graph_json.hpp"
 
@@ -22,6 +23,7 @@ struct TraceOptions {
   std::string schedule, schedule_file;
   std::optional<std::uint64_t> seed;
   int runs = 1;
+  std::vector<std::string> session;  // --run: a session, each run's graph pruned to its fetches
   Bounds bounds{};
   bool json = false;
 };
@@ -56,31 +58,53 @@ std::optional<FrameId> beyond(const Semantics& sem, const State& s, const Bounds
   return std::nullopt;
 }
 
+// The Semantics of each run: one graph, or with --run one per run of the
+// session (the list repeated --runs times), each pruned to its fetches.
+std::vector<Semantics> run_semantics(const TraceOptions& o) {
+  std::vector<Semantics> out;
+  if (o.session.empty()) {
+    out.push_back(o.graph.load());
+    return out;
+  }
+  std::vector<RunSpec> all;
+  for (int k = 0; k < o.runs; ++k)
+    for (const auto& r : o.session) all.push_back(parse_run(r));
+  Options options;
+  options.terms.normalize = o.graph.normalize;
+  for (auto& program : session_programs(o.graph, all)) out.emplace_back(std::move(program), options);
+  return out;
+}
+
 int run_trace(const TraceOptions& o) {
-  const auto sem = o.graph.load();
-  const auto& p = sem.program();
+  const auto sems = run_semantics(o);
+  std::vector<const Semantics*> of_run;
+  for (const auto& sem : sems) of_run.push_back(&sem);
   std::vector<Schedule> schedules;
   if (!o.schedule.empty()) {
     std::string rest = o.schedule;
     for (std::size_t pos; (pos = rest.find(';')) != std::string::npos; rest = rest.substr(pos + 1))
-      schedules.push_back(parse_schedule(sem, rest.substr(0, pos)));
-    schedules.push_back(parse_schedule(sem, rest));
+      schedules.push_back(parse_schedule(*of_run[std::min(schedules.size(), sems.size() - 1)], rest.substr(0, pos)));
+    schedules.push_back(parse_schedule(*of_run[std::min(schedules.size(), sems.size() - 1)], rest));
   } else if (!o.schedule_file.empty()) {
-    schedules = read_schedule_file(sem, o.schedule_file);
+    schedules = read_schedule_file(of_run, o.schedule_file);
   }
   const bool scheduled = !o.schedule.empty() || !o.schedule_file.empty();
-  const int runs = std::max<int>(o.runs, static_cast<int>(schedules.size()));
+  const int runs = std::max({o.session.empty() ? o.runs : static_cast<int>(sems.size()), static_cast<int>(schedules.size())});
   std::optional<RandomScheduler> random;
   if (o.seed) random.emplace(*o.seed);
 
-  nlohmann::json doc{{"graph", p.name()}, {"hash", p.hash_hex()}, {"runs", nlohmann::json::array()}};
-  if (!o.json) std::cout << "graph " << p.name() << " hash " << p.hash_hex() << "\n";
-  const auto& ctx = sem.contexts();
-  auto name = [&](Transition t) { return transition_to_string(p, ctx, t); };
-  State s = sem.initial();
+  const auto& last = sems.back().program();
+  nlohmann::json doc{{"graph", last.name()}, {"hash", last.hash_hex()}, {"runs", nlohmann::json::array()}};
+  if (!o.json) std::cout << "graph " << last.name() << " hash " << last.hash_hex() << "\n";
+  State s = sems.front().initial();
   std::optional<FrameId> stopped;  // the loop or function a walk would take past its bound
   for (int r = 0; r < runs && !stopped; ++r) {
-    if (r > 0) s = sem.next_run(s);
+    const auto& sem = sems[std::min(static_cast<std::size_t>(r), sems.size() - 1)];
+    const auto& p = sem.program();
+    const auto& ctx = sem.contexts();
+    auto name = [&](Transition t) { return transition_to_string(p, ctx, t); };
+    if (r > 0) s = sem.next_run(s);  // S-SESSION: VarValue persists, whichever run's graph comes next
+    if (!o.json && sems.size() > 1) std::cout << "graph of run " << r + 1 << ": hash " << p.hash_hex() << "\n";
     const Schedule* schedule = scheduled ? (static_cast<std::size_t>(r) < schedules.size() ? &schedules[r] : nullptr) : nullptr;
     if (scheduled && !schedule)
       throw InputError("T-SCHEDULE", "schedule", "", "the schedule has no steps for run " + std::to_string(r + 1));
@@ -140,12 +164,12 @@ int run_trace(const TraceOptions& o) {
     if (stopped) jr["stopped_by"] = bound_to_string(p, *stopped, o.bounds);
     doc["runs"].push_back(std::move(jr));
   }
-  doc["VarValue"] = format::var_value_to_json(p, s.var_value);
+  doc["VarValue"] = format::var_value_to_json(last, s.var_value);
   if (o.json) std::cout << doc.dump(2) << "\n";
   else {
     std::cout << "final VarValue:";
     for (std::size_t x = 0; x < s.var_value.size(); ++x)
-      std::cout << " " << p.variable(VarId(x)).name << " = " << s.var_value[x].to_string();
+      std::cout << " " << last.variable(VarId(x)).name << " = " << s.var_value[x].to_string();
     std::cout << "\n";
   }
   return stopped ? kIncomplete : kSuccess;
@@ -166,6 +190,11 @@ Command add_trace(CLI::App& app) {
   file->excludes(seed);
   sub->add_option("--runs", o->runs, "run the graph this many times in one session (VarValue persists)")
       ->check(CLI::Range(1, 1000000));
+  sub->add_option("--run", o->session,
+                  "a session, as check --run takes it: each --run one session.run, the graph pruned to its fetches "
+                  "(fetch=NAMES;targets=NAMES, or a list of fetches); --runs repeats the list")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_flag("--json", o->json, "print the trace as JSON");
   return {sub, [o] { return run_trace(*o); }};
 }

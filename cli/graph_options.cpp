@@ -21,11 +21,14 @@ void GraphOptions::add_to(CLI::App& app) {
   app.add_flag("--initialized", initialized,
                "GraphDef: variables start with their initializers' values, as after running the initializers in an "
                "earlier session.run; the initializers are left out");
+  app.add_flag("--tf1-refs", tf1_refs,
+               "GraphDef: TensorFlow 1's references: x/read aliases the variable, and a function reading it "
+               "dereferences the variable when it runs (S-DEREF), not a snapshot taken before");
 }
 
 std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bool notes) const {
   try {
-    auto loaded = graphdef::load_graph_file(path, {fetches, initialized});
+    auto loaded = graphdef::load_graph_file(path, {fetches, initialized, tf1_refs});
     for (const auto& note : loaded.notes)
       if (notes) std::cerr << "tfsem: import: " << note << "\n";
     for (const auto& f : feeds) format::apply_feed(loaded.spec, f);

@@ -20,6 +20,7 @@ struct GraphOptions {
   std::vector<std::string> fetches;  // prune to these fetches
   bool normalize = false;            // terms modulo the declared laws
   bool initialized = false;          // a GraphDef's variables hold their initializers' values
+  bool tf1_refs = false;             // a GraphDef's `x/read` aliases the variable (S-DEREF)
 
   void add_to(CLI::App& app);
   // Loads (importing a GraphDef, with its notes on stderr unless not `notes`),

@@ -1,6 +1,6 @@
 // Firings on packed states, cached. By S-FRAME, firing a transition t = (n, c)
 // changes only the slots of n's edges in their contexts, n's fired record and,
-// for Read and Assign-f, VarValue(x); what it writes there depends only on
+// for Read, Assign-f and a dereferencing function (S-DEREF), VarValue(x); what it writes there depends only on
 // what t reads: its incoming slots and VarValue(x). So the effect of firing t
 // is computed once per distinct input, by the semantics itself
 // (Semantics::fire on the unpacked state), and then replayed on rows. Each

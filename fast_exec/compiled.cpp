@@ -6,6 +6,11 @@ namespace tfsem::fast_exec {
 
 CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions& terms) : program(std::move(p)) {
   const auto& prog = *program;
+  for (std::size_t i = 0; i < prog.nodes().size(); ++i)
+    if (const auto& n = prog.node(NodeId(i)); n.op.kind == Op::Kind::function && prog.variable_of(NodeId(i)))
+      throw InputError("X-EXEC", n.where, "node '" + n.name + "'",
+                       "the fast executor does not run a function dereferencing a variable edge (S-DEREF, "
+                       "--tf1-refs); tfsem check and trace explore this graph");
   for (const auto& n : prog.nodes())
     if (const auto k = n.op.kind; k != Op::Kind::function && k != Op::Kind::var && k != Op::Kind::read && k != Op::Kind::assign)
       throw InputError("X-EXEC", n.where, "node '" + n.name + "'",

@@ -416,8 +416,11 @@ class FrameBuilder {
     p_.access_var_.assign(p_.nodes_.size(), std::nullopt);
     for (std::size_t i = 0; i < p_.nodes_.size(); ++i) {
       const auto& node = p_.nodes_[i];
-      if (node.op.kind != OpKind::read && node.op.kind != OpKind::assign) continue;
-      const auto& h = handle[node.in[0].index()];
+      // A Read's or Assign-f's variable edge is its port 0; a function's (S-DEREF) any one port.
+      const auto d = std::find_if(node.in.begin(), node.in.end(), [&](EdgeId e) { return e.valid() && p_.edge(e).kind == EdgeKind::variable; });
+      if (d == node.in.end() || (node.op.kind != OpKind::read && node.op.kind != OpKind::assign && node.op.kind != OpKind::function))
+        continue;
+      const auto& h = handle[d->index()];
       if (h.state == State::known) p_.access_var_[i] = h.var;
       else
         error("G-REF", node.where, node_subject(node),
@@ -425,7 +428,7 @@ class FrameBuilder {
                   ? "its variable edge carries no variable handle: it comes from no Var node or input edge"
                   : "its variable edge may carry variable '" + p_.variable(h.var).name + "' or, through edge '" +
                         p_.edge(h.other).name + "', variable '" + p_.variable(h.other_var).name +
-                        "'; the variable a Read or Assign-f accesses must be static");
+                        "'; the variable a Read, Assign-f or dereferencing function accesses must be static");
     }
   }
 

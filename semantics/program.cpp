@@ -429,7 +429,15 @@ class ProgramBuilder {
         const auto why = [&] {
           return label() + " is a function in Tensors^" + std::to_string(k) + " -> Tensors^" + std::to_string(l);
         };
-        check_ports(n, n.in, std::vector(k, EdgeKind::tensor), "input", why);
+        // S-DEREF: one input may be a variable edge, which f dereferences when it fires.
+        const auto variable = [&](EdgeId e) { return e.valid() && p_->edges_[e.index()].kind == EdgeKind::variable; };
+        auto in = std::vector(k, EdgeKind::tensor);
+        const auto deref = std::find_if(n.in.begin(), n.in.end(), variable);
+        if (deref != n.in.end() && deref - n.in.begin() < static_cast<std::ptrdiff_t>(k)) in[deref - n.in.begin()] = EdgeKind::variable;
+        const bool several = std::count_if(n.in.begin(), n.in.end(), variable) > 1;
+        check_ports(n, n.in, in, "input", [&] {
+          return why() + (several ? ", and dereferences at most one variable edge (S-DEREF)" : "");
+        });
         check_ports(n, n.out, std::vector(l, EdgeKind::tensor), "output", why);
         break;
       }

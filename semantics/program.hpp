@@ -161,7 +161,7 @@ class Program {
   // Every incoming edge of n: inputs by port, then control edges.
   [[nodiscard]] std::vector<EdgeId> incoming(NodeId n) const;
   [[nodiscard]] std::vector<EdgeId> outgoing(NodeId n) const;
-  // The variable a Read or Assign-f node accesses: the handle on its variable
+  // The variable a Read, Assign-f or dereferencing function (S-DEREF) accesses: the handle on its variable
   // edge, which comes from a Var(x) node or an input edge, possibly through
   // Ref control-flow ops, and is static (G-REF).
   [[nodiscard]] std::optional<VarId> variable_of(NodeId n) const { return access_var_[n.index()]; }

@@ -49,12 +49,10 @@ Successors fire_dead(Firing& f) {
   return f.one();
 }
 
-// S-FN-1..3: f consumes v_1..v_k and puts the j-th result on its j-th outgoing
-// edge; S-NONDET: one successor per result of a relation.
-Successors fire_function(Firing& f) {
-  std::vector<Tensor> args;
-  // S-FN-1: InTransit(d_i) = v_i for some tensor v_i in s.
-  for (auto d : f.node.in) args.push_back(std::get<Tensor>(f.input(d)));
+// S-FN-2, S-FN-3 once f's arguments are known: f consumes its inputs and puts
+// the j-th result of f(args) on its j-th outgoing edge; S-NONDET: one
+// successor per result of a relation.
+Successors apply_function(Firing& f, const std::vector<Tensor>& args) {
   // S-FN-2: InTransit(d_i) = EMPTY in s'.
   for (auto d : f.node.in) f.consume(d);
   f.control_out(Go{});
@@ -66,6 +64,29 @@ Successors fire_function(Firing& f) {
     out.push_back(std::move(next));
   }
   return out;
+}
+
+// S-FN-1..3: f consumes v_1..v_k and puts the j-th result on its j-th outgoing edge.
+Successors fire_function(Firing& f) {
+  std::vector<Tensor> args;
+  // S-FN-1: InTransit(d_i) = v_i for some tensor v_i in s.
+  for (auto d : f.node.in) args.push_back(std::get<Tensor>(f.input(d)));
+  return apply_function(f, args);
+}
+
+// S-DEREF (TensorFlow 1's references, --tf1-refs): a function whose input d
+// is a variable edge holding x takes VarValue(x) in s as that argument, when
+// it fires: the read and f are one step, so f sees the value the variable
+// holds at that moment, not a snapshot a Read took earlier. An error on the
+// variable edge (C-SWITCH) is the argument instead.
+Successors fire_deref(Firing& f) {
+  std::vector<Tensor> args;
+  for (auto d : f.node.in) {
+    const auto& v = f.input(d);
+    if (const auto* x = std::get_if<VarId>(&v)) args.push_back(f.s.var_value[x->index()]);
+    else args.push_back(std::get<Tensor>(v));
+  }
+  return apply_function(f, args);
 }
 
 // S-VAR: "InTransit(e) = x in s', where e is n's outgoing variable edge".
@@ -267,7 +288,7 @@ Successors Semantics::fire(const State& s, Transition t) const {
   for (auto d : node.in) dead = dead || is_dead(f.input(d));
   if (dead) return fire_dead(f);
   switch (node.op.kind) {
-    case OpKind::function: return fire_function(f);
+    case OpKind::function: return program_->variable_of(t.node) ? fire_deref(f) : fire_function(f);
     case OpKind::var: return fire_var(f);
     case OpKind::read: return fire_read(f);
     case OpKind::assign: return fire_assign(f);

@@ -38,7 +38,9 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
     const NodeId n(i);
     const auto& node = p.node(n);
     Access a;
-    if (node.op.kind == OpKind::read) a = {Access::Kind::read, *p.variable_of(n)};
+    // A function dereferencing a variable edge (S-DEREF) reads the variable as a Read does.
+    if (node.op.kind == OpKind::read || (node.op.kind == OpKind::function && p.variable_of(n)))
+      a = {Access::Kind::read, *p.variable_of(n)};
     else if (node.op.kind == OpKind::assign) a = {Access::Kind::update, *p.variable_of(n)};
     access_.push_back(a);
     if (a.kind != Access::Kind::none) {

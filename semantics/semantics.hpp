@@ -159,7 +159,7 @@ class Semantics {
   Options options_;
   std::shared_ptr<Contexts> contexts_ = std::make_shared<Contexts>();
   std::vector<Access> access_;                     // by node
-  std::vector<std::vector<NodeId>> accessors_;     // by variable: its Read and Assign-f nodes
+  std::vector<std::vector<NodeId>> accessors_;     // by variable: its Read, Assign-f and dereferencing nodes
   std::vector<std::vector<FrameId>> touching_;     // by variable: the frames holding an accessor, and those whose
                                                    // contexts may enclose theirs
   std::vector<bool> loop_merge_;                   // by node: a Merge with a NextIteration input

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 namespace tfsem {
 
@@ -113,6 +115,14 @@ Tensor Tensor::dense(Shape shape, Storage data) {
   if (n != element_count(shape))
     throw std::invalid_argument("shape " + shape_to_string(shape) + " needs " + std::to_string(element_count(shape)) +
                                 " elements, got " + std::to_string(n));
+  std::visit(
+      [](auto& b) {
+        using T = std::decay_t<decltype(b[0])>;
+        if constexpr (std::is_floating_point_v<T>)  // V-NAN: a tensor has one NaN
+          for (Eigen::Index i = 0; i < b.size(); ++i)
+            if (std::isnan(b[i])) b[i] = std::numeric_limits<T>::quiet_NaN();
+      },
+      data);
   Dense d{std::move(shape), std::move(data)};
   auto h = hash_of(d);
   return Tensor(std::make_shared<const Rep>(Rep{std::move(d), h}));

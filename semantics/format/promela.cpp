@@ -13,6 +13,9 @@ namespace tfsem::format {
 
 namespace {
 
+// Both exporters' refusal of TensorFlow 1's dereferencing reads, which have no process of their own.
+constexpr const char* kDerefRefusal = "a function dereferencing a variable edge (S-DEREF) is not exported";
+
 // ---- Section 3 graphs: one process per node, edges as channels. ----
 
 class CoreExporter {
@@ -110,7 +113,9 @@ class CoreExporter {
       }
       case Op::Kind::function: {
         const auto name = n.op.fn->name;
-        if (name == "Copy") {
+        if (p_.variable_of(id)) {
+          refuse(n.where, subject, kDerefRefusal);
+        } else if (name == "Copy") {
           body << " e" << n.out[0].value << "!a0; e" << n.out[1].value << "!a0;";
         } else if (name == "Const") {
           body << " e" << n.out[0].value << "!" << scalar(std::get<Tensor>(n.attrs.at("value")), subject, n.where) << ";";
@@ -483,7 +488,9 @@ class ControlFlowExporter {
     switch (node.op.kind) {
       case OpKind::function: {
         const auto f = std::string(node.op.fn->name);
-        if (f != "Copy" && f != "Const" && f != "Choice" && function_expression(f).empty())
+        if (p_.variable_of(n))
+          refuse(node.where, subject, kDerefRefusal);
+        else if (f != "Copy" && f != "Const" && f != "Choice" && function_expression(f).empty())
           refuse(node.where, subject, "function " + f + " is not exported");
         else if (f == "Const" && scalar_type(std::get<Tensor>(node.attrs.at("value"))) == Ty::unknown)
           refuse(node.where, subject, "its value is not an i32 or bool scalar");

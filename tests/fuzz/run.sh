@@ -15,8 +15,15 @@ else
   merge=0 seconds=${1:-60} build=${2:-build-fuzz}
 fi
 jobs=${JOBS:-2}
-read -r -a harnesses <<< "${HARNESSES:-fuzz_graph fuzz_check fuzz_conform fuzz_inputs}"
-corpus_of() { [ "$1" = fuzz_inputs ] && echo tests/fuzz/corpus/inputs || echo tests/fuzz/corpus/graphs; }
+read -r -a harnesses <<< "${HARNESSES:-fuzz_graph fuzz_check fuzz_conform fuzz_inputs fuzz_graphdef}"
+corpus_of() {
+  case $1 in
+    fuzz_inputs) echo tests/fuzz/corpus/inputs ;;
+    fuzz_graphdef) echo tests/fuzz/corpus/graphdefs ;;
+    *) echo tests/fuzz/corpus/graphs ;;
+  esac
+}
+dict_of() { [ "$1" = fuzz_graphdef ] && echo tests/fuzz/graphdef.dict || echo tests/fuzz/tfsem.dict; }
 out=$build/fuzz
 mkdir -p "$out/crashes"
 for h in "${harnesses[@]}"; do
@@ -27,7 +34,7 @@ if [ "$merge" = 1 ]; then
   # Each checked-in corpus keeps the smallest inputs that cover every code edge
   # (hit counts aside) any harness reading it reaches, from what it holds and
   # what the runs found under 2 KiB, to stay small.
-  for dir in tests/fuzz/corpus/graphs tests/fuzz/corpus/inputs; do
+  for dir in tests/fuzz/corpus/graphs tests/fuzz/corpus/inputs tests/fuzz/corpus/graphdefs; do
     rm -rf "$out/merged" "$out/found" && mkdir -p "$out/merged" "$out/found"
     for h in "${harnesses[@]}"; do
       [ "$(corpus_of "$h")" = "$dir" ] && find "$out/corpus/$h" -type f -size -2048c -exec cp {} "$out/found" \;
@@ -46,7 +53,7 @@ fi
 run() {  # one harness, its output in $out/$h.log
   local h=$1
   rm -rf "$out/corpus/$h" && mkdir -p "$out/corpus/$h"
-  "$build/tests/fuzz/$h" "$out/corpus/$h" "$(corpus_of "$h")" -dict=tests/fuzz/tfsem.dict -max_len=16384 \
+  "$build/tests/fuzz/$h" "$out/corpus/$h" "$(corpus_of "$h")" -dict="$(dict_of "$h")" -max_len=16384 \
     -max_total_time="$seconds" -runs="${RUNS:--1}" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="$out/crashes/$h-" > "$out/$h.log" 2>&1
 }

@@ -3,13 +3,16 @@
 # the malformed graphs, small family members and seeded random graphs, with
 # and without control flow, as compact JSON) and OUT/inputs (for each shipped
 # model, its name, its first input edge fed its own value, then each witness
-# schedule `tfsem check` writes for it). tests/fuzz/corpus holds these and
+# schedule `tfsem check` writes for it) and OUT/graphdefs (each GraphDef under
+# tests/import, as text and encoded as binary, and the JSON ones, after the
+# byte fuzz_graphdef reads first: 0 binary, 1 text, 2 JSON; 4 added: variables
+# initialized). tests/fuzz/corpus holds these and
 # what the fuzzers found, minimized by coverage (tests/fuzz/run.sh --merge).
 # Usage: tests/fuzz/seed.sh TFSEM OUT
 set -euo pipefail
 tfsem=$1 out=$2
 cd "$(dirname "$0")/../.."
-mkdir -p "$out/graphs" "$out/inputs"
+mkdir -p "$out/graphs" "$out/inputs" "$out/graphdefs"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for f in $(seq 1 3); do
@@ -46,4 +49,16 @@ print("" if e is None else e["id"] + "=" + json.dumps(e["value"], separators=(",
     [ -f "$schedule" ] || continue
     { printf '%s\n%s\n' "$name" "$feed"; cat "$schedule"; } > "$out/inputs/$name-$(basename "$schedule")"
   done
+done
+for graphdef in $(find tests/import -name '*.pbtxt' -o -name '*.json' | sort); do
+  name=$(echo "${graphdef#tests/import/}" | tr / _)
+  if [ "${graphdef##*.}" = json ]; then
+    { printf '\x02'; cat "$graphdef"; } > "$out/graphdefs/$name"
+    continue
+  fi
+  { printf '\x01'; cat "$graphdef"; } > "$out/graphdefs/$name"
+  { printf '\x05'; cat "$graphdef"; } > "$out/graphdefs/initialized_$name"
+  { printf '\x00'; protoc -Isemantics/format/graphdef --encode=tfsem.graphdef.GraphDef \
+      semantics/format/graphdef/graphdef.proto < "$graphdef"; } > "$out/graphdefs/${name%.pbtxt}.pb" 2>/dev/null ||
+    rm -f "$out/graphdefs/${name%.pbtxt}.pb"  # a malformed text graph has no binary form
 done

@@ -126,13 +126,29 @@ TEST_CASE("binary, text and JSON GraphDefs import to the same graph") {
 TEST_CASE("round trip: an imported graph written as JSON and read back has the same hash") {
   for (const auto& f : fs::directory_iterator(kRoot / "tests/import/issues")) {
     CAPTURE(f.path().filename().string());
-    for (bool initialized : {false, true}) {
-      const auto imported = load_graph_file(f.path(), {{}, initialized});
-      const auto program = Program::build(imported.spec);
-      const auto text = format::program_to_json(program->spec()).dump(1);
-      CHECK(Program::build(format::parse_program(nlohmann::json::parse(text)))->hash() == program->hash());
-    }
+    for (bool initialized : {false, true})
+      for (bool tf1_refs : {false, true}) {
+        const auto imported = load_graph_file(f.path(), {{}, initialized, tf1_refs});
+        const auto program = Program::build(imported.spec);
+        const auto text = format::program_to_json(program->spec()).dump(1);
+        CHECK(Program::build(format::parse_program(nlohmann::json::parse(text)))->hash() == program->hash());
+      }
   }
+}
+
+TEST_CASE("--tf1-refs: x/read passes the variable on, and its function consumers dereference it (S-DEREF)") {
+  const auto imported = load_graph_file(kRoot / "tests/import/issues/13174-assign-mul.pbtxt", {{}, true, true});
+  const auto program = Program::build(imported.spec);
+  const auto& p = *program;
+  CHECK(p.label(*p.find_node("Variable/read")) == "RefIdentity");
+  CHECK(p.label(*p.find_node("Variable/read@2")) == "RefIdentity");
+  for (const char* mul : {"Mul", "Mul_1"}) {
+    CAPTURE(mul);
+    const auto n = *p.find_node(mul);
+    CHECK(p.edge(p.node(n).in[0]).kind == EdgeKind::variable);
+    CHECK(p.variable_of(n) == p.find_variable("Variable"));
+  }
+  CHECK(imported.notes.back() == "--tf1-refs: 2 functions dereference a variable when it runs (S-DEREF)");
 }
 
 TEST_CASE("TensorProto: every dtype tfsem holds, from repeated values, tensor_content and splats") {
@@ -304,6 +320,38 @@ TEST_CASE("a call of a library function is an uninterpreted function, stateful a
   CHECK(g.spec.functions[0].stateful);
   CHECK(g.notes.at(0) == "uninterpreted ops, deterministic functions whose results are terms; a stateful op's state is not "
                          "modelled: sample (a function of the library) (1 node, stateful)");
+}
+
+TEST_CASE("a recursive function of the library tfsem interprets is tfsem's library: fib as in models/fib.json") {
+  auto imported = load_graph_file(kRoot / "tests/import/graphs/fib.pbtxt", {{"fib_n:0", "fib_m:0"}});
+  REQUIRE(imported.spec.library.size() == 1);
+  const auto& fib = imported.spec.library[0];
+  CHECK(fib.args == std::vector<std::string>{"n"});
+  CHECK(fib.results == std::vector<std::string>{"r"});
+  CHECK(node(imported.spec, "fib_n").op == "fib");
+  CHECK(node(imported.spec, "fib_m").op == "fib");  // a PartitionedCall with f = fib
+  CHECK(imported.spec.functions.empty());           // nothing uninterpreted
+  const auto program = Program::build(imported.spec);  // round trip through tfsem's JSON
+  const auto json = format::program_to_json(program->spec()).dump(1);
+  CHECK(Program::build(format::parse_program(nlohmann::json::parse(json)))->hash() == program->hash());
+  CHECK(run(std::move(imported.spec)) == "fib_m:0=i32:5 fib_n:0=i32:8 ");
+  // The JSON model, fed the same argument.
+  auto model = format::load_program_file(kRoot / "models/fib.json");
+  format::apply_feed(model, "n=6");
+  CHECK(run(std::move(model)) == "fib_n=i32:8 ");
+}
+
+TEST_CASE("a function whose body tfsem does not interpret stays an uninterpreted function") {
+  const auto g = import_text(int_const("c", 1) + R"(
+    node { name: 'call' op: 'noisy' input: 'c' }
+    library { function {
+      signature { name: 'noisy' input_arg { name: 'x' type: DT_INT32 } output_arg { name: 'y' type: DT_INT32 } }
+      node_def { name: 'r' op: 'RandomUniform' input: 'x' }
+      ret { key: 'y' value: 'r:output:0' } } })", {{"call:0"}});
+  CHECK(g.spec.library.empty());
+  CHECK(node(g.spec, "call").op == "noisy");
+  REQUIRE(g.spec.functions.size() == 1);
+  CHECK(g.spec.functions[0].name == "noisy");
 }
 
 TEST_CASE("docs/import.md has a row for every op the import maps") {

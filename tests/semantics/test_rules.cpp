@@ -2,6 +2,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include "semantics/diagnostic.hpp"
 #include "support/graphs.hpp"
 
 using namespace tfsem;
@@ -254,4 +255,50 @@ TEST_CASE("the independence data: which variable each node reads or updates") {
   CHECK(sem.access(node(p, "r").node).kind == Access::Kind::read);
   CHECK(sem.access(node(p, "r").node).var == *p.find_variable("x"));
   CHECK(sem.access(node(p, "v1").node).kind == Access::Kind::none);
+}
+
+// S-DEREF (TensorFlow 1's references): Mul takes x's handle on port 0 and
+// reads VarValue(x) when it fires, after or before the Assign-Add.
+const char* kDeref = R"({
+  "name": "deref",
+  "variables": {"x": [10]},
+  "nodes": [
+    {"id": "v1", "op": "Var", "var": "x"}, {"id": "mul", "op": "Mul"},
+    {"id": "v2", "op": "Var", "var": "x"}, {"id": "add", "op": "Assign-Add"}],
+  "edges": [
+    {"id": "g1", "kind": "control", "to": "v1"},
+    {"id": "h1", "kind": "variable", "from": "v1", "to": "mul:0"},
+    {"id": "two", "kind": "tensor", "to": "mul:1", "value": [2]},
+    {"id": "y", "kind": "tensor", "from": "mul", "fetch": "y"},
+    {"id": "g2", "kind": "control", "to": "v2"},
+    {"id": "h2", "kind": "variable", "from": "v2", "to": "add:0"},
+    {"id": "in", "kind": "tensor", "to": "add:1", "value": [5]}]})";
+
+TEST_CASE("S-DEREF: a function dereferences its variable edge when it fires, and is a reader of x") {
+  Semantics sem(program_from(kDeref));
+  const auto& p = sem.program();
+  CHECK(sem.access(node(p, "mul").node).kind == Access::Kind::read);
+  CHECK(sem.access(node(p, "mul").node).var == *p.find_variable("x"));
+  const auto ready = fire1(sem, fire1(sem, sem.initial(), "v1"), "v2");
+  CHECK(sem.enabled(ready, node(p, "mul")));
+  // Before the update: 10 * 2; after it: (10 + 5) * 2.
+  const auto before = fire1(sem, ready, "mul");
+  CHECK(text(p, before, "y") == "i32:[20]");
+  CHECK(is_empty(at(p, before, "h1")));
+  CHECK(is_empty(at(p, before, "two")));
+  CHECK(before.var_value == ready.var_value);
+  const auto after = fire1(sem, fire1(sem, ready, "add"), "mul");
+  CHECK(text(p, after, "y") == "i32:[30]");
+}
+
+TEST_CASE("S-DEREF: a function takes one variable edge at most") {
+  CHECK_THROWS_WITH_AS(program_from(R"({
+    "variables": {"x": [1]},
+    "nodes": [{"id": "v1", "op": "Var", "var": "x"}, {"id": "v2", "op": "Var", "var": "x"}, {"id": "add", "op": "Add"}],
+    "edges": [
+      {"id": "g1", "kind": "control", "to": "v1"}, {"id": "g2", "kind": "control", "to": "v2"},
+      {"id": "h1", "kind": "variable", "from": "v1", "to": "add:0"},
+      {"id": "h2", "kind": "variable", "from": "v2", "to": "add:1"},
+      {"id": "y", "kind": "tensor", "from": "add"}]})"),
+      doctest::Contains("input port 1 of node 'add' takes a tensor edge, not a variable edge"), InputError);
 }

@@ -39,6 +39,18 @@ TEST_CASE("equality and hashing are structural") {
   CHECK_FALSE(Tensor::atom("A") == Tensor::apply("A", {}));
 }
 
+TEST_CASE("V-NAN: a float tensor has one NaN, whatever its sign and payload") {
+  Buffer<double> nans(3);
+  nans << -std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::signaling_NaN(), 0.0 / 0.0;
+  Buffer<double> quiet(3);
+  quiet.setConstant(std::numeric_limits<double>::quiet_NaN());
+  const auto a = Tensor::dense({3}, Storage{nans});
+  const auto b = Tensor::dense({3}, Storage{quiet});
+  CHECK(a == b);
+  CHECK(a.hash() == b.hash());
+  CHECK(format::parse_tensor(format::tensor_to_json(a), "/v") == a);  // written "nan", read back equal
+}
+
 TEST_CASE("large tensors print as shape and content hash") {
   auto t = format::parse_tensor(json::parse(R"({"dtype":"f32","shape":[100,100],"fill":0.5})"), "/v");
   CHECK(t.to_string().starts_with("f32:[100,100]#"));

@@ -2,6 +2,7 @@
 
 #include "semantics/diagnostic.hpp"
 #include "semantics/format/graphdef/graph_index.hpp"
+#include "semantics/format/graphdef/library.hpp"
 #include "semantics/format/graphdef/op_table.hpp"
 #include "semantics/format/graphdef/tensor_proto.hpp"
 #include "semantics/format/graphdef/wiring.hpp"
@@ -21,6 +22,7 @@ namespace {
 struct Handle {
   std::string var;
   bool resource = false;
+  bool alias = false;  // --tf1-refs: a value aliasing a reference's buffer (`x/read`), not a reference
 };
 
 // A symbolic atom for a name: an identifier (letters, digits, '_').
@@ -37,9 +39,18 @@ std::string ref_form(std::string_view op) {
   return op == "Identity" ? "RefIdentity" : "Ref" + std::string(op);
 }
 
+// The functions of the library tfsem interprets, and those the graph and
+// their bodies call: shared by the import of the graph and of each body.
+struct Calls {
+  Library library;
+  std::set<std::string> called;
+};
+
 class Importer {
  public:
-  Importer(const GraphDef& graph, const ImportOptions& options) : graph_(graph), index_(graph), options_(options) {
+  // `calls`: null when the graph has no library; `body`: importing a function's body.
+  Importer(const GraphDef& graph, const ImportOptions& options, Calls* calls, bool body)
+      : graph_(graph), index_(graph), options_(options), calls_(calls), body_(body) {
     for (const auto& n : index_.nodes()) rules_.push_back(find_rule(n.def->op()));
     passers_.assign(rules_.size(), -1);
     wiring_.reserve(2 * rules_.size());
@@ -47,6 +58,7 @@ class Importer {
 
   Imported run(const std::string& name) {
     check_ports();
+    if (options_.tf1_refs) find_replaced_buffers();
     if (options_.initialized) find_initializers();
     const std::set<std::string> fetches(options_.fetches.begin(), options_.fetches.end());
     for (const auto& f : fetches)
@@ -56,6 +68,7 @@ class Importer {
       if (!removed_.count(i)) lower(i);
     for (const auto& f : fetches) fetch(f);
     if (!diags_.empty()) throw InputError(std::move(diags_));
+    if (calls_ && !body_) import_library();
     out_.spec.name = name;
     out_.spec.description = "imported from a TensorFlow GraphDef";
     for (const auto& [var, v] : variables_) out_.spec.variables.push_back(v);
@@ -69,6 +82,8 @@ class Importer {
   const GraphDef& graph_;
   GraphIndex index_;
   const ImportOptions& options_;
+  Calls* calls_;
+  bool body_;
   Wiring wiring_;
   Imported out_;
   std::vector<Diagnostic> diags_;
@@ -91,6 +106,9 @@ class Importer {
   std::map<std::string, std::pair<int, bool>> uninterpreted_;  // op -> (nodes, stateful)
   std::map<std::string, int> updates_;
   std::vector<std::string> symbols_, initializers_, dropped_;
+  std::set<std::string> dereferencing_;  // --tf1-refs: the functions that dereference a variable (S-DEREF)
+  std::set<std::string> replaced_;       // --tf1-refs: variables whose buffer an Assign may replace
+  std::vector<std::string> snapshots_;   // --tf1-refs: the reads of a reference kept as snapshots
 
   // ---- Facts about TF nodes ----
 
@@ -160,6 +178,10 @@ class Importer {
       return true;
     if (o != "Switch" && o != "Merge" && o != "Enter" && o != "Exit" && o != "NextIteration" && o != "Identity") return false;
     const auto& in = index_.node(i).inputs;
+    if (o == "Identity" && options_.tf1_refs) {  // `x/read` under --tf1-refs: an alias of the reference
+      const auto h = handle(in[0]);
+      return h && !h->resource && !replaced_.count(h->var);
+    }
     return std::any_of(in.begin(), in.end(), [&](TfOutput src) {
       const auto h = handle(src);
       return h && h->resource;
@@ -170,7 +192,15 @@ class Importer {
     const auto* r = rule(i);
     if (r) return r->lowering == Lowering::assign || r->lowering == Lowering::gradient_step || r->lowering == Lowering::update;
     const auto& in = index_.node(i).inputs;
-    return updates_variables(op(i)) && std::any_of(in.begin(), in.end(), [&](TfOutput s) { return handle(s).has_value(); });
+    return updates_variables(op(i)) && std::any_of(in.begin(), in.end(), [&](TfOutput s) { return reference(s).has_value(); });
+  }
+
+  // The variable output o denotes as a reference or handle, which an op may
+  // update; not an alias (`x/read` under --tf1-refs), which is a value.
+  std::optional<Handle> reference(TfOutput o) {
+    auto h = handle(o);
+    if (h && h->alias) return std::nullopt;
+    return h;
   }
 
   // The variable an output denotes, if it is a reference or a resource handle.
@@ -185,17 +215,18 @@ class Importer {
       h = Handle{shared && !shared->s().empty() ? shared->s() : name(o.node), op(o.node) == "VarHandleOp"};
     } else if (o.port == 0 && updates(o.node) && (r == nullptr || r->outputs == 1)) {
       for (const auto& src : in)  // an update's output: its (first) variable, once updated
-        if (!h) h = handle(src);
+        if (!h) h = reference(src);
     } else if (passer(o.node) && !(op(o.node).ends_with("Merge") && o.port == 1)) {
       for (const auto& src : in)
         if (!h) h = handle(src);
+      if (h && !h->resource && options_.tf1_refs && op(o.node) == "Identity") h->alias = true;
     }
     resolving_.erase(key(o));
     return handles_[key(o)] = h;
   }
 
   std::string var_of(std::uint32_t i, std::uint32_t port) {
-    const auto h = handle(index_.node(i).inputs.at(port));
+    const auto h = reference(index_.node(i).inputs.at(port));
     if (!h)
       fail("I-REF", i, "input " + std::to_string(port),
            op(i) + " updates or reads a variable here, and '" + def(i).input(static_cast<int>(port)) +
@@ -254,6 +285,16 @@ class Importer {
     }
   }
 
+  // --tf1-refs: an Assign that may change its variable's shape (validate_shape
+  // false) gives it a new buffer, which the aliases taken before do not see
+  // (#3886): that variable's `x/read` stays a snapshot, a Read.
+  void find_replaced_buffers() {
+    for (std::uint32_t i = 0; i < index_.nodes().size(); ++i)
+      if (op(i) == "Assign" && !index_.node(i).inputs.empty())
+        if (const auto* v = attr(i, "validate_shape", AttrValue::kB, false); v && !v->b())
+          if (const auto h = reference(index_.node(i).inputs[0])) replaced_.insert(h->var);
+  }
+
   // ---- Values ----
 
   Tensor constant(std::uint32_t i) {
@@ -295,13 +336,22 @@ class Importer {
 
   // Input `port` of TF node i, a value, to input `to_port` of tfsem node `to`;
   // a reference or handle is read first, by a Read that joins the entries.
+  // Under --tf1-refs, a function `to` dereferences a reference (or its alias
+  // `x/read`) itself when it fires (S-DEREF), one input at most; any other
+  // consumer reads a snapshot, and the note says so.
   void value_input(std::uint32_t i, std::uint32_t port, const std::string& to, std::uint32_t to_port,
-                   std::vector<std::string>& entries) {
+                   std::vector<std::string>& entries, bool function = false) {
     const auto src = index_.node(i).inputs.at(port);
-    if (!handle(src)) return wiring_.consume(source(src), to, to_port);
+    const auto h = handle(src);
+    if (!h) return wiring_.consume(source(src), to, to_port);
+    if (options_.tf1_refs && !h->resource) {
+      if (function && dereferencing_.insert(to).second) return link(src, to, to_port);
+      snapshots_.push_back("'" + name(i) + "' input " + std::to_string(port) +
+                           (function ? " (its function dereferences another input)" : " (" + op(i) + " is not a function)"));
+    }
     const auto read = to + "@read" + std::to_string(to_port);
     wiring_.node(read, "Read", {}, "t", where(i));
-    variable_input(i, port, read, 0);
+    link(src, read, 0);
     wiring_.consume(wiring_.port(read, 0), to, to_port);
     entries.push_back(read);
   }
@@ -309,7 +359,12 @@ class Importer {
   // Input `port` of TF node i, a variable, to input `to_port` of tfsem node `to`.
   void variable_input(std::uint32_t i, std::uint32_t port, const std::string& to, std::uint32_t to_port) {
     var_of(i, port);
-    const auto [from, from_port] = materialize(index_.node(i).inputs[port]);
+    link(index_.node(i).inputs[port], to, to_port);
+  }
+
+  // A variable edge from output o (a reference, handle or alias) to input `to_port` of `to`.
+  void link(TfOutput o, const std::string& to, std::uint32_t to_port) {
+    const auto [from, from_port] = materialize(o);
     wiring_.variable_edge(from, from_port, to, to_port);
   }
 
@@ -395,6 +450,8 @@ class Importer {
   void lower(std::uint32_t i) {
     const auto* r = rule(i);
     if (passer(i)) return void(instance(i, 0));
+    if (const auto* f = calls_ ? calls_->library.callee(def(i)) : nullptr; f && calls_->library.interpreted(*f))
+      return call(i, *f);
     if (updates(i) && (!r || r->lowering == Lowering::update)) return update(i);
     if (!r || (op(i) == "MatMul" && (flag(i, "transpose_a") || flag(i, "transpose_b")))) return uninterpreted(i);
     switch (r->lowering) {
@@ -411,8 +468,8 @@ class Importer {
       case Lowering::update: return;
       case Lowering::identity: return handle(index_.node(i).inputs[0]) ? read(i) : single(i, "Identity", {}, 1);
       case Lowering::print: return print(i);
-      case Lowering::no_op:
-      case Lowering::function: return single(i, std::string(r->target), {}, static_cast<std::size_t>(r->outputs));
+      case Lowering::no_op: return single(i, std::string(r->target), {}, static_cast<std::size_t>(r->outputs));
+      case Lowering::function: return single(i, std::string(r->target), {}, static_cast<std::size_t>(r->outputs), true);
       case Lowering::control_flow: {
         const auto outputs = op(i) == "Merge" ? (used({i, 1}) ? 2U : 1U) : static_cast<std::size_t>(r->outputs);
         return single(i, std::string(r->target), loop_attrs(i), outputs);
@@ -421,17 +478,20 @@ class Importer {
     }
   }
 
-  // One tfsem node named after node i, taking its inputs as values.
-  void single(std::uint32_t i, const std::string& tfsem_op, Attrs attrs, std::size_t outputs) {
+  // One tfsem node named after node i, taking its inputs as values; a
+  // function may dereference one (S-DEREF, --tf1-refs).
+  void single(std::uint32_t i, const std::string& tfsem_op, Attrs attrs, std::size_t outputs, bool function = false) {
     wiring_.node(name(i), tfsem_op, std::move(attrs), std::string(outputs, 't'), where(i));
     std::vector<std::string> entries = {name(i)};
-    for (std::uint32_t k = 0; k < index_.node(i).inputs.size(); ++k) value_input(i, k, name(i), k, entries);
+    for (std::uint32_t k = 0; k < index_.node(i).inputs.size(); ++k) value_input(i, k, name(i), k, entries, function);
     gate(i, entries);
   }
 
+  // A Read of a reference or handle, or (StopGradient, Snapshot, ...) of an alias.
   void read(std::uint32_t i) {
     wiring_.node(name(i), "Read", {}, "t", where(i));
-    variable_input(i, 0, name(i), 0);
+    if (!handle(index_.node(i).inputs[0])) var_of(i, 0);  // I-REF
+    link(index_.node(i).inputs[0], name(i), 0);
     gate(i, {name(i)});
   }
 
@@ -478,7 +538,7 @@ class Importer {
     if (const auto* r = rule(i))
       for (auto k : r->handles) var_of(i, static_cast<std::uint32_t>(k));
     std::vector<std::uint32_t> vars, values;
-    for (std::uint32_t k = 0; k < in.size(); ++k) (handle(in[k]) ? vars : values).push_back(k);
+    for (std::uint32_t k = 0; k < in.size(); ++k) (reference(in[k]) ? vars : values).push_back(k);
     const auto f = function_name(i);
     const bool locking = flag(i, "use_locking");
     std::vector<std::string> entries, done;
@@ -528,7 +588,8 @@ class Importer {
     gate(i, entries);
   }
 
-  // Print(x, data...) = Snd(data_k, ... Snd(data_1, x)): x once the data is there.
+  // Print(x, data...) = Snd(data_k, ... Snd(data_1, x)): x once the data is there
+  // (each Snd a function that may dereference one input, --tf1-refs).
   void print(std::uint32_t i) {
     const auto& n = name(i);
     const auto k = static_cast<std::uint32_t>(index_.node(i).inputs.size());
@@ -538,8 +599,8 @@ class Importer {
     for (std::uint32_t d = 1; d < k; ++d) {
       const auto id = d + 1 == k ? n : n + "@data" + std::to_string(d);
       wiring_.node(id, "Snd", {}, "t", where(i));
-      value_input(i, d, id, 0, entries);
-      if (d == 1) value_input(i, 0, id, 1, entries);
+      value_input(i, d, id, 0, entries, true);
+      if (d == 1) value_input(i, 0, id, 1, entries, true);
       else wiring_.consume(wiring_.port(previous, 0), id, 1);
       entries.push_back(id);
       previous = id;
@@ -579,7 +640,65 @@ class Importer {
     auto& note = uninterpreted_[op(i) + (call ? " (a function of the library)" : "")];
     ++note.first;
     note.second = is_stateful;
-    single(i, f, {}, outputs_used(i));
+    single(i, f, {}, outputs_used(i), true);
+  }
+
+  // ---- Functions of the library (library.hpp) ----
+
+  // A call of a function tfsem interprets: a call site, its inputs the
+  // arguments and its outputs the results (thesis section 5).
+  void call(std::uint32_t i, const FunctionDef& f) {
+    calls_->called.insert(f.signature().name());
+    single(i, f.signature().name(), {}, static_cast<std::size_t>(f.signature().output_arg_size()));
+  }
+
+  // The bodies of the functions called, and of those they call, as tfsem's library.
+  void import_library() {
+    std::set<std::string> done;
+    for (bool more = true; more;) {
+      more = false;
+      for (const auto& fname : std::set<std::string>(calls_->called))  // a copy: bodies call more
+        if (done.insert(fname).second) {
+          more = true;
+          out_.spec.library.push_back(library_function(*calls_->library.find(fname)));
+        }
+    }
+  }
+
+  LibraryFunction library_function(const FunctionDef& f) {
+    const auto& fname = f.signature().name();
+    const auto where = "function '" + fname + "'";
+    const auto body = calls_->library.body(f);
+    const ImportOptions options{body.results, false, options_.tf1_refs};
+    Imported imported;
+    try {
+      imported = Importer(body.graph, options, calls_, true).run(fname);
+    } catch (const InputError& e) {
+      auto diags = e.diagnostics();
+      for (auto& d : diags) d.where = where + ": " + d.where;
+      throw InputError(std::move(diags));
+    }
+    LibraryFunction out{fname, {}, {}, std::move(imported.spec.nodes), std::move(imported.spec.edges), where};
+    for (const auto& a : f.signature().input_arg()) out.args.push_back(a.name());
+    for (const auto& r : f.signature().output_arg()) out.results.push_back(r.name());
+    for (auto& n : out.nodes) n.where = where + ": " + n.where;
+    for (auto& e : out.edges) {
+      e.where = where + ": " + e.where;
+      // The static transformation names nodes after a body's input edges, and a node's name has no ':'.
+      std::replace(e.id.begin(), e.id.end(), ':', '.');
+      if (!e.from && std::find(out.args.begin(), out.args.end(), e.id) != out.args.end()) {
+        e.arg = e.id;  // a Placeholder standing for an argument
+        e.value = std::monostate{};
+      }
+      if (!e.to && e.fetch && !e.fetch->empty()) {  // a ret; two naming one output give one result (G-FN)
+        const auto j = std::find(body.results.begin(), body.results.end(), *e.fetch);
+        if (j != body.results.end()) e.result = out.results[static_cast<std::size_t>(j - body.results.begin())];
+        e.fetch.reset();
+      }
+    }
+    for (const auto& fn : imported.spec.functions) declare(fn.name, fn.stateful);
+    for (const auto& note : imported.notes) out_.notes.push_back(where + ": " + note);
+    return out;
   }
 
   // ---- Fetches ----
@@ -600,8 +719,7 @@ class Importer {
     // A reference or handle is fetched as a value: read when the run gets to it.
     const auto read = name(*i) + "@fetch" + std::to_string(o.port);
     wiring_.node(read, "Read", {}, "t", where(*i));
-    const auto [from, from_port] = materialize(o);
-    wiring_.variable_edge(from, from_port, read, 0);
+    link(o, read, 0);
     wiring_.fetch(wiring_.port(read, 0), text);
   }
 
@@ -623,17 +741,30 @@ class Importer {
     for (const auto& [o, n] : updates_) ups.push_back(o + " x" + std::to_string(n));
     if (!ups.empty()) out_.notes.push_back("variable updates: " + list(ups));
     if (!symbols_.empty()) out_.notes.push_back("constants tfsem holds as symbols: " + list(symbols_));
-    if (!out_.placeholders.empty())
+    if (!out_.placeholders.empty() && !body_)  // a body's are its arguments
       out_.notes.push_back("placeholders, to feed with --feed NAME=VALUE: " + list(out_.placeholders));
     if (!initializers_.empty()) out_.notes.push_back("initialized before the run (--initialized): " + list(initializers_));
     if (!dropped_.empty()) out_.notes.push_back("control inputs on initializers left out (--initialized): " + list(dropped_));
+    if (options_.tf1_refs)
+      out_.notes.push_back("--tf1-refs: " + std::to_string(dereferencing_.size()) +
+                           (dereferencing_.size() == 1 ? " function dereferences" : " functions dereference") +
+                           " a variable when it runs (S-DEREF)" +
+                           (snapshots_.empty() ? std::string()
+                                               : "; reads of a reference kept as snapshots (a Read before the consumer "
+                                                 "runs: among its values are those the alias gives): " + list(snapshots_)) +
+                           (replaced_.empty() ? std::string()
+                                              : "; `x/read` stays a snapshot (a Read) of the variables an Assign with "
+                                                "validate_shape false may give a new buffer: " +
+                                                    list({replaced_.begin(), replaced_.end()})));
   }
 };
 
 }  // namespace
 
 Imported import_graph(const GraphDef& graph, const std::string& name, const ImportOptions& options) {
-  return Importer(graph, options).run(name);
+  if (graph.library().function_size() == 0) return Importer(graph, options, nullptr, false).run(name);
+  Calls calls{Library(graph.library()), {}};
+  return Importer(graph, options, &calls, false).run(name);
 }
 
 }  // namespace tfsem::graphdef

@@ -20,6 +20,11 @@ struct ImportOptions {
   // "<variable>/Assign"), as after running tf.global_variables_initializer() in
   // an earlier session.run; those initializers are left out of the graph.
   bool initialized = false;
+  // TensorFlow 1's references: `x/read` (Identity of a reference) aliases the
+  // variable's buffer, so it is a RefIdentity passing the variable on, and a
+  // function reading it (or the reference itself) dereferences the variable
+  // when it fires (S-DEREF) instead of reading a snapshot taken by a Read.
+  bool tf1_refs = false;
 };
 
 struct Imported {
