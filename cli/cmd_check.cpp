@@ -67,7 +67,8 @@ struct Fixes {
   bool stopped = false;
 };
 
-nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const Fixes& fixes) {
+nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const Fixes& fixes,
+                          const std::vector<explorer::distributed::RankReport>& ranks) {
   using nlohmann::json;
   const auto& p = sem.program();
   auto name = [&](Transition t) { return transition_to_string(p, sem.contexts(), t); };
@@ -94,7 +95,7 @@ nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const
     fix_list.push_back({{"control_edges", edges}, {"sequential_loops", loops}, {"outcome", explorer::outcome_text(sem, f.outcome)}});
   }
   const auto& c = r.counters;
-  return {{"graph", p.name()}, {"hash", p.hash_hex()}, {"por", explorer::por_name(r.por)},
+  nlohmann::json out = {{"graph", p.name()}, {"hash", p.hash_hex()}, {"por", explorer::por_name(r.por)},
           {"complete", r.complete}, {"stopped_by", r.stopped_by},
           {"outcomes", outcomes},
           {"verdict", verdict(r)},
@@ -105,9 +106,12 @@ nlohmann::json check_json(const Semantics& sem, const explorer::Result& r, const
                         {"transitions", c.transitions}, {"terminal_states", c.terminal_states},
                         {"behaviours_explored", c.behaviours}, {"transitions_pruned", c.transitions_pruned}}},
           {"seconds", r.seconds}};
+  if (!ranks.empty()) out["ranks"] = ranks_json(ranks);
+  return out;
 }
 
-void print_text(const Semantics& sem, const explorer::Result& r, const Fixes& fixes, bool fixing) {
+void print_text(const Semantics& sem, const explorer::Result& r, const Fixes& fixes, bool fixing,
+                const std::vector<explorer::distributed::RankReport>& ranks) {
   const auto& p = sem.program();
   std::cout << "graph: " << p.name() << "\nhash: " << p.hash_hex() << "\npor: " << explorer::por_name(r.por) << "\n";
   if (!r.complete) std::cout << "INCOMPLETE: stopped by " << r.stopped_by << "\n";
@@ -137,10 +141,14 @@ void print_text(const Semantics& sem, const explorer::Result& r, const Fixes& fi
   char t[32];
   std::snprintf(t, sizeof t, "%.3f", r.seconds);
   std::cout << "time: " << t << "s\n";
+  for (std::size_t k = 0; k < ranks.size(); ++k)
+    std::cout << "rank: " << k << " | states " << ranks[k].states << " | sent " << ranks[k].bytes_sent << " bytes | received "
+              << ranks[k].bytes_received << " bytes | idle " << ranks[k].idle_seconds << "s\n";
 }
 
 int run_check(const CheckOptions& o) {
   if (!o.runs.empty() || o.repeats > 1) {
+    if (o.search.distributed) throw InputError("", "--distributed", "", "a session of runs is checked by one process");
     if (!o.fixed_graph.empty()) throw InputError("", "--run", "", "a session of runs writes no fixed graph");
     std::vector<RunSpec> runs;
     for (const auto& r : o.runs) runs.push_back(parse_run(r));
@@ -150,16 +158,19 @@ int run_check(const CheckOptions& o) {
   const auto sem = o.graph.load();
   const auto& p = sem.program();
   const auto opts = o.search.make();
-  const auto result = explorer::explore(sem, opts);
+  std::vector<explorer::distributed::RankReport> ranks;
+  const auto result = o.search.explore(sem, opts, &ranks);
   end_progress(opts, result);
+  // Rank 0 reports, and searches for fixes on its own (the candidates are explored by one process).
+  if (!o.search.reports()) return o.search.exit_code(kSuccess);
   Fixes fixes;
   if (!o.no_fix) {
     fixes.found = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
     // The explorations verifying fixes stop on an interrupt too; the outcomes are complete, the fixes not.
     fixes.stopped = result.complete && opts.limits.stop && opts.limits.stop->load();
   }
-  if (o.json) std::cout << check_json(sem, result, fixes).dump(2) << "\n";
-  else print_text(sem, result, fixes, !o.no_fix);
+  if (o.json) std::cout << check_json(sem, result, fixes, ranks).dump(2) << "\n";
+  else print_text(sem, result, fixes, !o.no_fix, ranks);
   if (!o.fixed_graph.empty() && !fixes.found.empty())
     write_text(format::program_to_json(fixes.found.front().fixed).dump(2) + "\n", o.fixed_graph);
   if (!o.witness_dir.empty()) {
@@ -176,8 +187,8 @@ int run_check(const CheckOptions& o) {
                           "race on " + p.variable(race.var).name);
     }
   }
-  if (!result.complete || fixes.stopped) return kIncomplete;
-  return result.deterministic() && !result.violated() ? kSuccess : kPropertyViolated;
+  if (!result.complete || fixes.stopped) return o.search.exit_code(kIncomplete);
+  return o.search.exit_code(result.deterministic() && !result.violated() ? kSuccess : kPropertyViolated);
 }
 
 }  // namespace
@@ -187,6 +198,7 @@ Command add_check(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
   o->graph.add_to(*sub);
   o->search.add_to(*sub);
+  o->search.add_distributed(*sub);
   sub->add_flag("--json", o->json, "print the report as JSON");
   sub->add_flag("--no-fix", o->no_fix, "do not search for control edges that make the graph deterministic");
   sub->add_option("--fix-budget", o->fix_budget, "explorations the fix search may spend")->capture_default_str();

@@ -65,14 +65,16 @@ class StateGraphDot {
 int run_explore(const ExploreCmd& o) {
   const auto sem = o.graph.load();
   const auto& p = sem.program();
+  if (o.search.distributed && !o.dot.empty()) throw InputError("", "--dot", "", "--distributed draws no state graph");
   std::vector<explorer::Result> results;
+  std::vector<std::vector<explorer::distributed::RankReport>> ranks(o.pors.size());
   for (const auto& name : o.pors) {
     const auto por = *explorer::parse_por(name);
     auto opts = o.search.make(por);
     const bool draw = !o.dot.empty() && &name == &o.pors.back();
     StateGraphDot dot(sem, o.dot_max_states);
     if (draw) opts.observer = dot.observer();
-    results.push_back(explorer::explore(sem, opts));
+    results.push_back(o.search.explore(sem, opts, &ranks[results.size()]));
     end_progress(opts, results.back());
     if (results.back().stopped_by == "interrupt") break;  // the reductions not run yet are left out
     if (draw) dot.write(o.dot, results.back().counters.states_stored);
@@ -94,12 +96,14 @@ int run_explore(const ExploreCmd& o) {
   };
   bool complete = true;
   for (const auto& r : results) complete = complete && r.complete;
+  if (!o.search.reports()) return o.search.exit_code(kSuccess);
   if (o.json) {
     nlohmann::json j = {{"graph", p.name()}, {"hash", p.hash_hex()}, {"complete", complete}};
     for (std::size_t k = 0; k < results.size(); ++k) {
       nlohmann::json c = {{"complete", results[k].complete}, {"stopped_by", results[k].stopped_by},
                           {"seconds", results[k].seconds}};
       for (const auto& row : rows) c[row.key] = row.get(results[k]);
+      if (o.search.distributed) c["ranks"] = ranks_json(ranks[k]);
       j["por"][o.pors[k]] = c;
     }
     std::cout << j.dump(2) << "\n";
@@ -121,7 +125,7 @@ int run_explore(const ExploreCmd& o) {
       if (!results[k].complete)
         std::printf("INCOMPLETE: stopped by %s (por %s)\n", results[k].stopped_by.c_str(), o.pors[k].c_str());
   }
-  return complete ? kSuccess : kIncomplete;
+  return o.search.exit_code(complete ? kSuccess : kIncomplete);
 }
 
 }  // namespace
@@ -131,6 +135,7 @@ Command add_explore(CLI::App& app) {
   auto o = std::make_shared<ExploreCmd>();
   o->graph.add_to(*sub);
   o->search.add_to(*sub, false);
+  o->search.add_distributed(*sub);
   sub->add_option("--por", o->pors, "the reductions to run, in order (the last one is drawn by --dot)")
       ->check(CLI::IsMember({"none", "stubborn", "rf"}))
       ->delimiter(',')

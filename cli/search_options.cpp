@@ -1,6 +1,7 @@
 #include "cli/search_options.hpp"
 
 #include "cli/interrupt.hpp"
+#include "semantics/diagnostic.hpp"
 
 #include <unistd.h>
 
@@ -34,6 +35,11 @@ void SearchOptions::add_to(CLI::App& app, bool with_por, const std::string& thre
       ->capture_default_str();
 }
 
+void SearchOptions::add_distributed(CLI::App& app) {
+  app.add_flag("--distributed", distributed,
+               "under mpirun: the states partitioned over the ranks, rank 0 reporting (docs/distributed.md)");
+}
+
 explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
   explorer::ExploreOptions o;
   o.por = p;
@@ -50,6 +56,31 @@ explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
                    static_cast<double>(pr.states) / pr.seconds, static_cast<unsigned long long>(pr.memory_bytes >> 20));
     };
   return o;
+}
+
+explorer::Result SearchOptions::explore(const Semantics& sem, const explorer::ExploreOptions& o,
+                                       std::vector<explorer::distributed::RankReport>* ranks) const {
+  if (!distributed) return explorer::explore(sem, o);
+  if (!explorer::distributed::available())
+    throw InputError("", "--distributed", "", explorer::distributed::unavailable_reason());
+  if (threads > 1)
+    throw InputError("", "--threads", "", "--distributed expands with one thread per rank: start more ranks instead");
+  auto report = explorer::distributed::explore(sem, o);
+  if (ranks) *ranks = std::move(report.ranks);
+  return std::move(report.result);
+}
+
+bool SearchOptions::reports() const { return !distributed || explorer::distributed::rank() == 0; }
+
+int SearchOptions::exit_code(int code) const { return distributed ? explorer::distributed::agree(code) : code; }
+
+nlohmann::json ranks_json(const std::vector<explorer::distributed::RankReport>& ranks) {
+  auto out = nlohmann::json::array();
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    out.push_back({{"rank", r}, {"states", ranks[r].states}, {"bytes_sent", ranks[r].bytes_sent},
+                   {"bytes_received", ranks[r].bytes_received}, {"idle_seconds", ranks[r].idle_seconds},
+                   {"memory_bytes", ranks[r].memory_bytes}});
+  return out;
 }
 
 void end_progress(const explorer::ExploreOptions& o, const explorer::Result& r) {

@@ -2,12 +2,16 @@
 // a progress line on a terminal.
 #pragma once
 
+#include "explorer/distributed.hpp"
 #include "explorer/explore.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tfsem::cli {
 
@@ -18,14 +22,30 @@ struct SearchOptions {
   double timeout_s = 0;
   Bounds bounds{};
   unsigned threads = 1;
+  bool distributed = false;
 
   // threads_flag: another name where --threads means something else (conform).
   void add_to(CLI::App& app, bool with_por = true, const std::string& threads_flag = "--threads");
+  // --distributed (check and explore).
+  void add_distributed(CLI::App& app);
   // The explorer's options for `por`; progress goes to stderr when it is a
   // terminal; SIGINT and SIGTERM stop the search (cli/interrupt.hpp).
   [[nodiscard]] explorer::ExploreOptions make(explorer::Por por) const;
   [[nodiscard]] explorer::ExploreOptions make() const { return make(*explorer::parse_por(por)); }
+
+  // The search, on this process or, with --distributed, over the MPI job's
+  // ranks (explorer/distributed.hpp); then `ranks` gets each rank's report.
+  // Without MPI, --distributed throws InputError saying why.
+  explorer::Result explore(const Semantics& sem, const explorer::ExploreOptions& o,
+                           std::vector<explorer::distributed::RankReport>* ranks = nullptr) const;
+  // Whether this process reports: not a rank other than 0 of a distributed search.
+  [[nodiscard]] bool reports() const;
+  // The exit code: with --distributed every rank exits with rank 0's.
+  [[nodiscard]] int exit_code(int code) const;
 };
+
+// Each rank's figures, for --json.
+nlohmann::json ranks_json(const std::vector<explorer::distributed::RankReport>& ranks);
 
 // --max-iterations and --max-depth; `stop` says what reaching them does.
 void add_bounds(CLI::App& app, Bounds& bounds, const std::string& stop);

@@ -1,5 +1,6 @@
 #include "explorer/explore.hpp"
 
+#include "explorer/expansion.hpp"
 #include "explorer/memory_gauge.hpp"
 #include "explorer/state_table.hpp"
 
@@ -18,8 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
-
 // What taking n more elements makes a vector hold in memory at once: when it
 // must grow, its elements in the new storage while the old storage is still
 // held (the rest of the new capacity is not touched yet, so not resident).
@@ -28,69 +27,10 @@ std::size_t growth_bytes(const V& v, std::size_t n) {
   return v.size() + n > v.capacity() ? (v.size() + n) * sizeof(typename V::value_type) : 0;
 }
 
-SleepSet intersect(const SleepSet& a, std::span<const Transition> b) {
-  SleepSet out;
-  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
-// Which pairs of accessors of one variable have been seen racing in the root
-// context, and which of them harmfully: a byte per pair, read at every state,
-// so kept dense (races in loops' contexts are always re-examined). The
-// merging thread sets flags while expanding threads read them; a stale read
-// only makes a thread report a race the merge already knows, which it ignores.
-class RaceFlags {
- public:
-  static constexpr std::uint8_t unseen = 0, benign = 1, harmful = 2;
-  explicit RaceFlags(const Semantics& sem)
-      : local_(sem.program().nodes().size()), owned_(sem.program().variables().size()), flags_(owned_.size()) {
-    std::vector<std::uint32_t> count(flags_.size(), 0);
-    for (std::size_t i = 0; i < local_.size(); ++i)
-      if (const auto a = sem.access(NodeId(i)); a.kind != Access::Kind::none) local_[i] = count[a.var.index()]++;
-    for (std::size_t x = 0; x < flags_.size(); ++x) size_.push_back(count[x]);
-  }
-  [[nodiscard]] std::uint8_t get(VarId x, NodeId a, NodeId b) const {
-    const auto* f = flags_[x.index()].load(std::memory_order_acquire);
-    return f == nullptr ? unseen : f[index(x, a, b)].load(std::memory_order_relaxed);
-  }
-  void set(VarId x, NodeId a, NodeId b, std::uint8_t v) {  // the merging thread only
-    auto& f = owned_[x.index()];
-    if (!f) {
-      f = std::make_unique<std::atomic<std::uint8_t>[]>(pairs(x));
-      flags_[x.index()].store(f.get(), std::memory_order_release);
-    }
-    f[index(x, a, b)].store(v, std::memory_order_relaxed);
-  }
-  [[nodiscard]] std::size_t bytes() const {
-    std::size_t n = 0;
-    for (std::size_t x = 0; x < owned_.size(); ++x) n += owned_[x] ? pairs(VarId(x)) : 0;
-    return n;
-  }
-
- private:
-  [[nodiscard]] std::size_t pairs(VarId x) const { return std::size_t{size_[x.index()]} * size_[x.index()]; }
-  [[nodiscard]] std::size_t index(VarId x, NodeId a, NodeId b) const {
-    return std::size_t{local_[a.index()]} * size_[x.index()] + local_[b.index()];
-  }
-  std::vector<std::uint32_t> local_;  // a node's index among its variable's accessors
-  std::vector<std::uint32_t> size_;   // accessors by variable
-  std::vector<std::unique_ptr<std::atomic<std::uint8_t>[]>> owned_;  // by variable, allocated at its first race
-  std::vector<std::atomic<const std::atomic<std::uint8_t>*>> flags_;  // owned_, published to the expanding threads
-};
-
-// What one thread needs to expand states: its cache of firings and scratch space.
-struct Worker {
-  Worker(const Semantics& sem, Codec& codec, const ExploreOptions& o)
-      : firings(sem, codec, o.limits.bounds), reduction(firings, o.por) {}
-  Firings firings;
-  Reduction reduction;
-  Landings landings;
-  Frontier frontier;
-  std::vector<Move> moves;
-  SleepSet sleep;
-  std::vector<Row> ab, ba;
-  Row mid;
-  std::atomic<std::size_t> firings_bytes{0};  // firings.bytes(), published after each block
+// What one thread needs to expand states, and its cache's size, published after each block.
+struct Worker : Expander {
+  using Expander::Expander;
+  std::atomic<std::size_t> firings_bytes{0};
 };
 
 // How a state was first reached: a move from its parent, and which result.
@@ -107,10 +47,6 @@ struct Batch {
     bool terminal;
     std::uint64_t pruned;
     std::uint32_t races_end, successors_end;
-  };
-  struct RaceSeen {
-    Transition a, b;
-    bool harmful;
   };
   struct Successor {
     Arrival how;
@@ -165,10 +101,7 @@ class Search {
   Result run() {
     start_ = last_report_ = Clock::now();
     result_.por = opts_.por;
-    codec_.pack(sem_.initial(), initial_row_);
-    std::vector<NodeId> every;
-    for (std::size_t i = 0; i < sem_.program().nodes().size(); ++i) every.emplace_back(i);
-    if (const auto exceeds = reduction().settle(initial_row_, initial_steps_, std::move(every)); exceeds.valid())
+    if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid())
       stop_at_bound(exceeds);
     else
       add(initial_row_, StateTable::hash(initial_row_), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1);
@@ -364,85 +297,20 @@ class Search {
     const auto si = c.states[k];
     const std::span<const Code> row(c.rows.data() + k * c.width, c.width);
     auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
-    w.firings.frontier(row, w.frontier);
-    const auto& enabled = w.frontier.enabled;
-    expanded.terminal = enabled.empty();
+    expanded.terminal = w.terminal(row);
     if (!expanded.terminal) {
-      find_races(w, row, out);
-      explore_moves(w, si, row, c.sleep[k], out);
+      w.races(row, race_flags_, out.races);
+      expanded.pruned = w.successors(row, c.sleep[k], [&](const SuccessorSeen& s) {
+        out.sleep.insert(out.sleep.end(), s.sleep.begin(), s.sleep.end());
+        out.rows.insert(out.rows.end(), s.row.begin(), s.row.end());
+        out.steps.insert(out.steps.end(), s.steps.begin(), s.steps.end());
+        out.successors.push_back({{si, s.move, s.result}, StateTable::hash(s.row), static_cast<std::uint32_t>(out.rows.size()),
+                                  static_cast<std::uint32_t>(out.sleep.size()), static_cast<std::uint32_t>(out.steps.size()),
+                                  s.exceeds});
+      });
     }
-    expanded.pruned = expanded.terminal ? 0 : enabled.size() - std::min(enabled.size(), w.moves.size());
     expanded.races_end = static_cast<std::uint32_t>(out.races.size());
     expanded.successors_end = static_cast<std::uint32_t>(out.successors.size());
-  }
-
-  void explore_moves(Worker& w, StateIndex si, std::span<const Code> row, const SleepSet& sleep, Batch& out) {
-    w.sleep = sleep;
-    w.reduction.moves(row, w.frontier, w.sleep, w.moves);
-    for (const auto& m : w.moves) {
-      w.reduction.fire(row, m, w.landings);
-      for (std::uint32_t r = 0; r < w.landings.size(); ++r) {
-        const auto steps = w.landings.steps(r);
-        // Sleep-set rule: a sibling explored earlier, or a sleeper, still sleeps
-        // after this move when it is independent of every firing in it.
-        for (auto z : w.sleep)
-          if (std::all_of(steps.begin(), steps.end(), [&](const Step& st) { return w.reduction.independent(z, st.transition()); }))
-            out.sleep.push_back(z);
-        const auto landing = w.landings.row(r);
-        out.rows.insert(out.rows.end(), landing.begin(), landing.end());
-        out.steps.insert(out.steps.end(), steps.begin(), steps.end());
-        out.successors.push_back({{si, m, r}, StateTable::hash(landing), static_cast<std::uint32_t>(out.rows.size()),
-                                  static_cast<std::uint32_t>(out.sleep.size()), static_cast<std::uint32_t>(out.steps.size()),
-                                  w.landings.exceeds(r)});
-      }
-      if (!m.write_phase && opts_.por != Por::none) w.sleep.insert(std::upper_bound(w.sleep.begin(), w.sleep.end(), m.t), m.t);
-    }
-  }
-
-  // Every pair of enabled conflicting accesses is a race; whether the two
-  // orders lead to different states is decided here, recorded by the merge.
-  void find_races(Worker& w, std::span<const Code> row, Batch& out) {
-    const auto& enabled = w.frontier.enabled;
-    for (std::size_t i = 0; i < enabled.size(); ++i) {
-      const auto a = enabled[i];
-      if (sem_.access(a.node).kind == Access::Kind::none || w.firings.dead(row, a)) continue;
-      for (std::size_t j = i + 1; j < enabled.size(); ++j) {
-        const auto b = enabled[j];
-        if (!accesses_conflict(a, b) || w.firings.dead(row, b)) continue;  // a dead access touches nothing (C-DEAD)
-        const bool root = a.context == kRootContext && b.context == kRootContext;
-        const auto flag = root ? race_flags_.get(sem_.access(a.node).var, a.node, b.node) : RaceFlags::unseen;
-        if (flag == RaceFlags::harmful) continue;  // its witnesses are final
-        const bool harmful = order_matters(w, row, a, b);
-        if (flag == RaceFlags::unseen || harmful) out.races.push_back({a, b, harmful});
-      }
-    }
-  }
-
-  [[nodiscard]] bool accesses_conflict(Transition a, Transition b) const {
-    const auto x = sem_.access(a.node), y = sem_.access(b.node);
-    return x.kind != Access::Kind::none && y.kind != Access::Kind::none && x.var == y.var &&
-           (x.kind == Access::Kind::update || y.kind == Access::Kind::update);
-  }
-
-  // The states reachable by firing a then b (every result of each), into out.
-  // Two accesses to one variable in enabled transitions never disable each
-  // other, so b is enabled after a (its inputs are its own).
-  static void fire_both(Worker& w, std::span<const Code> row, Transition a, Transition b, std::vector<Row>& out) {
-    out.clear();
-    for (std::size_t ra = 0, na = w.firings.results(row, a); ra < na; ++ra) {
-      w.firings.fire(row, a, ra, w.mid);
-      for (std::size_t rb = 0, nb = w.firings.results(w.mid, b); rb < nb; ++rb) {
-        w.firings.fire(w.mid, b, rb, out.emplace_back());
-        while (!out.back().empty() && out.back().back() == kEmptyCode) out.back().pop_back();  // rows compare padded
-      }
-    }
-  }
-
-  // Whether the two orders of a and b lead to different multisets of states.
-  static bool order_matters(Worker& w, std::span<const Code> row, Transition a, Transition b) {
-    fire_both(w, row, a, b, w.ab);
-    fire_both(w, row, b, a, w.ba);
-    return w.ab.size() != w.ba.size() || !std::is_permutation(w.ab.begin(), w.ab.end(), w.ba.begin());
   }
 
   // ---- Merging: one thread, in the order of the bucket. ----
@@ -489,11 +357,7 @@ class Search {
     }
     ++result_.counters.states_matched;
     paths_[i] = saturating_add(paths_[i], paths);
-    // A state reached again before its expansion sleeps only on what every path agrees on.
-    if (auto it = sleep_.find(i); it != sleep_.end()) {
-      it->second = intersect(it->second, sleep);
-      if (it->second.empty()) sleep_.erase(it);
-    }
+    sleep_again(sleep_, i, sleep);
     return i;
   }
 
@@ -533,7 +397,7 @@ class Search {
     it->second.paths = saturating_add(it->second.paths, paths_[si]);
   }
 
-  void record_race(StateIndex si, const Batch::RaceSeen& seen) {
+  void record_race(StateIndex si, const RaceSeen& seen) {
     const auto [a, b, harmful] = seen;
     const auto x = sem_.access(a.node).var;
     auto [it, fresh] = races_.try_emplace({a, b});

@@ -1,0 +1,58 @@
+// The search of explore.hpp over the processes of an MPI job (mpirun -np K):
+// each state is owned by the rank its canonical bytes (wire.hpp) hash to, and
+// each rank stores only its own states. The search goes level by level, a
+// level being the states reached by the same number of firings (every path to
+// a state fires the same nodes), as the one-process search does: a rank
+// expands its states of the level with the same code (expansion.hpp) and
+// sends each successor, with its path count and sleep set, to its owner in
+// one MPI_Alltoallv per round; a rank expands at most kRound states a round,
+// so the messages stay small. After each round every rank learns every
+// rank's status (MPI_Allgather): a limit hit or a stop on any rank stops all
+// of them (INCOMPLETE), and the next level is the lowest nonempty one of any
+// rank, so empty levels are skipped and the search ends when none is left.
+// Every arrival at a state comes from a lower level, so a state's path count
+// and sleep set are final before it is expanded, and the states, counters,
+// outcomes and races are those of one process. Rank 0 gathers the outcomes
+// and races, and rebuilds their witnesses by following each state's parent
+// (a rank and an index) from rank to rank.
+#pragma once
+
+#include "explorer/explore.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tfsem::explorer::distributed {
+
+// Whether this build has MPI; if not, why (for the refusal of --distributed).
+bool available();
+std::string unavailable_reason();
+
+// This process's rank and the job's size; MPI is started on first use (and
+// finalized at exit). Without MPI: 0 and 1.
+int rank();
+int ranks();
+
+// What one rank did, for the report.
+struct RankReport {
+  std::uint64_t states = 0;          // stored, owned by this rank
+  std::uint64_t bytes_sent = 0;      // to the other ranks
+  std::uint64_t bytes_received = 0;  // from the other ranks
+  double idle_seconds = 0;           // waiting in MPI calls for the other ranks
+  std::uint64_t memory_bytes = 0;    // the rank's peak, as --max-memory counts it
+};
+
+struct Report {
+  Result result;                  // complete on rank 0; the others hold their own counters only
+  std::vector<RankReport> ranks;  // by rank, on rank 0
+};
+
+// Every rank calls it with the same arguments. options.threads and the
+// observer are not used: each rank expands its states with one thread. Every
+// rank's result says whether the search is complete, and why it stopped.
+Report explore(const Semantics& sem, const ExploreOptions& options = {});
+
+// Every rank returns rank 0's `code` (the others' is ignored).
+int agree(int code);
+
+}  // namespace tfsem::explorer::distributed

@@ -1,0 +1,96 @@
+#include "explorer/expansion.hpp"
+
+namespace tfsem::explorer {
+
+void sleep_again(std::unordered_map<std::uint32_t, SleepSet>& sleep_sets, std::uint32_t state, std::span<const Transition> sleep) {
+  const auto it = sleep_sets.find(state);
+  if (it == sleep_sets.end()) return;
+  SleepSet both;
+  std::set_intersection(it->second.begin(), it->second.end(), sleep.begin(), sleep.end(), std::back_inserter(both));
+  if (both.empty()) sleep_sets.erase(it);
+  else it->second = std::move(both);
+}
+
+RaceFlags::RaceFlags(const Semantics& sem)
+    : local_(sem.program().nodes().size()), owned_(sem.program().variables().size()), flags_(owned_.size()) {
+  std::vector<std::uint32_t> count(flags_.size(), 0);
+  for (std::size_t i = 0; i < local_.size(); ++i)
+    if (const auto a = sem.access(NodeId(i)); a.kind != Access::Kind::none) local_[i] = count[a.var.index()]++;
+  for (std::size_t x = 0; x < flags_.size(); ++x) size_.push_back(count[x]);
+}
+
+void RaceFlags::set(VarId x, NodeId a, NodeId b, std::uint8_t v) {
+  auto& f = owned_[x.index()];
+  if (!f) {
+    f = std::make_unique<std::atomic<std::uint8_t>[]>(pairs(x));
+    flags_[x.index()].store(f.get(), std::memory_order_release);
+  }
+  f[index(x, a, b)].store(v, std::memory_order_relaxed);
+}
+
+std::size_t RaceFlags::bytes() const {
+  std::size_t n = 0;
+  for (std::size_t x = 0; x < owned_.size(); ++x) n += owned_[x] ? pairs(VarId(x)) : 0;
+  return n;
+}
+
+Expander::Expander(const Semantics& sem, Codec& codec, const ExploreOptions& o)
+    : firings(sem, codec, o.limits.bounds), reduction(firings, o.por), sem_(sem) {}
+
+FrameId Expander::initial(Row& row, Schedule& steps) {
+  firings.codec().pack(sem_.initial(), row);
+  std::vector<NodeId> every;
+  for (std::size_t i = 0; i < sem_.program().nodes().size(); ++i) every.emplace_back(i);
+  return reduction.settle(row, steps, std::move(every));
+}
+
+void Expander::inherited(std::span<const Step> steps) {
+  next_sleep_.clear();
+  for (auto z : sleep_)
+    if (std::all_of(steps.begin(), steps.end(), [&](const Step& st) { return reduction.independent(z, st.transition()); }))
+      next_sleep_.push_back(z);
+}
+
+void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vector<RaceSeen>& out) {
+  const auto& enabled = frontier.enabled;
+  for (std::size_t i = 0; i < enabled.size(); ++i) {
+    const auto a = enabled[i];
+    if (sem_.access(a.node).kind == Access::Kind::none || firings.dead(row, a)) continue;
+    for (std::size_t j = i + 1; j < enabled.size(); ++j) {
+      const auto b = enabled[j];
+      if (!accesses_conflict(a, b) || firings.dead(row, b)) continue;  // a dead access touches nothing (C-DEAD)
+      const bool root = a.context == kRootContext && b.context == kRootContext;
+      const auto flag = root ? flags.get(sem_.access(a.node).var, a.node, b.node) : RaceFlags::unseen;
+      if (flag == RaceFlags::harmful) continue;  // its witnesses are final
+      const bool harmful = order_matters(row, a, b);
+      if (flag == RaceFlags::unseen || harmful) out.push_back({a, b, harmful});
+    }
+  }
+}
+
+bool Expander::accesses_conflict(Transition a, Transition b) const {
+  const auto x = sem_.access(a.node), y = sem_.access(b.node);
+  return x.kind != Access::Kind::none && y.kind != Access::Kind::none && x.var == y.var &&
+         (x.kind == Access::Kind::update || y.kind == Access::Kind::update);
+}
+
+// Two accesses to one variable in enabled transitions never disable each
+// other, so b is enabled after a (its inputs are its own).
+void Expander::fire_both(std::span<const Code> row, Transition a, Transition b, std::vector<Row>& out) {
+  out.clear();
+  for (std::size_t ra = 0, na = firings.results(row, a); ra < na; ++ra) {
+    firings.fire(row, a, ra, mid_);
+    for (std::size_t rb = 0, nb = firings.results(mid_, b); rb < nb; ++rb) {
+      firings.fire(mid_, b, rb, out.emplace_back());
+      while (!out.back().empty() && out.back().back() == kEmptyCode) out.back().pop_back();  // rows compare padded
+    }
+  }
+}
+
+bool Expander::order_matters(std::span<const Code> row, Transition a, Transition b) {
+  fire_both(row, a, b, ab_);
+  fire_both(row, b, a, ba_);
+  return ab_.size() != ba_.size() || !std::is_permutation(ab_.begin(), ab_.end(), ba_.begin());
+}
+
+}  // namespace tfsem::explorer

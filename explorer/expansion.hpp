@@ -1,0 +1,131 @@
+// Expanding one explored state, shared by the search of explore.cpp and the
+// distributed search of distributed.cpp: the races between its enabled
+// accesses (and whether the two orders lead to different states), and its
+// successors under the reduction, with the sleep set each one inherits.
+// Expanding reads the state and its sleep set only, so where the state is
+// expanded (which thread, which rank) changes nothing it finds.
+#pragma once
+
+#include "explorer/explore.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace tfsem::explorer {
+
+inline PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+// A state reached again before its expansion sleeps only on what every path
+// agrees on: its sleep set (absent: empty) becomes the intersection with `sleep`.
+void sleep_again(std::unordered_map<std::uint32_t, SleepSet>& sleep_sets, std::uint32_t state, std::span<const Transition> sleep);
+
+// Which pairs of accessors of one variable have been seen racing in the root
+// context, and which of them harmfully: a byte per pair, read at every state,
+// so kept dense (races in loops' contexts are always re-examined). The
+// merging thread sets flags while expanding threads read them; a stale read
+// only makes a thread report a race the merge already knows, which it ignores.
+class RaceFlags {
+ public:
+  static constexpr std::uint8_t unseen = 0, benign = 1, harmful = 2;
+  explicit RaceFlags(const Semantics& sem);
+  [[nodiscard]] std::uint8_t get(VarId x, NodeId a, NodeId b) const {
+    const auto* f = flags_[x.index()].load(std::memory_order_acquire);
+    return f == nullptr ? unseen : f[index(x, a, b)].load(std::memory_order_relaxed);
+  }
+  void set(VarId x, NodeId a, NodeId b, std::uint8_t v);  // the merging thread only
+  [[nodiscard]] std::size_t bytes() const;
+
+ private:
+  [[nodiscard]] std::size_t pairs(VarId x) const { return std::size_t{size_[x.index()]} * size_[x.index()]; }
+  [[nodiscard]] std::size_t index(VarId x, NodeId a, NodeId b) const {
+    return std::size_t{local_[a.index()]} * size_[x.index()] + local_[b.index()];
+  }
+  std::vector<std::uint32_t> local_;  // a node's index among its variable's accessors
+  std::vector<std::uint32_t> size_;   // accessors by variable
+  std::vector<std::unique_ptr<std::atomic<std::uint8_t>[]>> owned_;  // by variable, allocated at its first race
+  std::vector<std::atomic<const std::atomic<std::uint8_t>*>> flags_;  // owned_, published to the expanding threads
+};
+
+// A race seen at a state: two enabled conflicting accesses, and whether the
+// two orders lead to different states from there.
+struct RaceSeen {
+  Transition a, b;
+  bool harmful;
+};
+
+// One successor of an expanded state: a move, which of its results, the
+// landing row, every firing on the way, the sleep set it inherits, and the
+// loop or function frame whose bound the firings would pass (then it is not taken).
+struct SuccessorSeen {
+  const Move& move;
+  std::uint32_t result;
+  std::span<const Code> row;
+  std::span<const Step> steps;
+  std::span<const Transition> sleep;
+  FrameId exceeds;
+};
+
+// What one thread (or one rank) needs to expand states: its cache of firings,
+// its reduction and scratch space.
+class Expander {
+ public:
+  Expander(const Semantics& sem, Codec& codec, const ExploreOptions& o);
+
+  Firings firings;
+  Reduction reduction;
+  Landings landings;
+  Frontier frontier;
+
+  // The initial state, packed and settled (eager firings taken from every
+  // node), into row and steps; returns the frame whose bound settling would pass.
+  FrameId initial(Row& row, Schedule& steps);
+  // The enabled transitions of row, into `frontier`; none: row is terminal.
+  bool terminal(std::span<const Code> row) {
+    firings.frontier(row, frontier);
+    return frontier.enabled.empty();
+  }
+  // After terminal(row) is false: every pair of enabled conflicting accesses
+  // in row that `flags` does not already know to be harmful, into out.
+  void races(std::span<const Code> row, const RaceFlags& flags, std::vector<RaceSeen>& out);
+  // After terminal(row) is false: calls f(SuccessorSeen) for each successor
+  // the reduction explores from row with `sleep`; returns the enabled
+  // transitions it did not explore.
+  template <class F>
+  std::uint64_t successors(std::span<const Code> row, const SleepSet& sleep, F&& f) {
+    sleep_ = sleep;
+    reduction.moves(row, frontier, sleep_, moves_);
+    for (const auto& m : moves_) {
+      reduction.fire(row, m, landings);
+      for (std::uint32_t r = 0; r < landings.size(); ++r) {
+        const auto steps = landings.steps(r);
+        inherited(steps);
+        f(SuccessorSeen{m, r, landings.row(r), steps, next_sleep_, landings.exceeds(r)});
+      }
+      if (!m.write_phase && reduction.por() != Por::none) sleep_.insert(std::upper_bound(sleep_.begin(), sleep_.end(), m.t), m.t);
+    }
+    const auto& enabled = frontier.enabled;
+    return enabled.size() - std::min(enabled.size(), moves_.size());
+  }
+
+ private:
+  const Semantics& sem_;
+  std::vector<Move> moves_;
+  SleepSet sleep_, next_sleep_;
+  std::vector<Row> ab_, ba_;
+  Row mid_;
+
+  // Sleep-set rule: a sibling explored earlier, or a sleeper, still sleeps
+  // after a move when it is independent of every firing in it; into next_sleep_.
+  void inherited(std::span<const Step> steps);
+  [[nodiscard]] bool accesses_conflict(Transition a, Transition b) const;
+  // The states reachable by firing a then b (every result of each), into out.
+  void fire_both(std::span<const Code> row, Transition a, Transition b, std::vector<Row>& out);
+  // Whether the two orders of a and b lead to different multisets of states.
+  bool order_matters(std::span<const Code> row, Transition a, Transition b);
+};
+
+}  // namespace tfsem::explorer

@@ -1,0 +1,81 @@
+// States, transitions and schedules as bytes that mean the same in every
+// process: the distributed search's messages (distributed.hpp). A process
+// interns its tensors (codec.hpp) and execution contexts (context.hpp) in the
+// order it meets them, so codes and ContextIds differ between processes; on
+// the wire a tensor is its value, a context its stack of (frame, iteration)
+// entries from the outermost, and a state's InTransit slots and fired records
+// come in the canonical order of Contexts::before. Equal states have equal
+// bytes, so a state's owner can be chosen by hashing them.
+#pragma once
+
+#include "semantics/semantics.hpp"
+#include "semantics/session.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace tfsem::explorer::wire {
+
+using Bytes = std::vector<char>;
+
+// The tensors a Reader has read, by their bytes: a tensor met again is the
+// same Tensor (one allocation, and the codec finds it by identity).
+struct BytesHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+using TensorCache = std::unordered_map<std::string, Tensor, BytesHash, std::equal_to<>>;
+
+class Writer {
+ public:
+  Writer(const Semantics& sem, Bytes& out) : sem_(sem), out_(out) {}
+  void u8(std::uint8_t v) { out_.push_back(static_cast<char>(v)); }
+  void u32(std::uint32_t v) { raw(&v, sizeof v); }
+  void u64(std::uint64_t v) { raw(&v, sizeof v); }
+  void raw(const void* p, std::size_t n);
+  void text(const std::string& s);
+  void tensor(const Tensor& t);
+  void content(const Content& c);
+  void context(ContextId c);
+  void transition(Transition t);
+  void steps(std::span<const Step> steps);
+  void state(const State& s);
+
+ private:
+  const Semantics& sem_;
+  Bytes& out_;
+};
+
+// Reads what a Writer wrote; contexts are interned in this process's
+// Semantics. Malformed bytes (a bug, never user input) throw std::runtime_error.
+class Reader {
+ public:
+  Reader(const Semantics& sem, std::span<const char> in, TensorCache* tensors = nullptr)
+      : sem_(sem), in_(in), tensors_(tensors) {}
+  [[nodiscard]] bool done() const { return at_ == in_.size(); }
+  [[nodiscard]] std::size_t position() const { return at_; }
+  std::uint8_t u8();
+  std::uint32_t u32();
+  std::uint64_t u64();
+  void raw(void* p, std::size_t n);
+  std::string text();
+  Tensor tensor();
+  Content content();
+  ContextId context();
+  Transition transition();
+  Schedule steps();
+  State state();
+
+ private:
+  const Semantics& sem_;
+  std::span<const char> in_;
+  TensorCache* tensors_;
+  std::size_t at_ = 0;
+  Tensor tensor_value();  // after its length
+};
+
+}  // namespace tfsem::explorer::wire
