@@ -37,6 +37,9 @@ if [ "$merge" = 1 ]; then
   # (hit counts aside) any harness reading it reaches, from what it holds and
   # what the runs found under 2 KiB, to stay small.
   for dir in tests/fuzz/corpus/graphs tests/fuzz/corpus/inputs tests/fuzz/corpus/graphdefs; do
+    readers=0
+    for h in "${harnesses[@]}"; do [ "$(corpus_of "$h")" = "$dir" ] && readers=$((readers + 1)); done
+    [ "$readers" -gt 0 ] || continue  # no harness chosen reads it: left as it is
     rm -rf "$out/merged" "$out/found" && mkdir -p "$out/merged" "$out/found"
     for h in "${harnesses[@]}"; do
       [ "$(corpus_of "$h")" = "$dir" ] && find "$out/corpus/$h" -type f -size -2048c -exec cp {} "$out/found" \;
