@@ -1,5 +1,7 @@
 #include "fast_exec/compiled.hpp"
 
+#include "semantics/diagnostic.hpp"
+
 #include <algorithm>
 #include <map>
 
