@@ -11,7 +11,7 @@
 
 namespace tfsem::fast_exec {
 
-FramePools::FramePools(const CompiledGraph& g, Calls calls) : graph_(g), calls_(calls) {
+FramePools::FramePools(const CompiledGraph& g, Calls calls, bool shared) : graph_(g), calls_(calls), shared_(shared) {
   for (std::size_t f = 0; f < g.frames.size(); ++f) pools_.push_back(std::make_unique<Pool>());
 }
 
@@ -39,7 +39,7 @@ template <class T, class Make>
 T* FramePools::take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make) {
   if (fresh(f)) return make(f);
   auto& pool = *pools_[f];
-  const std::lock_guard guard(pool.lock);
+  const Guard guard(pool.lock, shared_);
   if ((pool.*free).empty()) return (pool.*owned).emplace_back(make(f)).get();
   auto* x = (pool.*free).back();
   (pool.*free).pop_back();
@@ -62,7 +62,7 @@ void FramePools::give_back(std::uint32_t f, IterState* it) {
   for (auto& s : it->slots)  // tokens nobody took: dead branches, a Merge's other inputs
     if (!is_empty(s.host) || s.device) s = Slot{};
   auto& pool = *pools_[f];
-  const std::lock_guard guard(pool.lock);
+  const Guard guard(pool.lock, shared_);
   pool.iterations.push_back(it);
 }
 
@@ -83,7 +83,7 @@ void FramePools::give_back(Instance* inst) {
   }
   inst->invariants.clear();
   auto& pool = *pools_[inst->frame];
-  const std::lock_guard guard(pool.lock);
+  const Guard guard(pool.lock, shared_);
   pool.instances.push_back(inst);
 }
 
@@ -287,7 +287,7 @@ void Session::complete(Run& run, Instance* inst, Ready& ready) {
     auto* last = inst->iterations > 0 ? inst->at(inst->iterations - 1) : nullptr;
     bool parent_complete = false;
     if (parent != nullptr) {
-      const std::lock_guard guard(parent->inst->lock);
+      const Guard guard(parent->inst->lock, run.shared);
       // C-EXIT-DEAD: an Exit that delivered nothing, DEAD in the last iteration, delivers DEAD.
       if (last != nullptr)
         for (auto x : graph_.frames[inst->frame].exits) {
@@ -327,12 +327,12 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
   if (c.kind == OpKind::enter || c.kind == OpKind::call) {
     Instance* child = nullptr;
     {
-      const std::lock_guard guard(inst.lock);
+      const Guard guard(inst.lock, run.shared);
       child = child_of(it, t.node, ready);
     }
     bool child_complete = false;
     {
-      const std::lock_guard guard(child->lock);
+      const Guard guard(child->lock, run.shared);
       if (c.kind == OpKind::call && !data.empty() && child->iterations == 0) start_iteration(*child, 0, ready);
       for (std::size_t j = 0; j < outs.size(); ++j) {
         // A Call's control edges stay in the caller; an unfetched output in the child is dropped.
@@ -352,12 +352,12 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
   } else if (c.kind == OpKind::exit && !data.empty()) {
     bool first = false;
     {
-      const std::lock_guard guard(inst.lock);
+      const Guard guard(inst.lock, run.shared);
       first = inst.exit_fired[c.exit] == 0;  // C-ONCE: one delivery per frame instance
       inst.exit_fired[c.exit] = 1;
     }
     if (first) {
-      const std::lock_guard guard(inst.parent->inst->lock);
+      const Guard guard(inst.parent->inst->lock, run.shared);
       for (std::size_t j = 0; j < outs.size(); ++j)
         if (sent(j)) put(run, *inst.parent, outs[j], value(j), ready);
     }
@@ -366,12 +366,12 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
   // the edges to the other sites' Returns carry nothing from this call.
   for (std::size_t j = 0; j < outs.size(); ++j)
     if (sent(j) && outs[j].route == Route::caller && graph_.nodes[outs[j].dst].site == inst.site) {
-      const std::lock_guard guard(inst.parent->inst->lock);
+      const Guard guard(inst.parent->inst->lock, run.shared);
       deliver(*inst.parent, outs[j], value(j), ready);
     }
   bool done = false;
   {
-    const std::lock_guard guard(inst.lock);
+    const Guard guard(inst.lock, run.shared);
     for (std::size_t j = 0; j < outs.size(); ++j) {
       if (!sent(j) || c.kind == OpKind::enter || c.kind == OpKind::exit) continue;  // delivered above
       const auto& o = outs[j];
