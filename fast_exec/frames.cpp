@@ -165,7 +165,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   out(Go{});
 }
 
-void Session::deliver(IterState& it, const CompiledOut& o, Slot v, Ready& ready) {
+void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
   const auto& d = graph_.nodes[o.dst];
   const auto l = d.local;
   auto& flags = it.flags[l];
@@ -209,7 +209,7 @@ void Session::deliver(IterState& it, const CompiledOut& o, Slot v, Ready& ready)
   ready.push_back(Task{&it, o.dst});
 }
 
-void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot v, Ready& ready) {
+void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
   if (o.dst != kNone) return deliver(it, o, std::move(v), ready);
   if (const auto k = graph_.fetch_index[o.edge]; k != kNone) run.fetched[k] = std::move(v);  // G-FETCH: the root's
 }
@@ -255,7 +255,7 @@ IterState* Session::start_iteration(Instance& inst, std::uint32_t i, Ready& read
   }
   // Done iterations before this one are not needed any more (C-EXIT-DEAD looks at the last).
   while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_->give_back(inst.frame, inst.at(inst.first++));
-  for (const auto& [o, v] : inst.invariants) deliver(*it, graph_.outs[o], v, ready);
+  for (const auto& [o, v] : inst.invariants) deliver(*it, graph_.outs[o], Slot(v), ready);
   for (auto n : cf.sources) {
     ++it->outstanding_ops;
     ready.push_back(Task{it, n});
@@ -340,7 +340,7 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
         if (c.invariant && j < c.out_count) {  // C-ENTER-CONST: every iteration's, present and future
           const auto v = value(j);
           child->invariants.emplace_back(c.out_begin + static_cast<std::uint32_t>(j), v);
-          for (auto i = child->first; i < child->iterations; ++i) deliver(*child->at(i), outs[j], v, ready);
+          for (auto i = child->first; i < child->iterations; ++i) deliver(*child->at(i), outs[j], Slot(v), ready);
         } else {
           deliver(*child->at(0), outs[j], value(j), ready);
         }

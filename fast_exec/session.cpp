@@ -103,7 +103,8 @@ Session::Slots Session::compute(Run& run, Task t, std::span<Slot> args, RandomSc
   Slots out;
   if (f.forwards) {  // the one argument f inspects, on every output, wherever it is
     const auto inspected = (f.ignored_args & 1U) != 0 ? 1U : 0U;
-    out.assign(f.outputs, args[inspected]);
+    if (f.outputs == 1) out.push_back(std::move(args[inspected]));  // no reference count touched
+    else out.assign(f.outputs, args[inspected]);
     return out;
   }
   if (placement_.on_accelerator[n]) {
