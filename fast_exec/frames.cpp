@@ -364,7 +364,7 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
   }
   // C-RETURN: a result goes to the Return of the site that made this call;
   // the edges to the other sites' Returns carry nothing from this call.
-  for (std::size_t j = 0; j < outs.size(); ++j)
+  for (std::size_t j = 0; c.returns && j < outs.size(); ++j)
     if (sent(j) && outs[j].route == Route::caller && graph_.nodes[outs[j].dst].site == inst.site) {
       const Guard guard(inst.parent->inst->lock, run.shared);
       deliver(*inst.parent, outs[j], value(j), ready);

@@ -199,10 +199,14 @@ void Session::work(Run& run, Task t, std::uint64_t seed) {
   // already be starting, so this thread touches nothing of the run after it.
   const bool perturb = run.perturb;
   while (!local.empty()) {
-    const auto m = local.back();
+    auto m = local.back();
     local.pop_back();
-    ready.clear();
-    fire(run, m, rng, ready);
+    for (;;) {
+      ready.clear();
+      fire(run, m, rng, ready);
+      if (ready.size() != 1) break;
+      m = ready[0];  // the one successor ready: fired next, on this thread, without queueing
+    }
     if (perturb) rng.shuffle(ready);
     for (std::size_t i = 0; i < ready.size(); ++i) {
       if (pool_ && i + 1 < ready.size()) schedule(run, ready[i], rng.next());
