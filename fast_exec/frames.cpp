@@ -100,7 +100,12 @@ ExecContext context_of(const CompiledGraph& g, const IterState* it) {
 void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   const auto& c = graph_.nodes[t.node];
   auto& it = *t.it;
-  auto take = [&](std::uint32_t port) { return std::exchange(it.slots[graph_.in_slots[c.in_begin + port]], Slot{}); };
+  auto take = [&](std::uint32_t port) {  // the slot's token, the slot left EMPTY
+    auto& s = it.slots[graph_.in_slots[c.in_begin + port]];
+    Slot v{std::move(s)};  // moves the device pointer out too
+    s.host = Empty{};
+    return v;
+  };
   if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
   Slots data;
   auto out = [&](const Content& control) { route(run, t, std::span<Slot>(data.data(), data.size()), control, ready); };
