@@ -324,7 +324,10 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
   auto& inst = *it.inst;
   const auto outs = std::span<const CompiledOut>(graph_.outs).subspan(c.out_begin, c.out_count + c.control_out_count);
   const bool controls = !is_empty(control);
-  auto value = [&](std::size_t j) { return j < c.out_count ? std::move(data[j]) : Slot{control, {}}; };
+  // Output j's token, handed on without a temporary. A control token (GO,
+  // DEAD) is trivial, so moving it out of control_token leaves it as it was.
+  Slot control_token{control, {}};
+  auto value = [&](std::size_t j) -> Slot&& { return j < c.out_count ? std::move(data[j]) : std::move(control_token); };
   auto sent = [&](std::size_t j) { return j < c.out_count ? j < data.size() : controls; };
   // Into another instance first, each under its lock: Enter and Call start
   // (or feed) a child instance, Exit delivers to the parent once, results go
