@@ -5,6 +5,7 @@
 #include "cli/conform.hpp"
 #include "explorer/memory_gauge.hpp"
 #include "fuzz_support.hpp"
+#include "semantics/diagnostic.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace tfsem;
