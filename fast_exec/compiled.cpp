@@ -116,6 +116,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     c.in_count = u32(n.in.size());
     c.out_begin = u32(outs.size());
     for (auto e : n.out) outs.push_back(out_of(e.index()));
+    c.returns = std::any_of(outs.begin() + c.out_begin, outs.end(), [](const CompiledOut& o) { return o.route == Route::caller; });
     c.out_count = u32(n.out.size());
     for (auto e : n.control_out) outs.push_back(out_of(e.index()));
     c.control_out_count = u32(n.control_out.size());

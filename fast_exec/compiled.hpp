@@ -52,6 +52,7 @@ struct CompiledNode {
   bool stateful = false;        // Read or Assign-f
   bool invariant = false;       // a constant Enter (C-ENTER-CONST)
   bool loop_merge = false;      // a Merge with a back edge
+  bool returns = false;         // an output goes to a caller's Return (C-RETURN)
   // A deterministic function without inputs (Const) is computed once, here:
   // its result is constants[constant - 1]. 0: computed at run time.
   std::uint32_t constant = 0;

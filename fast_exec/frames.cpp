@@ -11,7 +11,7 @@
 
 namespace tfsem::fast_exec {
 
-FramePools::FramePools(const CompiledGraph& g, Calls calls) : graph_(g), calls_(calls) {
+FramePools::FramePools(const CompiledGraph& g, Calls calls, bool shared) : graph_(g), calls_(calls), shared_(shared) {
   for (std::size_t f = 0; f < g.frames.size(); ++f) pools_.push_back(std::make_unique<Pool>());
 }
 
@@ -39,7 +39,7 @@ template <class T, class Make>
 T* FramePools::take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make) {
   if (fresh(f)) return make(f);
   auto& pool = *pools_[f];
-  const std::lock_guard guard(pool.lock);
+  const Guard guard(pool.lock, shared_);
   if ((pool.*free).empty()) return (pool.*owned).emplace_back(make(f)).get();
   auto* x = (pool.*free).back();
   (pool.*free).pop_back();
@@ -62,7 +62,7 @@ void FramePools::give_back(std::uint32_t f, IterState* it) {
   for (auto& s : it->slots)  // tokens nobody took: dead branches, a Merge's other inputs
     if (!is_empty(s.host) || s.device) s = Slot{};
   auto& pool = *pools_[f];
-  const std::lock_guard guard(pool.lock);
+  const Guard guard(pool.lock, shared_);
   pool.iterations.push_back(it);
 }
 
@@ -83,7 +83,7 @@ void FramePools::give_back(Instance* inst) {
   }
   inst->invariants.clear();
   auto& pool = *pools_[inst->frame];
-  const std::lock_guard guard(pool.lock);
+  const Guard guard(pool.lock, shared_);
   pool.instances.push_back(inst);
 }
 
@@ -100,7 +100,12 @@ ExecContext context_of(const CompiledGraph& g, const IterState* it) {
 void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   const auto& c = graph_.nodes[t.node];
   auto& it = *t.it;
-  auto take = [&](std::uint32_t port) { return std::exchange(it.slots[graph_.in_slots[c.in_begin + port]], Slot{}); };
+  auto take = [&](std::uint32_t port) {  // the slot's token, the slot left EMPTY
+    auto& s = it.slots[graph_.in_slots[c.in_begin + port]];
+    Slot v{std::move(s)};  // moves the device pointer out too
+    s.host = Empty{};
+    return v;
+  };
   if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
   Slots data;
   auto out = [&](const Content& control) { route(run, t, std::span<Slot>(data.data(), data.size()), control, ready); };
@@ -165,7 +170,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   out(Go{});
 }
 
-void Session::deliver(IterState& it, const CompiledOut& o, Slot v, Ready& ready) {
+void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
   const auto& d = graph_.nodes[o.dst];
   const auto l = d.local;
   auto& flags = it.flags[l];
@@ -209,7 +214,7 @@ void Session::deliver(IterState& it, const CompiledOut& o, Slot v, Ready& ready)
   ready.push_back(Task{&it, o.dst});
 }
 
-void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot v, Ready& ready) {
+void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
   if (o.dst != kNone) return deliver(it, o, std::move(v), ready);
   if (const auto k = graph_.fetch_index[o.edge]; k != kNone) run.fetched[k] = std::move(v);  // G-FETCH: the root's
 }
@@ -255,7 +260,7 @@ IterState* Session::start_iteration(Instance& inst, std::uint32_t i, Ready& read
   }
   // Done iterations before this one are not needed any more (C-EXIT-DEAD looks at the last).
   while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_->give_back(inst.frame, inst.at(inst.first++));
-  for (const auto& [o, v] : inst.invariants) deliver(*it, graph_.outs[o], v, ready);
+  for (const auto& [o, v] : inst.invariants) deliver(*it, graph_.outs[o], Slot(v), ready);
   for (auto n : cf.sources) {
     ++it->outstanding_ops;
     ready.push_back(Task{it, n});
@@ -287,7 +292,7 @@ void Session::complete(Run& run, Instance* inst, Ready& ready) {
     auto* last = inst->iterations > 0 ? inst->at(inst->iterations - 1) : nullptr;
     bool parent_complete = false;
     if (parent != nullptr) {
-      const std::lock_guard guard(parent->inst->lock);
+      const Guard guard(parent->inst->lock, run.shared);
       // C-EXIT-DEAD: an Exit that delivered nothing, DEAD in the last iteration, delivers DEAD.
       if (last != nullptr)
         for (auto x : graph_.frames[inst->frame].exits) {
@@ -319,7 +324,10 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
   auto& inst = *it.inst;
   const auto outs = std::span<const CompiledOut>(graph_.outs).subspan(c.out_begin, c.out_count + c.control_out_count);
   const bool controls = !is_empty(control);
-  auto value = [&](std::size_t j) { return j < c.out_count ? std::move(data[j]) : Slot{control, {}}; };
+  // Output j's token, handed on without a temporary. A control token (GO,
+  // DEAD) is trivial, so moving it out of control_token leaves it as it was.
+  Slot control_token{control, {}};
+  auto value = [&](std::size_t j) -> Slot&& { return j < c.out_count ? std::move(data[j]) : std::move(control_token); };
   auto sent = [&](std::size_t j) { return j < c.out_count ? j < data.size() : controls; };
   // Into another instance first, each under its lock: Enter and Call start
   // (or feed) a child instance, Exit delivers to the parent once, results go
@@ -327,12 +335,12 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
   if (c.kind == OpKind::enter || c.kind == OpKind::call) {
     Instance* child = nullptr;
     {
-      const std::lock_guard guard(inst.lock);
+      const Guard guard(inst.lock, run.shared);
       child = child_of(it, t.node, ready);
     }
     bool child_complete = false;
     {
-      const std::lock_guard guard(child->lock);
+      const Guard guard(child->lock, run.shared);
       if (c.kind == OpKind::call && !data.empty() && child->iterations == 0) start_iteration(*child, 0, ready);
       for (std::size_t j = 0; j < outs.size(); ++j) {
         // A Call's control edges stay in the caller; an unfetched output in the child is dropped.
@@ -340,7 +348,7 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
         if (c.invariant && j < c.out_count) {  // C-ENTER-CONST: every iteration's, present and future
           const auto v = value(j);
           child->invariants.emplace_back(c.out_begin + static_cast<std::uint32_t>(j), v);
-          for (auto i = child->first; i < child->iterations; ++i) deliver(*child->at(i), outs[j], v, ready);
+          for (auto i = child->first; i < child->iterations; ++i) deliver(*child->at(i), outs[j], Slot(v), ready);
         } else {
           deliver(*child->at(0), outs[j], value(j), ready);
         }
@@ -352,26 +360,26 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
   } else if (c.kind == OpKind::exit && !data.empty()) {
     bool first = false;
     {
-      const std::lock_guard guard(inst.lock);
+      const Guard guard(inst.lock, run.shared);
       first = inst.exit_fired[c.exit] == 0;  // C-ONCE: one delivery per frame instance
       inst.exit_fired[c.exit] = 1;
     }
     if (first) {
-      const std::lock_guard guard(inst.parent->inst->lock);
+      const Guard guard(inst.parent->inst->lock, run.shared);
       for (std::size_t j = 0; j < outs.size(); ++j)
         if (sent(j)) put(run, *inst.parent, outs[j], value(j), ready);
     }
   }
   // C-RETURN: a result goes to the Return of the site that made this call;
   // the edges to the other sites' Returns carry nothing from this call.
-  for (std::size_t j = 0; j < outs.size(); ++j)
+  for (std::size_t j = 0; c.returns && j < outs.size(); ++j)
     if (sent(j) && outs[j].route == Route::caller && graph_.nodes[outs[j].dst].site == inst.site) {
-      const std::lock_guard guard(inst.parent->inst->lock);
+      const Guard guard(inst.parent->inst->lock, run.shared);
       deliver(*inst.parent, outs[j], value(j), ready);
     }
   bool done = false;
   {
-    const std::lock_guard guard(inst.lock);
+    const Guard guard(inst.lock, run.shared);
     for (std::size_t j = 0; j < outs.size(); ++j) {
       if (!sent(j) || c.kind == OpKind::enter || c.kind == OpKind::exit) continue;  // delivered above
       const auto& o = outs[j];

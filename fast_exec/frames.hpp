@@ -3,7 +3,8 @@
 // entered and per call made (the root context is an instance too), holding the
 // state of each of its iterations in flight: per node the inputs it still
 // waits for, per data edge into it an input slot, and the frame instances the
-// iteration has started. An instance's lock guards all of this; kernels run
+// iteration has started. An instance's lock guards all of this (taken only
+// when the session has more than one thread); kernels run
 // outside it. Iteration states and instances come from per-frame pools that
 // keep them between iterations and runs, so an iteration allocates nothing
 // once the pools are warm. Private to fast_exec.
@@ -20,6 +21,23 @@
 namespace tfsem::fast_exec {
 
 struct Instance;
+
+// An instance's or a pool's lock, taken only when the session runs on more
+// than one thread: with one, the thread that fires owns every instance.
+class Guard {
+ public:
+  Guard(std::mutex& m, bool shared) : m_(shared ? &m : nullptr) {
+    if (m_ != nullptr) m_->lock();
+  }
+  ~Guard() {
+    if (m_ != nullptr) m_->unlock();
+  }
+  Guard(const Guard&) = delete;
+  Guard& operator=(const Guard&) = delete;
+
+ private:
+  std::mutex* m_;
+};
 
 // Per node, in IterState::flags.
 enum IterFlag : std::uint8_t {
@@ -67,7 +85,7 @@ struct Instance {
 // TensorFlow r1.4's function runtime makes an executor state per call.
 class FramePools {
  public:
-  FramePools(const CompiledGraph& g, Calls calls);
+  FramePools(const CompiledGraph& g, Calls calls, bool shared);
   FramePools(const FramePools&) = delete;
   FramePools& operator=(const FramePools&) = delete;
   // An iteration state of frame f, every node waiting for all of its inputs.
@@ -87,6 +105,7 @@ class FramePools {
   const CompiledGraph& graph_;
   std::vector<std::unique_ptr<Pool>> pools_;  // by frame
   Calls calls_;
+  bool shared_;  // taken from by more than one thread
   [[nodiscard]] bool fresh(std::uint32_t f) const {
     return calls_ == Calls::dynamic && graph_.frames[f].kind == Frame::Kind::function;
   }
@@ -116,6 +135,7 @@ struct Session::Run {
   bool finished = false;
   std::uint64_t seed = 0;
   bool perturb = false;
+  bool shared = false;  // fired on more than one thread: instances are locked
 };
 
 // The context an iteration is, outermost first (ExecContext).

@@ -22,7 +22,7 @@ struct Session::Pool {
 };
 
 Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
-    : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_, options.calls)) {
+    : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_, options.calls, options.threads > 1)) {
   place();
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
@@ -103,7 +103,8 @@ Session::Slots Session::compute(Run& run, Task t, std::span<Slot> args, RandomSc
   Slots out;
   if (f.forwards) {  // the one argument f inspects, on every output, wherever it is
     const auto inspected = (f.ignored_args & 1U) != 0 ? 1U : 0U;
-    out.assign(f.outputs, args[inspected]);
+    if (f.outputs == 1) out.push_back(std::move(args[inspected]));  // no reference count touched
+    else out.assign(f.outputs, args[inspected]);
     return out;
   }
   if (placement_.on_accelerator[n]) {
@@ -198,10 +199,14 @@ void Session::work(Run& run, Task t, std::uint64_t seed) {
   // already be starting, so this thread touches nothing of the run after it.
   const bool perturb = run.perturb;
   while (!local.empty()) {
-    const auto m = local.back();
+    auto m = local.back();
     local.pop_back();
-    ready.clear();
-    fire(run, m, rng, ready);
+    for (;;) {
+      ready.clear();
+      fire(run, m, rng, ready);
+      if (ready.size() != 1) break;
+      m = ready[0];  // the one successor ready: fired next, on this thread, without queueing
+    }
     if (perturb) rng.shuffle(ready);
     for (std::size_t i = 0; i < ready.size(); ++i) {
       if (pool_ && i + 1 < ready.size()) schedule(run, ready[i], rng.next());
@@ -245,11 +250,12 @@ Session::Run& Session::start_run(Ready& ready) {
   run.forced.clear();
   run.finished = false;
   run.perturb = options_.perturb_seed.has_value();
+  run.shared = pool_ != nullptr;
   run.seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
   auto* root = pools_->instance(0);
   root->run = &run;
   run.root = root;
-  const std::lock_guard guard(root->lock);
+  const Guard guard(root->lock, run.shared);
   auto* it = start_iteration(*root, 0, ready);
   const auto& p = *graph_.program;
   for (const auto& o : graph_.inputs) deliver(*it, o, Slot{p.edge(EdgeId(o.edge)).initial, {}}, ready);
@@ -263,7 +269,7 @@ RunResult Session::run() {
   if (run.perturb) rng.shuffle(ready);
   {
     // A graph where nothing can fire is complete at once.
-    const std::lock_guard guard(run.root->lock);
+    const Guard guard(run.root->lock, run.shared);
     if (advance(*run.root, ready)) complete(run, run.root, ready);
   }
   if (!pool_) {

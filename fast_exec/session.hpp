@@ -161,13 +161,13 @@ class Session {
 
   // ---- Frames (frames.cpp); each runs under the lock of the instance it names. ----
   // Puts v on out edge o into iteration it; queues the destination when it is ready.
-  void deliver(IterState& it, const CompiledOut& o, Slot v, Ready& ready);
+  void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
   // Routes t's data outputs and control value (C-SLOT), then counts t as done in its iteration.
   void route(Run& run, Task t, std::span<Slot> data, const Content& control, Ready& ready);
   // The instance that Enter or Call node n in iteration it starts, made if new.
   Instance* child_of(IterState& it, std::uint32_t n, Ready& ready);
   // deliver, or for an output edge its fetched contents.
-  void put(Run& run, IterState& it, const CompiledOut& o, Slot v, Ready& ready);
+  void put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
   // Iteration i of inst, started: invariants delivered, sources queued.
   IterState* start_iteration(Instance& inst, std::uint32_t i, Ready& ready);
   // Marks the leading iterations done (C-DONE), starts a deferred one

@@ -30,7 +30,12 @@ std::optional<std::int64_t> optional_int(const Attrs& attrs, std::string_view na
   return std::get<std::int64_t>(it->second);
 }
 
-Tuples one(Tensor t) { return {Tuple{std::move(t)}}; }
+// Built in place: a braced list would copy the tuple (and its tensor's reference count).
+Tuples one(Tensor t) {
+  Tuples r(1);
+  r[0].push_back(std::move(t));
+  return r;
+}
 
 FunctionDef binary(std::string_view name, kernels::Binary op, Laws laws, std::string_view doc) {
   return {.name = name,
