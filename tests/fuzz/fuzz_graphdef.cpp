@@ -13,12 +13,12 @@ namespace {
 
 using namespace tfsem;
 
-// At most 256 elements in a tensor or shape attribute: a splat Const of a
+// At most fuzz::kMaxElements in a tensor or shape attribute: a splat Const of a
 // larger shape is valid, and the fuzzer would spend its time allocating it.
 bool affordable(const graphdef::TensorShapeProto& shape) {
   double elements = 1;
   for (const auto& d : shape.dim()) elements *= static_cast<double>(d.size() < 0 ? 1 : d.size());
-  return elements <= 256;
+  return elements <= fuzz::kMaxElements;
 }
 
 bool affordable(const graphdef::AttrValue& a) {
@@ -31,11 +31,13 @@ bool affordable(const graphdef::AttrValue& a) {
   return true;
 }
 
-// The GraphDef's nodes, function bodies included, within fuzz_support's bounds.
+// The GraphDef's nodes, function bodies included, within the bounds of fuzz_support.hpp.
 bool affordable(const graphdef::GraphDef& g) {
-  int nodes = 0, growing = 0;
+  std::size_t nodes = 0;
+  int growing = 0;
   const auto node_ok = [&](const graphdef::NodeDef& n) {
-    if (++nodes > 64 || ((n.op() == "MatMul" || n.op() == "ConcatV2" || n.op() == "Concat") && ++growing > 8)) return false;
+    const bool grows = n.op() == "MatMul" || n.op() == "ConcatV2" || n.op() == "Concat";
+    if (++nodes > fuzz::kMaxNodes || (grows && ++growing > fuzz::kMaxGrowing)) return false;
     for (const auto& [name, a] : n.attr())
       if (!affordable(a)) return false;
     return true;

@@ -20,11 +20,16 @@ namespace tfsem::fuzz {
 
 std::string text_of(const std::uint8_t* data, std::size_t size);
 
-// Whether a JSON document (a graph, a fed value) is within what a harness can
-// afford on every input: at most 64 nodes, at most 8 of them MatMul or Concat
-// (which make tensors larger than their inputs), and no "shape" of more than
-// 256 elements. tfsem accepts larger ones (up to 2^28 elements a tensor); the
-// fuzzer would spend its time allocating them.
+// What a harness affords on every input: at most kMaxNodes nodes, at most
+// kMaxGrowing of them MatMul or Concat (which make tensors larger than their
+// inputs), and no shape of more than kMaxElements elements. tfsem accepts
+// larger ones (up to 2^28 elements a tensor); the fuzzer would spend its time
+// allocating them.
+inline constexpr std::size_t kMaxNodes = 64;
+inline constexpr int kMaxGrowing = 8;
+inline constexpr double kMaxElements = 256;
+
+// Whether a JSON document (a graph, a fed value) is within those bounds.
 bool affordable(const nlohmann::json& doc);
 
 // The program of a graph text, as the commands load it: null when the text is
