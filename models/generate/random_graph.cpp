@@ -59,7 +59,8 @@ class Generator {
     return o.max_library > 0 ? "random-recursive-" : o.max_constructs > 0 ? "random-control-" : "random-";
   }
 
-  int pick(int n) { return static_cast<int>(rng_.below(static_cast<std::size_t>(n))); }
+  // 0 .. n-1; 0 when n <= 0 (options that leave no choice, max_accesses = 1 say).
+  int pick(int n) { return n <= 0 ? 0 : static_cast<int>(rng_.below(static_cast<std::size_t>(n))); }
   template <class T>
   const T& pick_from(const std::vector<T>& v) { return v[static_cast<std::size_t>(pick(static_cast<int>(v.size())))]; }
   bool chance(int percent) { return pick(100) < percent; }
