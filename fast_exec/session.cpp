@@ -122,7 +122,12 @@ Session::Slots Session::compute(Run& run, Task t, std::span<Slot> args, RandomSc
   }
   boost::container::small_vector<Tensor, 4> host;
   for (auto& a : args) host.push_back(on_host(run, std::move(a)));
-  auto tuples = apply(f, std::span<const Tensor>(host.data(), host.size()), *c.attrs, options_.terms);
+  const std::span<const Tensor> in(host.data(), host.size());
+  if (!f.nondeterministic) {  // a function: one result tuple
+    for (auto& v : apply_function(f, in, *c.attrs, options_.terms)) out.push_back(Slot{std::move(v), {}});
+    return out;
+  }
+  auto tuples = apply(f, in, *c.attrs, options_.terms);
   const auto k = pick(run, n, tuples.size(), rng);
   if (tuples.size() > 1) {
     const std::lock_guard guard(run.trace_lock);

@@ -41,7 +41,9 @@ TEST_CASE("equality and hashing are structural") {
 
 TEST_CASE("V-NAN: a float tensor has one NaN, whatever its sign and payload") {
   Buffer<double> nans(3);
-  nans << -std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::signaling_NaN(), 0.0 / 0.0;
+  nans[0] = -std::numeric_limits<double>::quiet_NaN();
+  nans[1] = std::numeric_limits<double>::signaling_NaN();
+  nans[2] = 0.0 / 0.0;
   Buffer<double> quiet(3);
   quiet.setConstant(std::numeric_limits<double>::quiet_NaN());
   const auto a = Tensor::dense({3}, Storage{nans});
@@ -104,7 +106,9 @@ TEST_CASE("tensors round-trip through JSON output") {
   CHECK(format::parse_tensor(format::tensor_to_json(t), "/v") == t);
   // JSON has no number for infinities and NaN: they go out and come back as strings.
   Buffer<float> special(3);
-  special << std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 0.5F;
+  special[0] = std::numeric_limits<float>::infinity();
+  special[1] = -std::numeric_limits<float>::infinity();
+  special[2] = 0.5F;
   const auto s = Tensor::dense({3}, Storage{special});
   CHECK(format::parse_tensor(format::tensor_to_json(s), "/v") == s);
   const auto nan = format::parse_tensor(json::parse(R"({"dtype":"f32","value":"nan"})"), "/v");
