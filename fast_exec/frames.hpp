@@ -138,6 +138,15 @@ struct Session::Run {
   bool shared = false;  // fired on more than one thread: instances are locked
 };
 
+// By node: the index among its outputs of the one edge to the inline
+// successor it hands its operation to, or kNone. A node has one when it routes
+// every token within its iteration (no Enter, Exit, NextIteration, Call, or
+// result to a caller), every output but one leaves the graph, and that one
+// goes to a node that waits for nothing else and is neither a Merge nor a
+// Return. Only the node fills that successor's state, so it does so without the
+// instance's lock, and its outstanding operation passes to the successor.
+std::vector<std::uint32_t> inline_successors(const CompiledGraph& g);
+
 // The context an iteration is, outermost first (ExecContext).
 ExecContext context_of(const CompiledGraph& g, const IterState* it);
 
