@@ -166,7 +166,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
         else
           for (const auto& v : tuple) data.emplace_back(v);
       } else {
-        data = compute(run, t, std::span<Slot>(args.data(), args.size()), rng);
+        compute(run, t, std::span<Slot>(args.data(), args.size()), rng, data);
       }
       break;
     case Op::Kind::var: data.emplace_back(c.var); break;

@@ -98,16 +98,15 @@ std::uint32_t Session::pick(const Run& run, std::uint32_t n, std::size_t alterna
   return static_cast<std::uint32_t>(rng.below(alternatives));
 }
 
-Session::Slots Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng) const {
+void Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng, Slots& out) const {
   const auto n = t.node;
   const auto& c = graph_.nodes[n];
   const auto& f = *c.fn;
-  Slots out;
   if (f.forwards) {  // the one argument f inspects, on every output, wherever it is
     const auto inspected = (f.ignored_args & 1U) != 0 ? 1U : 0U;
     if (f.outputs == 1) out.push_back(std::move(args[inspected]));  // no reference count touched
     else out.assign(f.outputs, args[inspected]);
-    return out;
+    return;
   }
   if (placement_.on_accelerator[n]) {
     std::vector<DeviceTensor> dev;
@@ -119,15 +118,15 @@ Session::Slots Session::compute(Run& run, Task t, std::span<Slot> args, RandomSc
     if (dev.size() == args.size())
       if (auto results = options_.accelerator->run(f, *c.attrs, dev)) {
         for (auto& r : *results) out.push_back(Slot(std::make_shared<const DeviceTensor>(std::move(r))));
-        return out;
+        return;
       }
   }
   boost::container::small_vector<Tensor, 4> host;
-  for (auto& a : args) host.push_back(on_host(run, std::move(a)));
+  for (auto& a : args) host.push_back(a.tensor() != nullptr ? a.take_tensor() : on_host(run, std::move(a)));
   const std::span<const Tensor> in(host.data(), host.size());
   if (!f.nondeterministic) {  // a function: one result tuple
     for (auto& v : apply_function(f, in, *c.attrs, options_.terms)) out.emplace_back(std::move(v));
-    return out;
+    return;
   }
   auto tuples = apply(f, in, *c.attrs, options_.terms);
   const auto k = pick(run, n, tuples.size(), rng);
@@ -136,7 +135,6 @@ Session::Slots Session::compute(Run& run, Task t, std::span<Slot> args, RandomSc
     run.choices.push_back({NodeId(n), context_of(graph_, t.it), k});
   }
   for (auto& v : tuples[k]) out.emplace_back(std::move(v));
-  return out;
 }
 
 Session::~Session() = default;
@@ -167,7 +165,9 @@ void Session::assign(Run& run, Task t, Slot v, RandomScheduler& rng) {
   auto context = log ? context_of(graph_, t.it) : ExecContext{};
   auto update = [&](const Slot& w) {  // f(w, v), kept where the variable lives
     Slot args[] = {w, v};
-    auto next = std::move(compute(run, t, args, rng)[0]);
+    Slots out;
+    compute(run, t, args, rng, out);
+    auto next = std::move(out[0]);
     return placement_.resident[c.var.index()] ? to_accelerator(run, std::move(next)) : next;
   };
   if (options_.unsafe_assign) {  // read, compute, write: updates can be lost

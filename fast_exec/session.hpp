@@ -148,9 +148,10 @@ class Session {
   // The copies between devices, counted in the run.
   Tensor on_host(Run& run, Slot v) const;
   Slot to_accelerator(Run& run, Slot v) const;
-  // f on the node's device; on the host when the accelerator declines. Moves
-  // from args. Records the result picked (run.choices) when f is a relation.
-  Slots compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng) const;
+  // f on the node's device, its results appended to out; on the host when the
+  // accelerator declines. Moves from args. Records the result picked
+  // (run.choices) when f is a relation.
+  void compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng, Slots& out) const;
   // Which of `alternatives` results node n takes: forced by run_schedule, or random.
   static std::uint32_t pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng);
   void set_variable(Variable& x, Tensor initial);

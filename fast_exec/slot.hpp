@@ -54,6 +54,13 @@ class Slot {
   // A tensor on the accelerator; else host contents.
   [[nodiscard]] const DevicePtr* device() const { return tag_ == Tag::device ? &device_ : nullptr; }
   [[nodiscard]] const Tensor* tensor() const { return tag_ == Tag::tensor ? &tensor_ : nullptr; }
+  // The host tensor, moved out (requires tensor()).
+  Tensor take_tensor() {
+    Tensor t = std::move(tensor_);
+    tensor_.~Tensor();
+    tag_ = Tag::empty;
+    return t;
+  }
   // The host contents, moved out (requires !device()).
   Content take_content() {
     Content c = Empty{};
