@@ -127,6 +127,9 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
   Slots data;
   auto out = [&](Slot control) { route(run, t, std::span<Slot>(data.data(), data.size()), control, ready); };
+  auto every_output = [&](const Slot& v) {
+    for (std::uint32_t j = 0; j < c.out_count; ++j) data.push_back(v);
+  };
   if (c.kind == OpKind::merge) {
     // C-MERGE: the live input and its index; C-MERGE-DEAD: every expected input DEAD.
     if (const auto code = it.aux[c.local]; code < 0) {
@@ -139,11 +142,11 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
       }
       return out(Go{});
     }
-    data.assign(c.out_count, Slot(Dead{}));
+    every_output(Dead{});
     return out(Dead{});
   }
   bool dead = (it.flags[c.local] & kDeadControl) != 0;
-  boost::container::small_vector<Slot, 4> args;
+  InlineVector<Slot, 4> args;
   for (std::uint32_t i = 0; i < c.in_count; ++i) {
     args.push_back(take(i));
     dead = dead || args.back().dead();
@@ -154,7 +157,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
       case OpKind::call: return out(Dead{});             // C-CALL-DEAD: no call is made
       case OpKind::exit: return out(Empty{});            // C-EXIT-DEAD decides, later
       default:  // C-DEAD: no function applied, no variable touched
-        data.assign(c.out_count, Slot(Dead{}));
+        every_output(Dead{});
         return out(Dead{});
     }
   }
@@ -175,11 +178,11 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
     case OpKind::switch_: {  // C-SWITCH
       const auto pred = switch_predicate(on_host(run, std::move(args[1])));
       if (const auto* error = std::get_if<Tensor>(&pred)) {
-        data.assign(c.out_count, Slot(*error));
+        every_output(*error);
       } else {
         const bool taken = std::get<bool>(pred);
-        data.assign(2, Slot(Dead{}));
-        data[taken ? 1 : 0] = std::move(args[0]);
+        data.push_back(taken ? Slot(Dead{}) : std::move(args[0]));
+        data.push_back(taken ? std::move(args[0]) : Slot(Dead{}));
       }
       break;
     }

@@ -105,7 +105,8 @@ void Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& r
   if (f.forwards) {  // the one argument f inspects, on every output, wherever it is
     const auto inspected = (f.ignored_args & 1U) != 0 ? 1U : 0U;
     if (f.outputs == 1) out.push_back(std::move(args[inspected]));  // no reference count touched
-    else out.assign(f.outputs, args[inspected]);
+    else
+      for (std::size_t j = 0; j < f.outputs; ++j) out.push_back(args[inspected]);
     return;
   }
   if (placement_.on_accelerator[n]) {
@@ -121,7 +122,7 @@ void Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& r
         return;
       }
   }
-  boost::container::small_vector<Tensor, 4> host;
+  InlineVector<Tensor, 4> host;
   for (auto& a : args) host.push_back(a.tensor() != nullptr ? a.take_tensor() : on_host(run, std::move(a)));
   const std::span<const Tensor> in(host.data(), host.size());
   if (!f.nondeterministic) {  // a function: one result tuple

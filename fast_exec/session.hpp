@@ -14,6 +14,7 @@
 
 #include "fast_exec/compiled.hpp"
 #include "fast_exec/device.hpp"
+#include "fast_exec/inline_vector.hpp"
 #include "fast_exec/slot.hpp"
 #include "semantics/session.hpp"
 
@@ -140,8 +141,8 @@ class Session {
   std::unique_ptr<Pool> pool_;
   std::uint64_t runs_ = 0;
 
-  using Ready = boost::container::small_vector<Task, 16>;
-  using Slots = boost::container::small_vector<Slot, 2>;
+  using Ready = InlineVector<Task, 16>;
+  using Slots = InlineVector<Slot, 2>;
   void place();
   // Fires t: takes its inputs, applies its rule, and routes its outputs (frames.cpp).
   void fire(Run& run, Task t, RandomScheduler& rng, Ready& ready);
