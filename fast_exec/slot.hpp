@@ -27,7 +27,17 @@ class Slot {
   explicit Slot(DevicePtr d) noexcept : tag_(Tag::device) { new (&device_) DevicePtr(std::move(d)); }
   // Host contents.
   explicit Slot(const Content& c) {
-    std::visit([this](const auto& v) { *this = Slot(v); }, c);
+    if (const auto* t = std::get_if<Tensor>(&c)) {
+      tag_ = Tag::tensor;
+      new (&tensor_) Tensor(*t);
+    } else if (const auto* x = std::get_if<VarId>(&c)) {
+      tag_ = Tag::var;
+      var_ = *x;
+    } else if (is_dead(c)) {
+      tag_ = Tag::dead;
+    } else if (std::holds_alternative<Go>(c)) {
+      tag_ = Tag::go;
+    }
   }
   Slot(const Slot& o) : tag_(o.tag_), var_(o.var_) {
     if (tag_ == Tag::tensor) new (&tensor_) Tensor(o.tensor_);
@@ -71,7 +81,8 @@ class Slot {
       case Tag::tensor: c = std::move(tensor_); break;
       default: break;
     }
-    *this = Slot();
+    destroy();
+    tag_ = Tag::empty;
     return c;
   }
 
