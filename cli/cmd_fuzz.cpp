@@ -22,14 +22,16 @@ struct FuzzCmd {
   std::size_t count = 100;
   std::size_t runs = 20;
   std::string save_dir = "fuzz-failures";
-  bool control = false;
+  bool control = false, recursive = false;
   std::uint64_t max_states = 100'000;
 };
 
 int run_fuzz(const FuzzCmd& o) {
   std::size_t failed = 0, incomplete = 0;
   for (std::uint64_t s = o.seed; s < o.seed + o.count; ++s) {
-    const auto spec = o.control ? generate::random_graph(s, generate::kRandomControl) : generate::random_graph(s);
+    const auto spec = generate::random_graph(s, o.recursive ? generate::kRandomRecursive
+                                                : o.control ? generate::kRandomControl
+                                                            : generate::RandomGraphOptions{});
     const auto program = Program::build(spec);
     conform::Options opts;
     opts.runs = o.runs;
@@ -47,7 +49,11 @@ int run_fuzz(const FuzzCmd& o) {
     write_text(format::program_to_json(spec).dump(2) + "\n", file);
     std::cout << "FAIL: seed " << s << " saved as " << file << "\n" << conform::report_text(report, 2);
   }
-  std::cout << "fuzzed: " << o.count << (o.control ? " graphs with loops and conditionals" : " graphs") << " from seed "
+  std::cout << "fuzzed: " << o.count
+            << (o.recursive ? " graphs with loops, conditionals and recursive calls"
+                : o.control ? " graphs with loops and conditionals"
+                            : " graphs")
+            << " from seed "
             << o.seed << ", " << o.runs << " runs each\nincomplete: " << incomplete << "\nfailed: " << failed << "\n";
   return failed == 0 ? kSuccess : kPropertyViolated;
 }
@@ -65,7 +71,11 @@ Command add_fuzz(CLI::App& app) {
   sub->add_option("--max-states", o->max_states, "states the reference search may store per graph (beyond: incomplete)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  sub->add_flag("--control", o->control, "graphs with conditionals and while loops (tfsem generate random-control)");
+  auto* control =
+      sub->add_flag("--control", o->control, "graphs with conditionals and while loops (tfsem generate random-control)");
+  sub->add_flag("--recursive", o->recursive,
+                "graphs with conditionals, while loops and recursive functions (tfsem generate random-recursive)")
+      ->excludes(control);
   return {sub, [o] { return run_fuzz(*o); }};
 }
 

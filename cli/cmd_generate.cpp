@@ -1,5 +1,6 @@
 // tfsem generate FAMILY N: a benchmark family's graph of size N, or with
-// FAMILY random, the seeded random graph N; written as the JSON format.
+// FAMILY random (-control, -recursive), the seeded random graph N; written as
+// the JSON format.
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
@@ -7,6 +8,7 @@
 #include "models/generate/random_graph.hpp"
 #include "semantics/format/graph_json.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -24,13 +26,14 @@ struct GenerateCmd {
 int run_generate(const GenerateCmd& o) {
   if (o.list || o.family.empty()) {
     for (const auto& f : generate::families()) std::cout << f.name << ": " << f.description << "\n";
-    std::cout << "random: the seeded random well-formed graph N (shared variables, races, control edges, Choice)\n"
-              << "random-control: the same with conditionals and while loops, nested, with accesses inside\n";
+    for (const auto& k : generate::kRandomKinds) std::cout << k.name << ": " << k.description << "\n";
     return o.list ? kSuccess : kBadInput;
   }
-  const auto spec = o.family == "random"           ? generate::random_graph(o.n)
-                    : o.family == "random-control" ? generate::random_graph(o.n, generate::kRandomControl)
-                                                   : generate::family_graph(o.family, static_cast<int>(std::min<std::uint64_t>(o.n, 1 << 20)));
+  const auto* kind = std::find_if(std::begin(generate::kRandomKinds), std::end(generate::kRandomKinds),
+                                  [&](const auto& k) { return o.family == k.name; });
+  const auto spec = kind != std::end(generate::kRandomKinds)
+                        ? generate::random_graph(o.n, kind->options)
+                        : generate::family_graph(o.family, static_cast<int>(std::min<std::uint64_t>(o.n, 1 << 20)));
   Program::build(spec);  // a generator bug must not leave an invalid file behind
   write_text(format::program_to_json(spec).dump(2) + "\n", o.output);
   return kSuccess;
@@ -41,7 +44,7 @@ int run_generate(const GenerateCmd& o) {
 Command add_generate(CLI::App& app) {
   auto* sub = app.add_subcommand("generate", "write a benchmark family's graph, or a seeded random graph, as JSON");
   auto o = std::make_shared<GenerateCmd>();
-  sub->add_option("FAMILY", o->family, "a family (see --list), random or random-control");
+  sub->add_option("FAMILY", o->family, "a family or a kind of random graph (see --list)");
   sub->add_option("N", o->n, "the size, or the seed for random");
   sub->add_option("-o,--output", o->output, "write to this file instead of stdout");
   sub->add_flag("--list", o->list, "list the families");

@@ -42,6 +42,7 @@ int run_run(const RunCmd& o) {
     if (o.json) {
       all.push_back({{"outputs", format::outputs_to_json(p, session.outputs(r))},
                      {"VarValue", format::var_value_to_json(p, r.var_value)},
+                     {"stuck", r.stuck},
                      {"copies", {{"host-to-device", r.uploads}, {"device-to-host", r.downloads}}}});
       continue;
     }
@@ -51,6 +52,7 @@ int run_run(const RunCmd& o) {
     for (const auto& [f, c] : session.outputs(r)) std::cout << "  output " << f << " = " << content_to_string(p, c) << "\n";
     for (std::size_t x = 0; x < r.var_value.size(); ++x)
       std::cout << "  VarValue: " << p.variable(VarId(x)).name << " = " << r.var_value[x].to_string() << "\n";
+    if (r.stuck) std::cout << "  stuck: a node never fired in a context that was started (S-STUCK; tfsem check names it)\n";
   }
   if (o.json) std::cout << nlohmann::json{{"graph", p.name()}, {"hash", p.hash_hex()}, {"runs", all}}.dump(2) << "\n";
   return kSuccess;

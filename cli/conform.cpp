@@ -132,8 +132,9 @@ Replayed replay_run(const Semantics& sem, const fast_exec::RunResult& run) {
   return r;
 }
 
-std::string run_text(const Semantics& sem, const Outputs& o, const std::vector<Tensor>& v) {
-  return explorer::outcome_text(sem, {o, v, {}, {}, 0, {}});
+// A run's outcome, as the reference's are written; a stuck run (S-STUCK) says so.
+std::string run_text(const Semantics& sem, const Outputs& o, const std::vector<Tensor>& v, bool stuck) {
+  return explorer::outcome_text(sem, {o, v, {}, {}, 0, {}}) + (stuck ? "; stuck" : "");
 }
 
 }  // namespace
@@ -164,10 +165,10 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
     const auto run_outputs = session.outputs(run);
     ++r.runs;
     if (on_run) on_run(k);
-    const auto text = run_text(sem, run_outputs, run.var_value);
+    const auto text = run_text(sem, run_outputs, run.var_value, run.stuck);
     const auto& outs = r.reference.outcomes;
     const auto match = std::find_if(outs.begin(), outs.end(), [&](const explorer::Outcome& ref) {
-      return ref.stuck.empty() && same(ref.outputs, ref.var_value, run_outputs, run.var_value, o.tolerance);
+      return ref.stuck.empty() != run.stuck && same(ref.outputs, ref.var_value, run_outputs, run.var_value, o.tolerance);
     });
     const auto replayed = replay_run(sem, run);
     if (match == outs.end()) {
@@ -182,8 +183,9 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
     }
     ++r.replayed;
     const auto& s = replayed.state;
-    if (!same(outputs(*program, s), s.var_value, run_outputs, run.var_value, o.tolerance))
-      r.failures.push_back({k, "the recorded access order replays in the semantics to " + run_text(sem, outputs(*program, s), s.var_value),
+    const bool stuck = !sem.stuck(s).empty();
+    if (stuck != run.stuck || !same(outputs(*program, s), s.var_value, run_outputs, run.var_value, o.tolerance))
+      r.failures.push_back({k, "the recorded access order replays in the semantics to " + run_text(sem, outputs(*program, s), s.var_value, stuck),
                             text, replayed.schedule});
   }
   r.unexpected.assign(unexpected.begin(), unexpected.end());

@@ -51,6 +51,7 @@ IterState* FramePools::iteration(std::uint32_t f) {
   it->pending = graph_.frames[f].pending;  // the same size: a copy, no allocation
   std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
   it->outstanding_ops = it->outstanding_frames = 0;
+  it->fired = 0;
   return it;
 }
 
@@ -219,10 +220,12 @@ void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& read
     if (o.control) {
       if (dead) {
         flags |= kDeadControl;
-        // C-RETURN: a call not made returns DEAD without waiting for a result.
+        // C-RETURN: a call not made returns DEAD without waiting for a result
+        // (which may have come already, from a call made by the site's other Calls).
         if (d.kind == OpKind::return_ && (flags & kDeadCall) == 0) {
           flags |= kDeadCall;
-          --it.pending[l];
+          const auto& result = it.slots[graph_.in_slots[d.in_begin]];
+          if (result.empty()) --it.pending[l];
         }
       }
     } else {
@@ -295,6 +298,7 @@ bool Session::advance(Instance& inst, Ready& ready) {
     const auto* it = inst.at(inst.done);
     // C-DONE: nothing in it, or in what it started, can fire; iteration 0 has every Enter.
     if (it->outstanding_ops > 0 || it->outstanding_frames > 0 || (inst.done == 0 && inst.pending_inputs > 0)) break;
+    if (it->fired != graph_.frames[inst.frame].nodes.size()) inst.run->stuck_iteration.store(true, std::memory_order_relaxed);
     ++inst.done;
     // C-BOUND: the next iteration starts once fewer than parallel_iterations are in flight.
     if (!inst.deferred.empty() && inst.iterations < inst.done + bound) {
@@ -329,14 +333,23 @@ void Session::complete(Run& run, Instance* inst, Ready& ready) {
     }
     if (last != nullptr) pools_->give_back(inst->frame, last);
     pools_->give_back(inst);
-    if (parent == nullptr) {  // the root: the run is over
-      const std::lock_guard guard(run.done_lock);
+    if (parent == nullptr) {  // the root: nothing is left to fire
       run.finished = true;
-      run.done.notify_all();
       return;
     }
     inst = parent_complete ? parent->inst : nullptr;
   }
+}
+
+void Session::abandon(Instance* inst) {
+  for (auto i = inst->first; i < inst->iterations; ++i) {
+    auto* it = inst->at(i);
+    for (auto*& child : it->children)
+      if (child != nullptr) abandon(std::exchange(child, nullptr));
+    pools_->give_back(inst->frame, it);
+  }
+  inst->deferred.clear();
+  pools_->give_back(inst);
 }
 
 void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready) {
@@ -364,7 +377,7 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
     if (!o.control) it.slots[o.slot] = value(k);
     else if (control.dead()) it.flags[l] |= kDeadControl;
     it.pending[l] = 0;
-    ready.push_back(Task{&it, o.dst});
+    ready.push_back(Task{&it, o.dst, t.inlined + 1});
     return;
   }
   // Into another instance first, each under its lock: Enter and Call start
@@ -436,6 +449,7 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
       }
     }
     if (c.kind == OpKind::exit && data.empty()) it.flags[c.local] |= kDeadExit;
+    it.fired += 1 + t.inlined;  // this node, and those that handed their operation on to it
     // Only this iteration changed: while it has work, nothing can be done.
     done = --it.outstanding_ops == 0 && advance(inst, ready);
   }

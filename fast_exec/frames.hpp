@@ -52,6 +52,7 @@ struct IterState {
   std::uint32_t iteration = 0;  // a call's instance has iteration 0 only
   std::int32_t outstanding_ops = 0;     // its nodes ready or firing
   std::int32_t outstanding_frames = 0;  // frame instances it started that are not complete
+  std::uint32_t fired = 0;              // its nodes that have fired (S-STUCK: each of them, once)
   std::vector<std::int32_t> pending;    // by local node: incoming edges not yet filled
   // By local node, for a Merge: >= 0, the expected data inputs not yet DEAD;
   // < 0, a live input arrived on port -aux - 1.
@@ -119,6 +120,11 @@ class FramePools {
 struct Task {
   IterState* it = nullptr;
   std::uint32_t node = 0;
+  // The nodes fired on the inline fast path that handed their operation on to
+  // this one; it counts them as fired (IterState::fired) when it routes under
+  // the lock. Such a task is the only one its firing makes ready, so it runs
+  // next on the same thread and never goes to the pool.
+  std::uint32_t inlined = 0;
 };
 
 // The state of one run: the root instance, the fetched outputs, completion.
@@ -130,9 +136,14 @@ struct Session::Run {
   std::vector<Fired> choices;
   std::vector<std::uint32_t> forced;  // run_schedule: the result each relation must pick
   std::atomic<std::uint64_t> uploads{0}, downloads{0};
+  // The run is over when nothing is left to fire: the pool's tasks, and
+  // run()'s own share, counted in `active`; the last one sets `quiet`.
+  std::atomic<std::int64_t> active{0};
   std::mutex done_lock;
   std::condition_variable done;
-  bool finished = false;
+  bool quiet = false;
+  bool finished = false;              // the root instance completed
+  std::atomic<bool> stuck_iteration{false};  // an iteration was done with a node that never fired
   std::uint64_t seed = 0;
   bool perturb = false;
   bool shared = false;  // fired on more than one thread: instances are locked

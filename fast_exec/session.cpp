@@ -191,14 +191,22 @@ void Session::assign(Run& run, Task t, Slot v, RandomScheduler& rng) {
 // Queues work(run, t) on the pool. The task's capture fits std::function's
 // small buffer (16 bytes), so queueing allocates nothing.
 void Session::schedule(Run& run, Task t, std::uint64_t seed) {
-  (void)run;
   auto* it = t.it;
   const auto n = t.node;
   const auto low = static_cast<std::uint32_t>(seed);
+  run.active.fetch_add(1, std::memory_order_relaxed);
   pool_->pool.Schedule([it, n, low] {
     auto& r = *it->inst->run;
     r.session->work(r, Task{it, n}, low);
+    release(r);
   });
+}
+
+void Session::release(Run& run) {
+  if (run.active.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  const std::lock_guard guard(run.done_lock);
+  run.quiet = true;
+  run.done.notify_all();
 }
 
 // Fires t, then keeps going on this thread with one ready successor; the
@@ -208,8 +216,6 @@ void Session::work(Run& run, Task t, std::uint64_t seed) {
   // On the stack: Eigen's pool runs a task inline when its queue is full, so
   // work can nest.
   Ready local{t}, ready;
-  // Read before firing: once the run's last node has fired, the next run may
-  // already be starting, so this thread touches nothing of the run after it.
   const bool perturb = run.perturb;
   while (!local.empty()) {
     auto m = local.back();
@@ -230,6 +236,8 @@ void Session::work(Run& run, Task t, std::uint64_t seed) {
 
 RunResult Session::finish(Run& run) {
   RunResult r;
+  r.stuck = !run.finished || run.stuck_iteration.exchange(false);
+  if (!run.finished) abandon(run.root);
   for (auto& x : vars_) {
     if (options_.var_values) r.var_value.push_back(on_host(run, x->value));
     r.accesses.push_back(std::exchange(x->accesses, {}));
@@ -261,7 +269,7 @@ Session::Run& Session::start_run(Ready& ready) {
   for (auto& v : run.fetched) v = Slot{};
   run.choices.clear();
   run.forced.clear();
-  run.finished = false;
+  run.finished = run.quiet = false;
   run.perturb = options_.perturb_seed.has_value();
   run.shared = pool_ != nullptr;
   run.seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
@@ -287,11 +295,13 @@ RunResult Session::run() {
   }
   if (!pool_) {
     for (auto t : ready) work(run, t, rng.next());
-  } else if (!ready.empty()) {
-    for (auto t : ready) schedule(run, t, rng.next());
+    return finish(run);
   }
+  run.active.store(1, std::memory_order_relaxed);  // this thread's share: the run cannot end while it schedules
+  for (auto t : ready) schedule(run, t, rng.next());
+  release(run);
   std::unique_lock guard(run.done_lock);
-  run.done.wait(guard, [&] { return run.finished; });
+  run.done.wait(guard, [&] { return run.quiet; });
   return finish(run);
 }
 

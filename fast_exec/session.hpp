@@ -88,6 +88,9 @@ struct RunResult {
   std::vector<Fired> choices;
   // The copies made where an edge crossed devices, fetches and VarValue included.
   std::uint64_t uploads = 0, downloads = 0;
+  // S-STUCK: the run ended with a node that did not fire in an iteration or a
+  // call that was started (a call missing an argument, say): nothing was left to fire.
+  bool stuck = false;
 };
 
 // Which device each node runs on: the host, or the accelerator.
@@ -177,9 +180,13 @@ class Session {
   // A complete instance: its dead Exits deliver (C-EXIT-DEAD), its parent
   // iteration counts it done, and so on up; the root's completion ends the run.
   void complete(Run& run, Instance* inst, Ready& ready);
+  // After a stuck run: inst, its iterations and the instances they started, given back.
+  void abandon(Instance* inst);
 
   void work(Run& run, Task t, std::uint64_t seed);
   void schedule(Run& run, Task t, std::uint64_t seed);
+  // A task of the pool (or run()'s own share) is over; the last one ends the run.
+  static void release(Run& run);
   Run& start_run(Ready& ready);
   RunResult finish(Run& run);
 };

@@ -25,8 +25,8 @@ std::string SpecBuilder::node(const std::string& id, const std::string& op, cons
 
 std::string SpecBuilder::edge_id(const std::string& hint) { return hint + "_" + std::to_string(next_edge_++); }
 
-void SpecBuilder::add(const std::string& kind, std::optional<End> from, std::optional<End> to,
-                      decltype(EdgeSpec::value) value, std::optional<std::string> fetch, std::string id) {
+EdgeSpec& SpecBuilder::add(const std::string& kind, std::optional<End> from, std::optional<End> to,
+                           decltype(EdgeSpec::value) value, std::optional<std::string> fetch, std::string id) {
   if (id.empty()) id = edge_id(kind == "control" ? "c" : kind == "variable" ? "v" : "t");
   EdgeSpec e;
   e.id = std::move(id);
@@ -35,7 +35,7 @@ void SpecBuilder::add(const std::string& kind, std::optional<End> from, std::opt
   e.to = port_ref(to);
   e.value = std::move(value);
   e.fetch = std::move(fetch);
-  spec_.edges.push_back(std::move(e));
+  return spec_.edges.emplace_back(std::move(e));
 }
 
 void SpecBuilder::tensor(const End& from, const End& to) { add("tensor", from, to); }
@@ -55,5 +55,17 @@ void SpecBuilder::output(const End& from, const std::string& fetch) {
 }
 
 void SpecBuilder::drop(const End& from) { add("tensor", from, std::nullopt, {}, ""); }
+
+void SpecBuilder::arg(const std::string& arg, const End& to) { add("tensor", std::nullopt, to).arg = arg; }
+void SpecBuilder::result(const End& from, const std::string& result) {
+  add("tensor", from, std::nullopt).result = result;
+}
+
+void SpecBuilder::library(LibraryFunction f) { spec_.library.push_back(std::move(f)); }
+
+LibraryFunction SpecBuilder::function(std::string name, std::vector<std::string> args,
+                                      std::vector<std::string> results) && {
+  return {std::move(name), std::move(args), std::move(results), std::move(spec_.nodes), std::move(spec_.edges), ""};
+}
 
 }  // namespace tfsem::generate

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tfsem::generate {
 
@@ -37,14 +38,24 @@ class SpecBuilder {
   // An output edge that is not fetched: its values are dropped.
   void drop(const End& from);
 
+  // In a library function's body: an input edge carrying argument `arg`, an
+  // output edge giving result `result`.
+  void arg(const std::string& arg, const End& to);
+  void result(const End& from, const std::string& result);
+  // A function of the library, called by nodes whose op is its name.
+  void library(LibraryFunction f);
+
   [[nodiscard]] ProgramSpec build() && { return std::move(spec_); }
+  // The nodes and edges built so far as the body of a library function.
+  [[nodiscard]] LibraryFunction function(std::string name, std::vector<std::string> args,
+                                         std::vector<std::string> results) &&;
 
  private:
   ProgramSpec spec_;
   std::size_t next_edge_ = 0;
   std::string edge_id(const std::string& hint);
-  void add(const std::string& kind, std::optional<End> from, std::optional<End> to,
-           decltype(EdgeSpec::value) value = {}, std::optional<std::string> fetch = std::nullopt, std::string id = "");
+  EdgeSpec& add(const std::string& kind, std::optional<End> from, std::optional<End> to,
+                decltype(EdgeSpec::value) value = {}, std::optional<std::string> fetch = std::nullopt, std::string id = "");
 };
 
 }  // namespace tfsem::generate

@@ -8,6 +8,8 @@
 #include "semantics/diagnostic.hpp"
 #include "support/graphs.hpp"
 
+#include <algorithm>
+
 using namespace tfsem;
 
 namespace {
@@ -140,6 +142,33 @@ TEST_CASE("loops and recursion compute their results, on one thread and on two")
   }
 }
 
+TEST_CASE("S-STUCK: a run that leaves a node unfired ends, says so, and its Return gives DEAD") {
+  const auto p = test::program_file("models/call-missing-argument.json");
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
+    for (int threads : {1, 2}) {
+      CAPTURE(threads);
+      fast_exec::ExecOptions o;
+      o.threads = threads;
+      o.calls = calls;
+      o.perturb_seed = 3;
+      fast_exec::Session s(p, o);
+      for (int run = 0; run < 20; ++run) {  // the call's result comes before or after the Call of v says no call was made
+        const auto r = s.run();
+        CHECK(r.stuck);
+        for (const auto& [fetch, content] : s.outputs(r))
+          CHECK(content_to_string(*p, content) == (fetch == "r" ? "DEAD" : "i32:5"));
+      }
+    }
+  // A recursive call that never returns (its callee waits for an argument
+  // that never comes), so its caller never completes either: the run used to hang.
+  const auto recursion = Program::build(generate::random_graph(41, generate::kRandomRecursive));
+  const auto report = conform::conform(recursion, stressed(10));
+  REQUIRE(report.complete());
+  CHECK(std::all_of(report.reference.outcomes.begin(), report.reference.outcomes.end(),
+                    [](const explorer::Outcome& o) { return !o.stuck.empty(); }));
+  CHECK(report.conforms());
+}
+
 TEST_CASE("X-EXEC: a forced schedule runs a graph without control flow only") {
   fast_exec::Session session(test::program_file("models/while-sum.json"));
   try {
@@ -168,6 +197,22 @@ TEST_CASE("100 fuzzed graphs with conditionals and loops conform (tfsem fuzz --c
     CHECK((!report.complete() || report.conforms()));
   }
   CHECK(complete >= 80);
+}
+
+TEST_CASE("50 fuzzed graphs with loops and recursive calls conform, static and dynamic (tfsem fuzz --recursive runs more)") {
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic}) {
+    std::size_t complete = 0;
+    auto o = stressed(3);
+    o.exec.calls = calls;
+    o.explore.limits.max_states = 2000;
+    for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+      CAPTURE(seed);
+      const auto report = conform::conform(Program::build(generate::random_graph(seed, generate::kRandomRecursive)), o);
+      complete += report.complete() ? 1 : 0;
+      CHECK((!report.complete() || report.conforms()));
+    }
+    CHECK(complete >= 40);
+  }
 }
 
 TEST_CASE("conform has teeth: Assign-Add without its lock loses updates, and is caught, in a loop too") {
