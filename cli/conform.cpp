@@ -151,6 +151,7 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
   std::map<std::string, std::size_t> unexpected;
   auto exec = o.exec;
   exec.record_merges = true;
+  exec.record_accesses = true;
   fast_exec::Session session(program, exec);
   r.executor_hash = session.graph().program->hash_hex();
   const auto* stop = o.explore.limits.stop;

@@ -61,7 +61,7 @@ void FramePools::give_back(std::uint32_t f, IterState* it) {
     return;
   }
   for (auto& s : it->slots)  // tokens nobody took: dead branches, a Merge's other inputs
-    if (!is_empty(s.host) || s.device) s = Slot{};
+    if (!s.empty()) s = Slot{};
   auto& pool = *pools_[f];
   const Guard guard(pool.lock, shared_);
   pool.iterations.push_back(it);
@@ -88,6 +88,27 @@ void FramePools::give_back(Instance* inst) {
   pool.instances.push_back(inst);
 }
 
+std::vector<std::uint32_t> inline_successors(const CompiledGraph& g) {
+  std::vector<std::uint32_t> next(g.nodes.size(), kNone);
+  for (std::size_t n = 0; n < g.nodes.size(); ++n) {
+    const auto& c = g.nodes[n];
+    if (c.kind == OpKind::enter || c.kind == OpKind::exit || c.kind == OpKind::next_iteration || c.kind == OpKind::call ||
+        c.returns)
+      continue;
+    std::uint32_t found = kNone;
+    bool ok = true;
+    for (std::uint32_t j = 0; ok && j < c.out_count + c.control_out_count; ++j) {
+      const auto& o = g.outs[c.out_begin + j];
+      if (o.route == Route::output) continue;
+      const auto& d = g.nodes[o.dst];
+      ok = o.route == Route::same && found == kNone && d.pending == 1 && d.kind != OpKind::merge && d.kind != OpKind::return_;
+      found = j;
+    }
+    if (ok) next[n] = found;
+  }
+  return next;
+}
+
 ExecContext context_of(const CompiledGraph& g, const IterState* it) {
   ExecContext c;
   for (; it->inst->parent != nullptr; it = it->inst->parent) {
@@ -102,34 +123,34 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   const auto& c = graph_.nodes[t.node];
   auto& it = *t.it;
   auto take = [&](std::uint32_t port) {  // the slot's token, the slot left EMPTY
-    auto& s = it.slots[graph_.in_slots[c.in_begin + port]];
-    Slot v{std::move(s)};  // moves the device pointer out too
-    s.host = Empty{};
-    return v;
+    return Slot{std::move(it.slots[graph_.in_slots[c.in_begin + port]])};
   };
   if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
   Slots data;
-  auto out = [&](const Content& control) { route(run, t, std::span<Slot>(data.data(), data.size()), control, ready); };
+  auto out = [&](Slot control) { route(run, t, std::span<Slot>(data.data(), data.size()), control, ready); };
+  auto every_output = [&](const Slot& v) {
+    for (std::uint32_t j = 0; j < c.out_count; ++j) data.push_back(v);
+  };
   if (c.kind == OpKind::merge) {
     // C-MERGE: the live input and its index; C-MERGE-DEAD: every expected input DEAD.
     if (const auto code = it.aux[c.local]; code < 0) {
       const auto port = static_cast<std::uint32_t>(-code - 1);
       data.push_back(take(port));
-      if (c.out_count > 1) data.push_back(Slot{Tensor::scalar(static_cast<std::int32_t>(port)), {}});
+      if (c.out_count > 1) data.emplace_back(Tensor::scalar(static_cast<std::int32_t>(port)));
       if (options_.record_merges) {
         const std::lock_guard guard(run.trace_lock);
         run.choices.push_back({NodeId(t.node), context_of(graph_, t.it), port});
       }
       return out(Go{});
     }
-    data.assign(c.out_count, Slot{Dead{}, {}});
+    every_output(Dead{});
     return out(Dead{});
   }
   bool dead = (it.flags[c.local] & kDeadControl) != 0;
-  boost::container::small_vector<Slot, 4> args;
+  InlineVector<Slot, 4> args;
   for (std::uint32_t i = 0; i < c.in_count; ++i) {
     args.push_back(take(i));
-    dead = dead || is_dead(args.back().host);
+    dead = dead || args.back().dead();
   }
   if (dead) {
     switch (c.kind) {
@@ -137,7 +158,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
       case OpKind::call: return out(Dead{});             // C-CALL-DEAD: no call is made
       case OpKind::exit: return out(Empty{});            // C-EXIT-DEAD decides, later
       default:  // C-DEAD: no function applied, no variable touched
-        data.assign(c.out_count, Slot{Dead{}, {}});
+        every_output(Dead{});
         return out(Dead{});
     }
   }
@@ -145,24 +166,24 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
     case Op::Kind::function:
       if (c.constant != 0) {
         const auto& tuple = graph_.constants[c.constant - 1];
-        if (placement_.on_accelerator[t.node]) data.push_back(Slot{Empty{}, device_constants_[c.constant - 1]});
+        if (placement_.on_accelerator[t.node]) data.emplace_back(device_constants_[c.constant - 1]);
         else
-          for (const auto& v : tuple) data.push_back(Slot{v, {}});
+          for (const auto& v : tuple) data.emplace_back(v);
       } else {
-        data = compute(run, t, std::span<Slot>(args.data(), args.size()), rng);
+        compute(run, t, std::span<Slot>(args.data(), args.size()), rng, data);
       }
       break;
-    case Op::Kind::var: data.push_back(Slot{c.var, {}}); break;
+    case Op::Kind::var: data.emplace_back(c.var); break;
     case Op::Kind::read: data.push_back(read(t)); break;
     case Op::Kind::assign: assign(run, t, std::move(args[1]), rng); break;
     case OpKind::switch_: {  // C-SWITCH
       const auto pred = switch_predicate(on_host(run, std::move(args[1])));
       if (const auto* error = std::get_if<Tensor>(&pred)) {
-        data.assign(c.out_count, Slot{*error, {}});
+        every_output(*error);
       } else {
         const bool taken = std::get<bool>(pred);
-        data.assign(2, Slot{Dead{}, {}});
-        data[taken ? 1 : 0] = std::move(args[0]);
+        data.push_back(taken ? Slot(Dead{}) : std::move(args[0]));
+        data.push_back(taken ? std::move(args[0]) : Slot(Dead{}));
       }
       break;
     }
@@ -175,7 +196,7 @@ void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& read
   const auto& d = graph_.nodes[o.dst];
   const auto l = d.local;
   auto& flags = it.flags[l];
-  const bool dead = is_dead(v.host);
+  const bool dead = v.dead();
   if (d.kind == OpKind::merge) {
     if ((flags & kFired) != 0) return;  // a second live input (C-MERGE-TWO-LIVE), or too late: dropped
     auto& aux = it.aux[l];
@@ -204,7 +225,7 @@ void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& read
         if (d.kind == OpKind::return_ && (flags & kDeadCall) == 0) {
           flags |= kDeadCall;
           const auto& result = it.slots[graph_.in_slots[d.in_begin]];
-          if (is_empty(result.host) && !result.device) --it.pending[l];
+          if (result.empty()) --it.pending[l];
         }
       }
     } else {
@@ -303,7 +324,7 @@ void Session::complete(Run& run, Instance* inst, Ready& ready) {
           const auto& c = graph_.nodes[x];
           if (inst->exit_fired[c.exit] != 0 || (last->flags[c.local] & kDeadExit) == 0) continue;
           for (std::uint32_t j = 0; j < c.out_count + c.control_out_count; ++j) {
-            put(run, *parent, graph_.outs[c.out_begin + j], Slot{Dead{}, {}}, ready);
+            put(run, *parent, graph_.outs[c.out_begin + j], Slot(Dead{}), ready);
           }
         }
       parent->children[inst->child] = nullptr;
@@ -331,17 +352,34 @@ void Session::abandon(Instance* inst) {
   pools_->give_back(inst);
 }
 
-void Session::route(Run& run, Task t, std::span<Slot> data, const Content& control, Ready& ready) {
+void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready) {
   const auto& c = graph_.nodes[t.node];
   auto& it = *t.it;
   auto& inst = *it.inst;
   const auto outs = std::span<const CompiledOut>(graph_.outs).subspan(c.out_begin, c.out_count + c.control_out_count);
-  const bool controls = !is_empty(control);
-  // Output j's token, handed on without a temporary. A control token (GO,
-  // DEAD) is trivial, so moving it out of control_token leaves it as it was.
-  Slot control_token{control, {}};
-  auto value = [&](std::size_t j) -> Slot&& { return j < c.out_count ? std::move(data[j]) : std::move(control_token); };
+  const bool controls = !control.empty();
+  // Output j's token, handed on without a temporary. The control token (GO,
+  // DEAD) is each control edge's: a copy of it, which is trivial, is moved out.
+  Slot token;
+  auto value = [&](std::size_t j) -> Slot&& {
+    if (j < c.out_count) return std::move(data[j]);
+    token = control;
+    return std::move(token);
+  };
   auto sent = [&](std::size_t j) { return j < c.out_count ? j < data.size() : controls; };
+  // The inline fast path (inline_successors): the successor's input filled
+  // without the lock, and this node's operation passed on to it.
+  if (const auto k = inline_next_[t.node]; k != kNone && sent(k)) {
+    for (std::size_t j = 0; j < outs.size(); ++j)  // the graph's outputs: each fetch written by this node alone
+      if (j != k && sent(j)) put(run, it, outs[j], value(j), ready);
+    const auto& o = outs[k];
+    const auto l = graph_.nodes[o.dst].local;
+    if (!o.control) it.slots[o.slot] = value(k);
+    else if (control.dead()) it.flags[l] |= kDeadControl;
+    it.pending[l] = 0;
+    ready.push_back(Task{&it, o.dst, t.inlined + 1});
+    return;
+  }
   // Into another instance first, each under its lock: Enter and Call start
   // (or feed) a child instance, Exit delivers to the parent once, results go
   // back to the caller's Return.
@@ -411,7 +449,7 @@ void Session::route(Run& run, Task t, std::span<Slot> data, const Content& contr
       }
     }
     if (c.kind == OpKind::exit && data.empty()) it.flags[c.local] |= kDeadExit;
-    ++it.fired;
+    it.fired += 1 + t.inlined;  // this node, and those that handed their operation on to it
     // Only this iteration changed: while it has work, nothing can be done.
     done = --it.outstanding_ops == 0 && advance(inst, ready);
   }

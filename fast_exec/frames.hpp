@@ -120,6 +120,11 @@ class FramePools {
 struct Task {
   IterState* it = nullptr;
   std::uint32_t node = 0;
+  // The nodes fired on the inline fast path that handed their operation on to
+  // this one; it counts them as fired (IterState::fired) when it routes under
+  // the lock. Such a task is the only one its firing makes ready, so it runs
+  // next on the same thread and never goes to the pool.
+  std::uint32_t inlined = 0;
 };
 
 // The state of one run: the root instance, the fetched outputs, completion.
@@ -143,6 +148,15 @@ struct Session::Run {
   bool perturb = false;
   bool shared = false;  // fired on more than one thread: instances are locked
 };
+
+// By node: the index among its outputs of the one edge to the inline
+// successor it hands its operation to, or kNone. A node has one when it routes
+// every token within its iteration (no Enter, Exit, NextIteration, Call, or
+// result to a caller), every output but one leaves the graph, and that one
+// goes to a node that waits for nothing else and is neither a Merge nor a
+// Return. Only the node fills that successor's state, so it does so without the
+// instance's lock, and its outstanding operation passes to the successor.
+std::vector<std::uint32_t> inline_successors(const CompiledGraph& g);
 
 // The context an iteration is, outermost first (ExecContext).
 ExecContext context_of(const CompiledGraph& g, const IterState* it);

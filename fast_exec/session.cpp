@@ -24,6 +24,7 @@ struct Session::Pool {
 Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
     : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_, options.calls, options.threads > 1)) {
   place();
+  inline_next_ = inline_successors(graph_);
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
 }
@@ -72,22 +73,23 @@ void Session::place() {
 
 void Session::set_variable(Variable& x, Tensor initial) {
   const auto& acc = options_.accelerator;
-  if (acc && acc->holds(initial)) x.value = Slot{Empty{}, std::make_shared<const DeviceTensor>(acc->upload(initial))};
-  else x.value = Slot{std::move(initial), {}};
+  if (acc && acc->holds(initial)) x.value = Slot(std::make_shared<const DeviceTensor>(acc->upload(initial)));
+  else x.value = Slot(std::move(initial));
 }
 
 Tensor Session::on_host(Run& run, Slot v) const {
-  if (!v.device) return std::get<Tensor>(std::move(v.host));
+  const auto* d = v.device();
+  if (d == nullptr) return std::get<Tensor>(v.take_content());
   run.downloads.fetch_add(1, std::memory_order_relaxed);
-  return options_.accelerator->download(*v.device);
+  return options_.accelerator->download(**d);
 }
 
 Slot Session::to_accelerator(Run& run, Slot v) const {
-  if (v.device) return v;
-  const auto* t = std::get_if<Tensor>(&v.host);
+  if (v.device()) return v;
+  const auto* t = v.tensor();
   if (t == nullptr || !options_.accelerator->holds(*t)) return v;  // stays on the host
   run.uploads.fetch_add(1, std::memory_order_relaxed);
-  return Slot{Empty{}, std::make_shared<const DeviceTensor>(options_.accelerator->upload(*t))};
+  return Slot(std::make_shared<const DeviceTensor>(options_.accelerator->upload(*t)));
 }
 
 std::uint32_t Session::pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng) {
@@ -96,40 +98,44 @@ std::uint32_t Session::pick(const Run& run, std::uint32_t n, std::size_t alterna
   return static_cast<std::uint32_t>(rng.below(alternatives));
 }
 
-Session::Slots Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng) const {
+void Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng, Slots& out) const {
   const auto n = t.node;
   const auto& c = graph_.nodes[n];
   const auto& f = *c.fn;
-  Slots out;
   if (f.forwards) {  // the one argument f inspects, on every output, wherever it is
     const auto inspected = (f.ignored_args & 1U) != 0 ? 1U : 0U;
     if (f.outputs == 1) out.push_back(std::move(args[inspected]));  // no reference count touched
-    else out.assign(f.outputs, args[inspected]);
-    return out;
+    else
+      for (std::size_t j = 0; j < f.outputs; ++j) out.push_back(args[inspected]);
+    return;
   }
   if (placement_.on_accelerator[n]) {
     std::vector<DeviceTensor> dev;
     for (const auto& a : args) {
       auto v = to_accelerator(run, a);
-      if (!v.device) break;
-      dev.push_back(*v.device);
+      if (!v.device()) break;
+      dev.push_back(**v.device());
     }
     if (dev.size() == args.size())
       if (auto results = options_.accelerator->run(f, *c.attrs, dev)) {
-        for (auto& r : *results) out.push_back(Slot{Empty{}, std::make_shared<const DeviceTensor>(std::move(r))});
-        return out;
+        for (auto& r : *results) out.push_back(Slot(std::make_shared<const DeviceTensor>(std::move(r))));
+        return;
       }
   }
-  boost::container::small_vector<Tensor, 4> host;
-  for (auto& a : args) host.push_back(on_host(run, std::move(a)));
-  auto tuples = apply(f, std::span<const Tensor>(host.data(), host.size()), *c.attrs, options_.terms);
+  InlineVector<Tensor, 4> host;
+  for (auto& a : args) host.push_back(a.tensor() != nullptr ? a.take_tensor() : on_host(run, std::move(a)));
+  const std::span<const Tensor> in(host.data(), host.size());
+  if (!f.nondeterministic) {  // a function: one result tuple
+    for (auto& v : apply_function(f, in, *c.attrs, options_.terms)) out.emplace_back(std::move(v));
+    return;
+  }
+  auto tuples = apply(f, in, *c.attrs, options_.terms);
   const auto k = pick(run, n, tuples.size(), rng);
   if (tuples.size() > 1) {
     const std::lock_guard guard(run.trace_lock);
     run.choices.push_back({NodeId(n), context_of(graph_, t.it), k});
   }
-  for (auto& v : tuples[k]) out.push_back(Slot{std::move(v), {}});
-  return out;
+  for (auto& v : tuples[k]) out.emplace_back(std::move(v));
 }
 
 Session::~Session() = default;
@@ -141,6 +147,10 @@ void Session::reset() {
 Slot Session::read(Task t) {
   const auto& c = graph_.nodes[t.node];
   auto& x = *vars_[c.var.index()];
+  if (!options_.record_accesses) {
+    const std::lock_guard guard(x.lock);
+    return x.value;
+  }
   auto context = context_of(graph_, t.it);
   const std::lock_guard guard(x.lock);
   x.accesses.push_back({NodeId(t.node), std::move(context), 0});
@@ -150,12 +160,15 @@ Slot Session::read(Task t) {
 void Session::assign(Run& run, Task t, Slot v, RandomScheduler& rng) {
   const auto n = t.node;
   const auto& c = graph_.nodes[n];
-  const bool error = !v.device && std::get<Tensor>(v.host).is_error();
+  const bool error = v.tensor() != nullptr && v.tensor()->is_error();
   auto& x = *vars_[c.var.index()];
-  auto context = context_of(graph_, t.it);
+  const bool log = options_.record_accesses;
+  auto context = log ? context_of(graph_, t.it) : ExecContext{};
   auto update = [&](const Slot& w) {  // f(w, v), kept where the variable lives
     Slot args[] = {w, v};
-    auto next = std::move(compute(run, t, args, rng)[0]);
+    Slots out;
+    compute(run, t, args, rng, out);
+    auto next = std::move(out[0]);
     return placement_.resident[c.var.index()] ? to_accelerator(run, std::move(next)) : next;
   };
   if (options_.unsafe_assign) {  // read, compute, write: updates can be lost
@@ -167,11 +180,11 @@ void Session::assign(Run& run, Task t, Slot v, RandomScheduler& rng) {
     if (run.perturb) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
     const std::lock_guard guard(x.lock);
     x.value = std::move(next);
-    x.accesses.push_back({NodeId(n), std::move(context), 0});
+    if (log) x.accesses.push_back({NodeId(n), std::move(context), 0});
   } else {
     const std::lock_guard guard(x.lock);
     if (!error) x.value = update(x.value);  // S-ERR-ASSIGN: no side effect on an error input
-    x.accesses.push_back({NodeId(n), std::move(context), 0});
+    if (log) x.accesses.push_back({NodeId(n), std::move(context), 0});
   }
 }
 
@@ -230,7 +243,7 @@ RunResult Session::finish(Run& run) {
     r.accesses.push_back(std::exchange(x->accesses, {}));
   }
   r.fetched.reserve(graph_.fetched.size());
-  for (auto& v : run.fetched) r.fetched.push_back(v.device ? Content{on_host(run, std::exchange(v, {}))} : std::exchange(v.host, Empty{}));
+  for (auto& v : run.fetched) r.fetched.push_back(v.device() ? Content{on_host(run, std::exchange(v, {}))} : v.take_content());
   r.uploads = run.uploads.exchange(0);
   r.downloads = run.downloads.exchange(0);
   r.choices = std::exchange(run.choices, {});
@@ -266,7 +279,7 @@ Session::Run& Session::start_run(Ready& ready) {
   const Guard guard(root->lock, run.shared);
   auto* it = start_iteration(*root, 0, ready);
   const auto& p = *graph_.program;
-  for (const auto& o : graph_.inputs) deliver(*it, o, Slot{p.edge(EdgeId(o.edge)).initial, {}}, ready);
+  for (const auto& o : graph_.inputs) deliver(*it, o, Slot(p.edge(EdgeId(o.edge)).initial), ready);
   return run;
 }
 

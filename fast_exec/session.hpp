@@ -14,6 +14,8 @@
 
 #include "fast_exec/compiled.hpp"
 #include "fast_exec/device.hpp"
+#include "fast_exec/inline_vector.hpp"
+#include "fast_exec/slot.hpp"
 #include "semantics/session.hpp"
 
 #include <boost/container/small_vector.hpp>
@@ -57,13 +59,9 @@ struct ExecOptions {
   bool var_values = true;
   // Record each live Merge's input port (RunResult::choices), for conformance.
   bool record_merges = false;
-};
-
-// What an edge or a variable holds in the executor: contents on the host, or
-// a tensor resident on the accelerator (small, so the host-only path stays fast).
-struct Slot {
-  Content host = Empty{};
-  std::shared_ptr<const DeviceTensor> device;
+  // Record each variable's accesses in order (RunResult::accesses), for
+  // conformance; off, a Read or Assign-f logs nothing and computes no context.
+  bool record_accesses = false;
 };
 
 // An execution context as the executor knows it: the (frame, iteration) of
@@ -82,7 +80,8 @@ struct Fired {
 struct RunResult {
   std::vector<Content> fetched;  // each fetched output edge's contents (CompiledGraph::fetched)
   std::vector<Tensor> var_value;                         // VarValue after the run
-  // The order in which Read and Assign-f nodes touched each variable.
+  // The order in which Read and Assign-f nodes touched each variable
+  // (ExecOptions::record_accesses; else each empty).
   std::vector<std::vector<Fired>> accesses;
   // The relations that had a choice, and (ExecOptions::record_merges) every
   // live Merge, with what they picked.
@@ -136,6 +135,7 @@ class Session {
   Placement placement_;
   std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
+  std::vector<std::uint32_t> inline_next_;  // by node (inline_successors)
   std::unique_ptr<FramePools> pools_;
   // Declared before pool_, so destroyed after it: the pool joins its threads
   // first, and the thread that finished a run may still be signalling
@@ -144,17 +144,18 @@ class Session {
   std::unique_ptr<Pool> pool_;
   std::uint64_t runs_ = 0;
 
-  using Ready = boost::container::small_vector<Task, 16>;
-  using Slots = boost::container::small_vector<Slot, 2>;
+  using Ready = InlineVector<Task, 16>;
+  using Slots = InlineVector<Slot, 2>;
   void place();
   // Fires t: takes its inputs, applies its rule, and routes its outputs (frames.cpp).
   void fire(Run& run, Task t, RandomScheduler& rng, Ready& ready);
   // The copies between devices, counted in the run.
   Tensor on_host(Run& run, Slot v) const;
   Slot to_accelerator(Run& run, Slot v) const;
-  // f on the node's device; on the host when the accelerator declines. Moves
-  // from args. Records the result picked (run.choices) when f is a relation.
-  Slots compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng) const;
+  // f on the node's device, its results appended to out; on the host when the
+  // accelerator declines. Moves from args. Records the result picked
+  // (run.choices) when f is a relation.
+  void compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng, Slots& out) const;
   // Which of `alternatives` results node n takes: forced by run_schedule, or random.
   static std::uint32_t pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng);
   void set_variable(Variable& x, Tensor initial);
@@ -166,7 +167,7 @@ class Session {
   // Puts v on out edge o into iteration it; queues the destination when it is ready.
   void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
   // Routes t's data outputs and control value (C-SLOT), then counts t as done in its iteration.
-  void route(Run& run, Task t, std::span<Slot> data, const Content& control, Ready& ready);
+  void route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready);
   // The instance that Enter or Call node n in iteration it starts, made if new.
   Instance* child_of(IterState& it, std::uint32_t n, Ready& ready);
   // deliver, or for an output edge its fetched contents.

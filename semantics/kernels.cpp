@@ -76,6 +76,11 @@ Tensor binary_typed(Binary op, std::string_view name, const Tensor::Dense& a, co
   const Shape& shape = a_scalar ? b.shape : a.shape;
   const auto n = element_count(shape);
   auto at = [](const Buffer<T>& buf, bool scalar, Eigen::Index i) { return buf[scalar ? 0 : i]; };
+  if (shape.empty()) {  // two scalars: made in place
+    if (op == Binary::less || op == Binary::equal) return Tensor::scalar(op == Binary::less ? x[0] < y[0] : x[0] == y[0]);
+    if constexpr (!std::is_same_v<T, bool>)
+      if (auto r = arith(op, x[0], y[0])) return Tensor::scalar(*r);
+  }
   if (op == Binary::less || op == Binary::equal) {
     Buffer<bool> out(n);
     for (Eigen::Index i = 0; i < n; ++i) {

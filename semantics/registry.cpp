@@ -30,10 +30,10 @@ std::optional<std::int64_t> optional_int(const Attrs& attrs, std::string_view na
   return std::get<std::int64_t>(it->second);
 }
 
-// Built in place: a braced list would copy the tuple (and its tensor's reference count).
-Tuples one(Tensor t) {
-  Tuples r(1);
-  r[0].push_back(std::move(t));
+// Built in place: a braced list would copy the tensor (and its reference count).
+Tuple one(Tensor t) {
+  Tuple r;
+  r.push_back(std::move(t));
   return r;
 }
 
@@ -79,7 +79,7 @@ std::vector<FunctionDef> builtin_functions() {
   defs.push_back({.name = "NoOp",
                   .inputs = 0,
                   .outputs = 0,
-                  .kernel = [](std::span<const Tensor>, const Attrs&) { return Tuples{Tuple{}}; },
+                  .kernel = [](std::span<const Tensor>, const Attrs&) { return Tuple{}; },
                   .doc = "NoOp() = (): a node with control edges only, triggered by them (TensorFlow's NoOp and group)"});
   defs.push_back({.name = "Const",
                   .inputs = 0,
@@ -90,7 +90,7 @@ std::vector<FunctionDef> builtin_functions() {
                   .inputs = 0,
                   .attrs = {{"values", AttrType::tensor_list, true}},
                   .nondeterministic = true,
-                  .kernel =
+                  .relation =
                       [](std::span<const Tensor>, const Attrs& at) {
                         Tuples alternatives;
                         for (const auto& v : std::get<std::vector<Tensor>>(at.at("values"))) alternatives.push_back({v});
@@ -129,7 +129,7 @@ std::vector<FunctionDef> builtin_functions() {
                   .kernel =
                       [](std::span<const Tensor> a, const Attrs& at) {
                         auto [l, r] = kernels::split(a[0], int_attr(at, "axis", 0));
-                        return Tuples{Tuple{l, r}};
+                        return Tuple{l, r};
                       },
                   .doc = "splits into two equal halves along attribute axis (default 0)"});
   defs.push_back({.name = "Project",
@@ -180,7 +180,7 @@ FunctionDef uninterpreted_function(std::string_view name, std::size_t inputs, st
           .uninterpreted = true,
           .stateful = stateful,
           .kernel = [name, outputs](std::span<const Tensor> a, const Attrs&) {
-            return Tuples{terms(name, outputs, std::vector<Tensor>(a.begin(), a.end()))};
+            return terms(name, outputs, std::vector<Tensor>(a.begin(), a.end()));
           },
           .doc = "an uninterpreted function: its results are terms"};
 }
@@ -195,20 +195,39 @@ const FunctionDef* Registry::find(std::string_view name) const {
   return it == defs_.end() ? nullptr : &*it;
 }
 
-Tuples apply(const FunctionDef& f, std::span<const Tensor> args, const Attrs& attrs, const TermOptions& opts) {
+namespace {
+
+// S-ERR-PROP, a forwarding function and S-FN-3 on symbolic arguments: f's
+// result when no kernel computes it.
+std::optional<Tuple> without_kernel(const FunctionDef& f, std::span<const Tensor> args, const TermOptions& opts) {
   auto inspected = [&](std::size_t i) { return (f.ignored_args >> i & 1U) == 0; };
   // S-ERR-PROP: errors propagate and are never caught.
   for (std::size_t i = 0; i < args.size(); ++i)
-    if (inspected(i) && args[i].is_error()) return {Tuple(f.outputs, args[i])};
+    if (inspected(i) && args[i].is_error()) return Tuple(f.outputs, args[i]);
   if (f.forwards) {
     for (std::size_t i = 0; i < args.size(); ++i)
-      if (inspected(i)) return {Tuple(f.outputs, args[i])};
+      if (inspected(i)) return Tuple(f.outputs, args[i]);
   }
   const bool symbolic = std::any_of(args.begin(), args.end(), [](const Tensor& t) { return t.is_term(); });
-  if (!symbolic) return f.kernel(args, attrs);
+  if (!symbolic) return std::nullopt;
   std::vector<Tensor> term_args(args.begin(), args.end());
-  if (f.outputs == 1 && opts.normalize) return {Tuple{normalized_term(f, std::move(term_args))}};
-  return {terms(f.name, f.outputs, std::move(term_args))};
+  if (f.outputs == 1 && opts.normalize) return Tuple{normalized_term(f, std::move(term_args))};
+  return terms(f.name, f.outputs, std::move(term_args));
+}
+
+}  // namespace
+
+Tuples apply(const FunctionDef& f, std::span<const Tensor> args, const Attrs& attrs, const TermOptions& opts) {
+  if (auto r = without_kernel(f, args, opts)) return {std::move(*r)};
+  if (f.relation) return f.relation(args, attrs);
+  Tuples r(1);
+  r[0] = f.kernel(args, attrs);
+  return r;
+}
+
+Tuple apply_function(const FunctionDef& f, std::span<const Tensor> args, const Attrs& attrs, const TermOptions& opts) {
+  if (auto r = without_kernel(f, args, opts)) return std::move(*r);
+  return f.kernel(args, attrs);
 }
 
 }  // namespace tfsem

@@ -62,8 +62,11 @@ struct FunctionDef {
   // state (a queue, a random generator) the term does not model.
   bool uninterpreted = false;
   bool stateful = false;
-  // The kernel on dense arguments (k = 0: on attributes only).
-  std::function<Tuples(std::span<const Tensor>, const Attrs&)> kernel{};
+  // The kernel of a function on dense arguments (k = 0: on attributes only):
+  // its one result tuple.
+  std::function<Tuple(std::span<const Tensor>, const Attrs&)> kernel{};
+  // A relation's kernel instead (nondeterministic): every tuple it may return.
+  std::function<Tuples(std::span<const Tensor>, const Attrs&)> relation{};
   std::string_view doc{};
 };
 
@@ -92,6 +95,9 @@ struct TermOptions {
 //   j-th of several outputs), unless f forwards its argument;
 // - otherwise the kernel computes on dense tensors.
 Tuples apply(const FunctionDef& f, std::span<const Tensor> args, const Attrs& attrs, const TermOptions& opts);
+// The same for a function (not a relation): its one result tuple, without a
+// vector of alternatives around it.
+Tuple apply_function(const FunctionDef& f, std::span<const Tensor> args, const Attrs& attrs, const TermOptions& opts);
 
 // Reads an attribute, or `fallback` when it is absent.
 std::int64_t int_attr(const Attrs& attrs, std::string_view name, std::int64_t fallback);

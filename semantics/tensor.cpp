@@ -2,6 +2,7 @@
 
 #include "semantics/hash.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -50,9 +51,15 @@ std::string shape_to_string(const Shape& s) {
   return out + "]";
 }
 
+// The hash is published once computed: two threads that ask at once both
+// compute the same value and store it, so a reader sees either no hash yet or
+// the hash (release/acquire on `hashed`), never a torn one.
 struct Tensor::Rep {
+  template <class... A>
+  explicit Rep(A&&... a) : v(std::forward<A>(a)...) {}
   std::variant<Dense, Term, Error> v;
-  std::size_t hash = 0;
+  mutable std::atomic<std::size_t> hash{0};
+  mutable std::atomic<bool> hashed{false};
 };
 
 namespace {
@@ -123,34 +130,47 @@ Tensor Tensor::dense(Shape shape, Storage data) {
             if (std::isnan(b[i])) b[i] = std::numeric_limits<T>::quiet_NaN();
       },
       data);
-  Dense d{std::move(shape), std::move(data)};
-  auto h = hash_of(d);
-  return Tensor(std::make_shared<const Rep>(Rep{std::move(d), h}));
+  return Tensor(std::make_shared<const Rep>(Dense{std::move(shape), std::move(data)}));
 }
 
+template <class T>
+Tensor Tensor::scalar(T v) {
+  if constexpr (std::is_floating_point_v<T>)  // V-NAN: a tensor has one NaN
+    if (std::isnan(v)) v = std::numeric_limits<T>::quiet_NaN();
+  auto rep = std::make_shared<Rep>(std::in_place_type<Dense>);
+  std::get<Dense>(rep->v).data.template emplace<Buffer<T>>(1)[0] = v;
+  return Tensor(std::move(rep));
+}
+template Tensor Tensor::scalar(float);
+template Tensor Tensor::scalar(double);
+template Tensor Tensor::scalar(std::int32_t);
+template Tensor Tensor::scalar(std::int64_t);
+template Tensor Tensor::scalar(bool);
+
 Tensor Tensor::atom(std::string name) {
-  Term t{std::move(name), {}, true};
-  auto h = hash_of(t);
-  return Tensor(std::make_shared<const Rep>(Rep{std::move(t), h}));
+  return Tensor(std::make_shared<const Rep>(Term{std::move(name), {}, true}));
 }
 
 Tensor Tensor::apply(std::string head, std::vector<Tensor> args) {
-  Term t{std::move(head), std::move(args), false};
-  auto h = hash_of(t);
-  return Tensor(std::make_shared<const Rep>(Rep{std::move(t), h}));
+  return Tensor(std::make_shared<const Rep>(Term{std::move(head), std::move(args), false}));
 }
 
 Tensor Tensor::error(ErrorKind kind, std::string message) {
-  Error e{kind, std::move(message)};
-  auto h = hash_of(e);
-  return Tensor(std::make_shared<const Rep>(Rep{std::move(e), h}));
+  return Tensor(std::make_shared<const Rep>(Error{kind, std::move(message)}));
 }
 
 Tensor::Kind Tensor::kind() const { return static_cast<Kind>(rep_->v.index()); }
 const Tensor::Dense& Tensor::as_dense() const { return std::get<Dense>(rep_->v); }
 const Tensor::Term& Tensor::as_term() const { return std::get<Term>(rep_->v); }
 const Tensor::Error& Tensor::as_error() const { return std::get<Error>(rep_->v); }
-std::size_t Tensor::hash() const { return rep_->hash; }
+std::size_t Tensor::hash() const {
+  const auto& r = *rep_;
+  if (r.hashed.load(std::memory_order_acquire)) return r.hash.load(std::memory_order_relaxed);
+  const auto h = std::visit([](const auto& v) { return hash_of(v); }, r.v);
+  r.hash.store(h, std::memory_order_relaxed);
+  r.hashed.store(true, std::memory_order_release);
+  return h;
+}
 
 namespace {
 template <class T>

@@ -2,6 +2,8 @@
 // and the error elements of footnote 2. All three are immutable values.
 #pragma once
 
+#include "semantics/buffer.hpp"
+
 #include <boost/container/small_vector.hpp>
 #include <Eigen/Core>
 
@@ -50,8 +52,6 @@ inline constexpr std::int64_t kMaxElements = std::int64_t{1} << 28;
 bool shape_within_limits(const Shape& s);
 std::string shape_to_string(const Shape& s);
 
-template <class T>
-using Buffer = Eigen::Array<T, Eigen::Dynamic, 1>;
 // Row-major element storage of a dense tensor; the alternative's index is its DType.
 using Storage = std::variant<Buffer<float>, Buffer<double>, Buffer<std::int32_t>, Buffer<std::int64_t>, Buffer<bool>>;
 
@@ -82,12 +82,10 @@ class Tensor {
   // Dense tensors; data must hold element_count(shape) elements, and the shape
   // be within the limits (shape_within_limits).
   static Tensor dense(Shape shape, Storage data);
+  // A scalar of one of the element types (float, double, int32_t, int64_t,
+  // bool), made in place: one allocation, no checks, no hash.
   template <class T>
-  static Tensor scalar(T v) {
-    Buffer<T> b(1);
-    b[0] = v;
-    return dense({}, Storage{std::move(b)});
-  }
+  static Tensor scalar(T v);
   static Tensor atom(std::string name);
   static Tensor apply(std::string head, std::vector<Tensor> args);
   static Tensor error(ErrorKind kind, std::string message);
@@ -100,6 +98,8 @@ class Tensor {
   [[nodiscard]] const Term& as_term() const;
   [[nodiscard]] const Error& as_error() const;
 
+  // Computed when first asked for (by the explorer's state table, say), not
+  // when the tensor is made: an executor that only passes tensors on never pays for it.
   [[nodiscard]] std::size_t hash() const;
   // Tensors are immutable and share their representation when copied: equal
   // identities imply equal tensors (a cheap first test for interning).

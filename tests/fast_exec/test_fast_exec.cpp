@@ -56,12 +56,19 @@ TEST_CASE("a forced schedule reproduces a witness; a step that is not ready is r
   CHECK_THROWS_AS(session.run_schedule(parse_schedule(sem, "read")), InputError);
 }
 
-TEST_CASE("the access log records each variable's order, and it replays") {
+TEST_CASE("the access log records each variable's order when asked, and it replays") {
   const auto p = test::program_file("models/figure-4-lost-update.json");
-  fast_exec::Session session(p, stressed(1).exec);
+  auto exec = stressed(1).exec;
+  exec.record_accesses = true;
+  fast_exec::Session session(p, exec);
   const auto r = session.run();
   REQUIRE(r.accesses.size() == 1);
   CHECK(r.accesses[0].size() == 6);  // write, read_1, read_2, write_1, write_2, read
+  exec.record_accesses = false;  // the default: nothing logged
+  fast_exec::Session quiet(p, exec);
+  const auto q = quiet.run();
+  REQUIRE(q.accesses.size() == 1);
+  CHECK(q.accesses[0].empty());
 }
 
 TEST_CASE("every model of the section 3 core conforms, with perturbed schedules on two threads") {

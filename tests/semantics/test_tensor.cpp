@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <thread>
 
 #include "semantics/format/graph_json.hpp"
 #include "semantics/tensor.hpp"
@@ -41,7 +42,9 @@ TEST_CASE("equality and hashing are structural") {
 
 TEST_CASE("V-NAN: a float tensor has one NaN, whatever its sign and payload") {
   Buffer<double> nans(3);
-  nans << -std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::signaling_NaN(), 0.0 / 0.0;
+  nans[0] = -std::numeric_limits<double>::quiet_NaN();
+  nans[1] = std::numeric_limits<double>::signaling_NaN();
+  nans[2] = 0.0 / 0.0;
   Buffer<double> quiet(3);
   quiet.setConstant(std::numeric_limits<double>::quiet_NaN());
   const auto a = Tensor::dense({3}, Storage{nans});
@@ -49,6 +52,48 @@ TEST_CASE("V-NAN: a float tensor has one NaN, whatever its sign and payload") {
   CHECK(a == b);
   CHECK(a.hash() == b.hash());
   CHECK(format::parse_tensor(format::tensor_to_json(a), "/v") == a);  // written "nan", read back equal
+}
+
+TEST_CASE("a scalar made in place equals the one the general constructor makes, NaN and hash included") {
+  Buffer<std::int32_t> seven(1);
+  seven[0] = 7;
+  const auto general = Tensor::dense({}, Storage{seven});
+  CHECK(Tensor::scalar(std::int32_t{7}) == general);
+  CHECK(Tensor::scalar(std::int32_t{7}).hash() == general.hash());
+  CHECK(Tensor::scalar(-std::numeric_limits<float>::quiet_NaN()) ==
+        Tensor::scalar(std::numeric_limits<float>::signaling_NaN()));  // V-NAN
+}
+
+TEST_CASE("element buffers: inline up to 16 bytes, on the heap past them, copied and moved by value") {
+  auto filled = [](Buffer<std::int64_t>::Index n) {
+    auto b = Buffer<std::int64_t>::Constant(n, 0);
+    for (Buffer<std::int64_t>::Index i = 0; i < n; ++i) b[i] = i + 1;
+    return b;
+  };
+  for (const Buffer<std::int64_t>::Index n : {1, 2, 3, 100}) {  // two int64 fit inline
+    CAPTURE(n);
+    const auto original = filled(n);
+    auto copy = original;
+    auto moved = std::move(copy);
+    CHECK(copy.size() == 0);
+    REQUIRE(moved.size() == n);
+    for (Buffer<std::int64_t>::Index i = 0; i < n; ++i) CHECK(moved[i] == original[i]);
+    moved = filled(1);  // a heap buffer replaced by an inline one, and the reverse
+    CHECK(moved[0] == 1);
+    moved = filled(50);
+    CHECK(moved[49] == 50);
+  }
+}
+
+TEST_CASE("a tensor's hash, computed when first asked for, is the same on every thread") {
+  const auto t = format::parse_tensor(json::parse("[[1,2],[3,4]]"), "/v");
+  const auto expected = format::parse_tensor(json::parse("[[1,2],[3,4]]"), "/v").hash();
+  std::size_t seen[2] = {};
+  std::thread a([&] { seen[0] = t.hash(); }), b([&] { seen[1] = t.hash(); });
+  a.join();
+  b.join();
+  CHECK(seen[0] == expected);
+  CHECK(seen[1] == expected);
 }
 
 TEST_CASE("large tensors print as shape and content hash") {
@@ -104,7 +149,9 @@ TEST_CASE("tensors round-trip through JSON output") {
   CHECK(format::parse_tensor(format::tensor_to_json(t), "/v") == t);
   // JSON has no number for infinities and NaN: they go out and come back as strings.
   Buffer<float> special(3);
-  special << std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 0.5F;
+  special[0] = std::numeric_limits<float>::infinity();
+  special[1] = -std::numeric_limits<float>::infinity();
+  special[2] = 0.5F;
   const auto s = Tensor::dense({3}, Storage{special});
   CHECK(format::parse_tensor(format::tensor_to_json(s), "/v") == s);
   const auto nan = format::parse_tensor(json::parse(R"({"dtype":"f32","value":"nan"})"), "/v");

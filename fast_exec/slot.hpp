@@ -1,0 +1,115 @@
+// What an edge or a variable holds in the executor: an edge's contents on the
+// host (EMPTY, GO, DEAD, a variable, a tensor; semantics/content.hpp), or a
+// tensor resident on the accelerator. A tag beside one pointer-sized payload,
+// 24 bytes, so that the tokens the executor moves at every firing are cheap to
+// move and to destroy; moving one out leaves EMPTY behind.
+#pragma once
+
+#include "fast_exec/device.hpp"
+#include "semantics/content.hpp"
+
+#include <memory>
+#include <new>
+#include <utility>
+
+namespace tfsem::fast_exec {
+
+class Slot {
+ public:
+  using DevicePtr = std::shared_ptr<const DeviceTensor>;
+
+  Slot() noexcept {}
+  Slot(Empty) noexcept {}
+  Slot(Go) noexcept : tag_(Tag::go) {}
+  Slot(Dead) noexcept : tag_(Tag::dead) {}
+  Slot(VarId x) noexcept : tag_(Tag::var), var_(x) {}
+  Slot(Tensor t) noexcept : tag_(Tag::tensor) { new (&tensor_) Tensor(std::move(t)); }
+  explicit Slot(DevicePtr d) noexcept : tag_(Tag::device) { new (&device_) DevicePtr(std::move(d)); }
+  // Host contents.
+  explicit Slot(const Content& c) {
+    if (const auto* t = std::get_if<Tensor>(&c)) {
+      tag_ = Tag::tensor;
+      new (&tensor_) Tensor(*t);
+    } else if (const auto* x = std::get_if<VarId>(&c)) {
+      tag_ = Tag::var;
+      var_ = *x;
+    } else if (is_dead(c)) {
+      tag_ = Tag::dead;
+    } else if (std::holds_alternative<Go>(c)) {
+      tag_ = Tag::go;
+    }
+  }
+  Slot(const Slot& o) : tag_(o.tag_), var_(o.var_) {
+    if (tag_ == Tag::tensor) new (&tensor_) Tensor(o.tensor_);
+    else if (tag_ == Tag::device) new (&device_) DevicePtr(o.device_);
+  }
+  Slot(Slot&& o) noexcept : tag_(o.tag_), var_(o.var_) { steal(o); }
+  Slot& operator=(const Slot& o) {
+    if (this != &o) *this = Slot(o);
+    return *this;
+  }
+  Slot& operator=(Slot&& o) noexcept {
+    if (this != &o) {
+      destroy();
+      tag_ = o.tag_;
+      var_ = o.var_;
+      steal(o);
+    }
+    return *this;
+  }
+  ~Slot() { destroy(); }
+
+  [[nodiscard]] bool empty() const { return tag_ == Tag::empty; }
+  [[nodiscard]] bool dead() const { return tag_ == Tag::dead; }
+  // A tensor on the accelerator; else host contents.
+  [[nodiscard]] const DevicePtr* device() const { return tag_ == Tag::device ? &device_ : nullptr; }
+  [[nodiscard]] const Tensor* tensor() const { return tag_ == Tag::tensor ? &tensor_ : nullptr; }
+  // The host tensor, moved out (requires tensor()).
+  Tensor take_tensor() {
+    Tensor t = std::move(tensor_);
+    tensor_.~Tensor();
+    tag_ = Tag::empty;
+    return t;
+  }
+  // The host contents, moved out (requires !device()).
+  Content take_content() {
+    Content c = Empty{};
+    switch (tag_) {
+      case Tag::go: c = Go{}; break;
+      case Tag::dead: c = Dead{}; break;
+      case Tag::var: c = var_; break;
+      case Tag::tensor: c = std::move(tensor_); break;
+      default: break;
+    }
+    destroy();
+    tag_ = Tag::empty;
+    return c;
+  }
+
+ private:
+  enum class Tag : std::uint8_t { empty, go, dead, var, tensor, device };
+  void destroy() noexcept {
+    if (tag_ == Tag::tensor) tensor_.~Tensor();
+    else if (tag_ == Tag::device) device_.~DevicePtr();
+  }
+  // This slot's tag is o's: takes o's payload, leaving o EMPTY.
+  void steal(Slot& o) noexcept {
+    if (tag_ == Tag::tensor) {
+      new (&tensor_) Tensor(std::move(o.tensor_));
+      o.tensor_.~Tensor();
+    } else if (tag_ == Tag::device) {
+      new (&device_) DevicePtr(std::move(o.device_));
+      o.device_.~DevicePtr();
+    }
+    o.tag_ = Tag::empty;
+  }
+
+  Tag tag_ = Tag::empty;
+  VarId var_{};
+  union {
+    Tensor tensor_;
+    DevicePtr device_;
+  };
+};
+
+}  // namespace tfsem::fast_exec
