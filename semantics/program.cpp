@@ -276,8 +276,15 @@ class ProgramBuilder {
         error("G-ATTR", n.where, subject(), "op '" + n.op + "' needs attribute '" + std::string(s.name) + "'");
   }
 
+  // How many elements ahead a loop over a large graph's nodes or edges
+  // prefetches the index slots it will probe (NameIndex::prefetch).
+  static constexpr std::size_t kAhead = 16;
+
   void add_nodes() {
-    for (const auto& n : p_->spec_.nodes) {
+    const auto& nodes = p_->spec_.nodes;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (i + kAhead < nodes.size()) p_->node_index_.prefetch(nodes[i + kAhead].id);
+      const auto& n = nodes[i];
       if (n.id.empty()) {
         error("G-UNIQUE", n.where, "node", "a node needs a non-empty \"id\"");
         continue;
@@ -361,7 +368,16 @@ class ProgramBuilder {
     NameIndex fetches;  // the output edges by fetch name
     fetches.reserve(p_->spec_.edges.size());
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch; };
-    for (const auto& e : p_->spec_.edges) {
+    const auto& edges = p_->spec_.edges;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      if (i + kAhead < edges.size()) {
+        const auto& ahead = edges[i + kAhead];
+        p_->edge_index_.prefetch(ahead.id);
+        fetches.prefetch(ahead.fetch ? *ahead.fetch : ahead.id);
+        for (const auto* end : {&ahead.from, &ahead.to})
+          if (*end) p_->node_index_.prefetch((*end)->node);
+      }
+      const auto& e = edges[i];
       const auto subject = [&] { return edge_subject(e.id); };
       if (e.id.empty()) {
         error("G-UNIQUE", e.where, "edge", "an edge needs a non-empty \"id\"");
