@@ -48,6 +48,8 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     cf.kind = pframes[f].kind;
     cf.parallel_iterations = std::max<std::uint32_t>(1, pframes[f].parallel_iterations);
     cf.enters = static_cast<std::int32_t>(pframes[f].enters.size());
+    cf.nodes.reserve(pframes[f].nodes.size());
+    cf.pending.reserve(pframes[f].nodes.size());
     for (auto n : pframes[f].nodes) {
       nodes[n.index()].frame = u32(f);
       nodes[n.index()].local = u32(cf.nodes.size());
@@ -95,6 +97,9 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     }
     return o;
   };
+  in_slots.reserve(prog.edges().size());
+  in_edges.reserve(prog.edges().size());
+  outs.reserve(prog.edges().size());
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     const NodeId id(i);
     const auto& n = prog.node(id);

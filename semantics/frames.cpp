@@ -1,7 +1,7 @@
 #include "semantics/frames.hpp"
 
 #include <boost/graph/strong_components.hpp>
-#include <boost/graph/topological_sort.hpp>
+#include <boost/graph/adjacency_list.hpp>
 
 #include <algorithm>
 #include <map>
@@ -80,22 +80,72 @@ class FrameBuilder {
                                                (e.dst.valid() && kind(e.dst) == OpKind::return_));
   }
 
-  // G-DAG: G without its back edges and call edges is acyclic; its topological order.
+  // G without its back edges and call edges, whose out-edges keep the order of
+  // the edges: out[first[v] .. first[v + 1]) are v's successors.
+  struct Successors {
+    std::vector<std::uint32_t> first, out;
+  };
+  [[nodiscard]] bool in_dag(const Edge& e) const { return e.src.valid() && e.dst.valid() && !e.back && !e.call; }
+  [[nodiscard]] Successors successors() const {
+    Successors g;
+    g.first.assign(p_.nodes_.size() + 1, 0);
+    for (const auto& e : p_.edges_)
+      if (in_dag(e)) ++g.first[e.src.index() + 1];
+    for (std::size_t v = 0; v < p_.nodes_.size(); ++v) g.first[v + 1] += g.first[v];
+    g.out.resize(g.first.back());
+    auto next = g.first;
+    for (const auto& e : p_.edges_)
+      if (in_dag(e)) g.out[next[e.src.index()]++] = e.dst.value;
+    return g;
+  }
+
+  // G-DAG: G without its back edges and call edges is acyclic; its topological
+  // order, the reverse of the order in which a depth-first search from nodes
+  // 0, 1, ... finishes them (as Boost's topological_sort gives it).
   bool order_acyclic() {
-    Program::Graph g(p_.nodes_.size());
-    for (std::size_t i = 0; i < p_.edges_.size(); ++i) {
-      const auto& e = p_.edges_[i];
-      if (e.src.valid() && e.dst.valid() && !e.back && !e.call) boost::add_edge(e.src.index(), e.dst.index(), EdgeId(i), g);
+    const auto g = successors();
+    enum Color : std::uint8_t { white, gray, black };
+    std::vector<Color> color(p_.nodes_.size(), white);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> stack;  // a node, and its next out-edge
+    std::vector<NodeId> finished;
+    finished.reserve(p_.nodes_.size());
+    for (std::uint32_t root = 0; root < p_.nodes_.size(); ++root) {
+      if (color[root] != white) continue;
+      color[root] = gray;
+      stack.emplace_back(root, g.first[root]);
+      while (!stack.empty()) {
+        auto& [v, next] = stack.back();
+        if (next == g.first[v + 1]) {
+          color[v] = black;
+          finished.emplace_back(v);
+          stack.pop_back();
+          continue;
+        }
+        const auto w = g.out[next++];
+        if (color[w] == gray) return report_cycles();
+        if (color[w] == white) {
+          color[w] = gray;
+          stack.emplace_back(w, g.first[w]);
+        }
+      }
     }
+    p_.topo_.assign(finished.rbegin(), finished.rend());
+    return true;
+  }
+
+  // G-DAG's error: each cycle once, as a strongly connected component.
+  bool report_cycles() {
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+    Graph g(p_.nodes_.size());
+    for (const auto& e : p_.edges_)
+      if (in_dag(e)) boost::add_edge(e.src.index(), e.dst.index(), g);
     std::vector<std::size_t> component(boost::num_vertices(g));
     const auto count = boost::strong_components(g, component.data());
     std::vector<std::vector<std::string>> members(count);
     for (std::size_t v = 0; v < component.size(); ++v) members[component[v]].push_back(p_.nodes_[v].name);
-    bool cyclic = false;
     for (std::size_t v = 0; v < component.size(); ++v) {
       auto& m = members[component[v]];
       if (m.size() > 1 || boost::edge(v, v, g).second) {
-        cyclic = true;
         std::string list;
         for (const auto& s : m) list += (list.empty() ? "" : ", ") + s;
         error("G-DAG", p_.nodes_[v].where, node_subject(p_.nodes_[v]),
@@ -105,12 +155,7 @@ class FrameBuilder {
         m.clear();  // report each cycle once
       }
     }
-    if (cyclic) return false;
-    std::vector<std::size_t> reversed;
-    boost::topological_sort(g, std::back_inserter(reversed));
-    p_.topo_.clear();
-    for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) p_.topo_.emplace_back(*it);
-    return true;
+    return false;
   }
 
   // An Enter's parallel_iterations as given (C-BOUND), TensorFlow's default if absent.

@@ -10,8 +10,8 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
-#include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace tfsem {
 
@@ -37,17 +37,29 @@ std::size_t hash_content(const Content& c) {
       c);
 }
 
+namespace {
+
+// The name of entry `id` of a table of nodes, edges or variables, for NameIndex.
+template <class Table>
+auto names_of(const Table& table) {
+  return [&table](std::uint32_t id) -> std::string_view { return table[id].name; };
+}
+
+template <class Id>
+std::optional<Id> as_id(std::optional<std::uint32_t> i) {
+  return i ? std::optional(Id(*i)) : std::nullopt;
+}
+
+}  // namespace
+
 std::optional<NodeId> Program::find_node(std::string_view name) const {
-  auto it = node_index_.find(name);
-  return it == node_index_.end() ? std::nullopt : std::optional(it->second);
+  return as_id<NodeId>(node_index_.find(name, names_of(nodes_)));
 }
 std::optional<EdgeId> Program::find_edge(std::string_view name) const {
-  auto it = edge_index_.find(name);
-  return it == edge_index_.end() ? std::nullopt : std::optional(it->second);
+  return as_id<EdgeId>(edge_index_.find(name, names_of(edges_)));
 }
 std::optional<VarId> Program::find_variable(std::string_view name) const {
-  auto it = var_index_.find(name);
-  return it == var_index_.end() ? std::nullopt : std::optional(it->second);
+  return as_id<VarId>(var_index_.find(name, names_of(vars_)));
 }
 
 std::vector<EdgeId> Program::incoming(NodeId n) const {
@@ -97,8 +109,10 @@ class ProgramBuilder {
     // G-EMPTY: a graph without nodes has no behaviour to trace, explore or
     // compare; refused here, it means the same to every command.
     if (p_->spec_.nodes.empty()) error("G-EMPTY", "/nodes", "", "a graph needs at least one node; this one has none");
+    p_->var_index_.reserve(p_->spec_.variables.size());
     p_->node_index_.reserve(p_->spec_.nodes.size());
     p_->edge_index_.reserve(p_->spec_.edges.size());
+    p_->vars_.reserve(p_->spec_.variables.size());
     p_->nodes_.reserve(p_->spec_.nodes.size());
     p_->edges_.reserve(p_->spec_.edges.size());
     add_variables();
@@ -108,7 +122,6 @@ class ProgramBuilder {
     resolve_uninterpreted();
     for (std::size_t i = 0; i < p_->nodes_.size(); ++i)
       if (op_ok_[i]) check_arity(NodeId(i));
-    build_graph();
     // Frames need well-formed nodes: a node whose op or arity is wrong would
     // only add confusing follow-on errors.
     if (diags_.empty()) build_frames(*p_, diags_);
@@ -125,6 +138,25 @@ class ProgramBuilder {
   std::map<std::tuple<std::string_view, std::size_t, std::size_t>, const FunctionDef*> signatures_;
   std::vector<const FunctionSpec*> pending_;  // per node: an uninterpreted function awaiting its arity
 
+  // What an op's name is among the control ops and the registry's functions,
+  // and the attributes it takes: looked up once per name (a graph has few).
+  struct OpName {
+    const OpDef* control;
+    const FunctionDef* function;
+    const std::vector<AttrSpec>* attrs;
+  };
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, OpName, NameHash, std::equal_to<>> op_names_;
+  const OpName& op_name(const std::string& op) {
+    auto it = op_names_.find(op);
+    if (it == op_names_.end())
+      it = op_names_.emplace(op, OpName{find_control_op(op), Registry::builtin().find(op), attr_specs(op)}).first;
+    return it->second;
+  }
+
   void error(std::string rule, const std::string& where, std::string subject, std::string message) {
     diags_.push_back({std::move(rule), where, std::move(subject), std::move(message)});
   }
@@ -137,11 +169,10 @@ class ProgramBuilder {
         error("G-UNIQUE", v.where, "variable", "a variable needs a non-empty name");
         continue;
       }
-      if (p_->var_index_.count(v.name)) {
+      if (!p_->var_index_.insert(v.name, static_cast<std::uint32_t>(p_->vars_.size()), names_of(p_->vars_))) {
         error("G-UNIQUE", v.where, "variable '" + v.name + "'", "declared twice");
         continue;
       }
-      p_->var_index_.emplace(v.name, VarId(p_->vars_.size()));
       // Footnote 4/6: an uninitialized variable holds the error "not properly initialized".
       p_->vars_.push_back({v.name,
                            v.init ? *v.init
@@ -196,7 +227,8 @@ class ProgramBuilder {
       return std::nullopt;
     }
     if (n.op == "Read") return Op{Op::Kind::read};
-    if (const auto* c = find_control_op(n.op)) return Op{c->kind, nullptr, {}, c->ref};
+    const auto& name = op_name(n.op);
+    if (const auto* c = name.control) return Op{c->kind, nullptr, {}, c->ref};
     if (n.op == "Write" || n.op.starts_with("Assign-")) {
       const std::string fname = n.op == "Write" ? "Snd" : n.op.substr(7);
       if (auto d = declared_.find(fname); d != declared_.end()) return Op{Op::Kind::assign, signature(*d->second, 2, 1)};
@@ -210,7 +242,7 @@ class ProgramBuilder {
       else return Op{Op::Kind::assign, f};
       return std::nullopt;
     }
-    if (const auto* f = reg.find(n.op)) return Op{Op::Kind::function, f};
+    if (const auto* f = name.function) return Op{Op::Kind::function, f};
     if (auto d = declared_.find(n.op); d != declared_.end()) {
       pending_.back() = d->second;
       return Op{Op::Kind::function};
@@ -225,10 +257,10 @@ class ProgramBuilder {
   }
 
   void check_attrs(const NodeSpec& n) {
-    if (n.attrs.empty() && !attr_specs(n.op)) return;  // an uninterpreted function's: none
+    const auto* declared = op_name(n.op).attrs;  // f's for a function or Assign-f, or the op's
+    if (n.attrs.empty() && !declared) return;  // an uninterpreted function's: none
     const auto subject = [&] { return node_subject(n.id); };
     static const std::vector<AttrSpec> none;  // an uninterpreted function takes no attributes
-    const auto* declared = attr_specs(n.op);  // f's for a function or Assign-f, or the op's
     const auto& specs = declared ? *declared : none;
     for (const auto& [name, value] : n.attrs) {
       auto it = std::find_if(specs.begin(), specs.end(), [&key = name](const AttrSpec& s) { return s.name == key; });
@@ -244,13 +276,20 @@ class ProgramBuilder {
         error("G-ATTR", n.where, subject(), "op '" + n.op + "' needs attribute '" + std::string(s.name) + "'");
   }
 
+  // How many elements ahead a loop over a large graph's nodes or edges
+  // prefetches the index slots it will probe (NameIndex::prefetch).
+  static constexpr std::size_t kAhead = 16;
+
   void add_nodes() {
-    for (const auto& n : p_->spec_.nodes) {
+    const auto& nodes = p_->spec_.nodes;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (i + kAhead < nodes.size()) p_->node_index_.prefetch(nodes[i + kAhead].id);
+      const auto& n = nodes[i];
       if (n.id.empty()) {
         error("G-UNIQUE", n.where, "node", "a node needs a non-empty \"id\"");
         continue;
       }
-      if (p_->node_index_.count(n.id)) {
+      if (!p_->node_index_.insert(n.id, static_cast<std::uint32_t>(p_->nodes_.size()), names_of(p_->nodes_))) {
         error("G-UNIQUE", n.where, node_subject(n.id), "node id used twice");
         continue;
       }
@@ -258,7 +297,6 @@ class ProgramBuilder {
       auto op = parse_op(n);
       if (op) check_attrs(n);
       op_ok_.push_back(op.has_value());
-      p_->node_index_.emplace(n.id, NodeId(p_->nodes_.size()));
       // A node whose op is bad keeps a placeholder label; its arity is not checked.
       p_->nodes_.push_back({n.id, op.value_or(Op{}), n.attrs, {}, {}, {}, {}, n.where});
     }
@@ -327,14 +365,25 @@ class ProgramBuilder {
   }
 
   void add_edges() {
-    std::set<std::string> fetches;
-    for (const auto& e : p_->spec_.edges) {
+    NameIndex fetches;  // the output edges by fetch name
+    fetches.reserve(p_->spec_.edges.size());
+    const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch; };
+    const auto& edges = p_->spec_.edges;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      if (i + kAhead < edges.size()) {
+        const auto& ahead = edges[i + kAhead];
+        p_->edge_index_.prefetch(ahead.id);
+        fetches.prefetch(ahead.fetch ? *ahead.fetch : ahead.id);
+        for (const auto* end : {&ahead.from, &ahead.to})
+          if (*end) p_->node_index_.prefetch((*end)->node);
+      }
+      const auto& e = edges[i];
       const auto subject = [&] { return edge_subject(e.id); };
       if (e.id.empty()) {
         error("G-UNIQUE", e.where, "edge", "an edge needs a non-empty \"id\"");
         continue;
       }
-      if (p_->edge_index_.count(e.id)) {
+      if (p_->find_edge(e.id)) {
         error("G-UNIQUE", e.where, subject(), "edge id used twice");
         continue;
       }
@@ -360,7 +409,7 @@ class ProgramBuilder {
         error("G-INPUT", e.where + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
         edge.fetch = e.fetch.value_or(e.id);
-        if (!edge.fetch.empty() && !fetches.insert(edge.fetch).second)
+        if (!edge.fetch.empty() && !fetches.insert(edge.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
           error("G-FETCH", e.where + "/fetch", subject(), "fetch name '" + edge.fetch + "' used twice");
       } else if (e.fetch) {
         error("G-FETCH", e.where + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
@@ -383,7 +432,7 @@ class ProgramBuilder {
                 "input port " + dst.name + ":" + std::to_string(edge.dst_port) + " already has edge '" +
                     p_->edges_[dst.in[edge.dst_port].index()].name + "'");
       }
-      p_->edge_index_.emplace(e.id, id);
+      p_->edge_index_.insert(e.id, id.value, names_of(p_->edges_));
       p_->edges_.push_back(std::move(edge));
     }
   }
@@ -490,15 +539,6 @@ class ProgramBuilder {
         check_ports(n, n.out, {data}, "output", [&] { return label + " has one outgoing " + kind + " edge"; });
         break;
       default: break;
-    }
-  }
-
-  void build_graph() {
-    auto& g = p_->graph_;
-    g = Program::Graph(p_->nodes_.size());
-    for (std::size_t i = 0; i < p_->edges_.size(); ++i) {
-      const auto& e = p_->edges_[i];
-      if (e.src.valid() && e.dst.valid()) boost::add_edge(e.src.index(), e.dst.index(), EdgeId(i), g);
     }
   }
 

@@ -9,15 +9,13 @@
 
 #include "semantics/content.hpp"
 #include "semantics/ids.hpp"
+#include "semantics/name_index.hpp"
 #include "semantics/ops.hpp"
-
-#include <boost/graph/adjacency_list.hpp>
 
 #include <deque>
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace tfsem {
@@ -179,11 +177,6 @@ class Program {
   // Text of L(n): "Add", "Var(x)", "Read", "Assign-Add".
   [[nodiscard]] std::string label(NodeId n) const;
 
-  // G as a Boost graph: vertex i is NodeId(i), each edge property the EdgeId
-  // of an edge between two nodes (input and output edges are not in it).
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, boost::no_property, EdgeId>;
-  [[nodiscard]] const Graph& graph() const { return graph_; }
-
  private:
   friend class ProgramBuilder;
   friend class FrameBuilder;
@@ -196,18 +189,9 @@ class Program {
   std::deque<FunctionDef> functions_;  // the uninterpreted functions, one per name and arity
   std::vector<std::optional<VarId>> access_var_;  // by node
   bool control_flow_ = false;
-  // Names to ids, looked up by string_view without a copy.
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  template <class Id>
-  using Index = std::unordered_map<std::string, Id, NameHash, std::equal_to<>>;
-  Index<NodeId> node_index_;
-  Index<EdgeId> edge_index_;
-  Index<VarId> var_index_;
+  // Names to ids (interned: the names are the nodes', edges' and variables' own).
+  NameIndex node_index_, edge_index_, var_index_;
   std::vector<NodeId> topo_;
-  Graph graph_;
   std::uint64_t hash_ = 0;
 };
 

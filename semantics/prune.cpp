@@ -2,25 +2,10 @@
 
 #include "semantics/diagnostic.hpp"
 
-#include <boost/graph/breadth_first_search.hpp>
-#include <boost/graph/reverse_graph.hpp>
-
 #include <algorithm>
 #include <set>
 
 namespace tfsem {
-
-namespace {
-
-struct Marker : boost::default_bfs_visitor {
-  std::vector<bool>* kept;
-  template <class V, class G>
-  void discover_vertex(V v, const G&) const {
-    (*kept)[v] = true;
-  }
-};
-
-}  // namespace
 
 std::shared_ptr<const Program> prune(const Program& program, const std::vector<std::string>& fetches) {
   std::set<std::string> wanted(fetches.begin(), fetches.end());
@@ -32,12 +17,22 @@ std::shared_ptr<const Program> prune(const Program& program, const std::vector<s
   auto selected = [&](const Edge& e) { return e.is_output() && !e.fetch.empty() && (wanted.empty() || wanted.count(e.fetch)); };
 
   // Backwards from the fetched outputs over G.
-  const auto& g = program.graph();
   std::vector<bool> kept(program.nodes().size(), false);
-  auto reversed = boost::make_reverse_graph(g);
+  std::vector<NodeId> todo;
+  auto keep = [&](NodeId n) {
+    if (!kept[n.index()]) {
+      kept[n.index()] = true;
+      todo.push_back(n);
+    }
+  };
   for (const auto& e : program.edges())
-    if (selected(e) && !kept[e.src.index()])
-      boost::breadth_first_search(reversed, e.src.index(), boost::visitor(Marker{{}, &kept}));
+    if (selected(e)) keep(e.src);
+  while (!todo.empty()) {
+    const auto n = todo.back();
+    todo.pop_back();
+    for (auto d : program.incoming(n))
+      if (!program.edge(d).is_input()) keep(program.edge(d).src);
+  }
 
   // A graph with nothing fetched would prune to no graph at all (G-EMPTY).
   if (std::none_of(kept.begin(), kept.end(), [](bool k) { return k; }))

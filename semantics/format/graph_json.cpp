@@ -1,11 +1,13 @@
 #include "semantics/format/graph_json.hpp"
 
+#include "semantics/format/graph_json_parts.hpp"
+
 #include "semantics/diagnostic.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace tfsem::format {
 
@@ -201,14 +203,20 @@ namespace {
 std::optional<PortRef> parse_port(const json& obj, const char* key, const std::string& path) {
   const auto text = get_string(obj, key, path, false);
   if (!obj.contains(key)) return std::nullopt;
-  PortRef ref{text, std::nullopt};
+  return port_ref(text, path, key);
+}
+
+}  // namespace
+
+PortRef port_ref(std::string_view text, const std::string& path, const char* key) {
+  PortRef ref{std::string(text), std::nullopt};
   const auto colon = text.rfind(':');
-  if (colon != std::string::npos) {
+  if (colon != std::string_view::npos) {
     const auto digits = text.substr(colon + 1);
-    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
-      fail(path + "/" + key, "'" + text + "' is not NODE or NODE:PORT");
+    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+      fail(path + "/" + key, "'" + std::string(text) + "' is not NODE or NODE:PORT");
     ref.node = text.substr(0, colon);
-    ref.port = std::stoll(digits);
+    ref.port = std::stoll(std::string(digits));
   }
   return ref;
 }
@@ -255,6 +263,8 @@ Attrs parse_attrs(const json& j, const std::string& path, const std::string& op)
   return attrs;
 }
 
+namespace {
+
 const json& array_member(const json& doc, const char* key) {
   static const json empty = json::array();
   auto it = doc.find(key);
@@ -264,6 +274,18 @@ const json& array_member(const json& doc, const char* key) {
 }
 
 }  // namespace
+
+void set_edge_value(EdgeSpec& es, const json& value, const std::string& path) {
+  if (es.kind == "control") {
+    if (value != "GO") fail(path, "a control input edge carries \"GO\"");
+    es.value = Go{};
+  } else if (es.kind == "variable") {
+    if (!value.is_string()) fail(path, "a variable input edge carries a variable name");
+    es.value = value.get<std::string>();
+  } else {
+    es.value = parse_tensor(value, path);
+  }
+}
 
 namespace {
 
@@ -299,17 +321,7 @@ std::vector<EdgeSpec> parse_edges(const json& edges, const std::string& base, bo
     es.result = get_string(e, "result", path, false);
     es.where = path;
     if (e.contains("fetch")) es.fetch = get_string(e, "fetch", path, true);
-    if (auto it = e.find("value"); it != e.end()) {
-      if (es.kind == "control") {
-        if (*it != "GO") fail(path + "/value", "a control input edge carries \"GO\"");
-        es.value = Go{};
-      } else if (es.kind == "variable") {
-        if (!it->is_string()) fail(path + "/value", "a variable input edge carries a variable name");
-        es.value = it->get<std::string>();
-      } else {
-        es.value = parse_tensor(*it, path + "/value");
-      }
-    }
+    if (auto it = e.find("value"); it != e.end()) set_edge_value(es, *it, path + "/value");
     out.push_back(std::move(es));
   }
   return out;
@@ -329,36 +341,30 @@ std::vector<std::string> parse_names(const json& f, const char* key, const std::
 
 }  // namespace
 
-ProgramSpec parse_program(const json& doc) {
-  if (!doc.is_object()) fail("", "a graph is a JSON object, not " + type_name(doc));
-  expect_keys(doc, "", {"name", "description", "variables", "functions", "nodes", "edges", "library", "$schema"});
-  ProgramSpec spec;
-  spec.name = get_string(doc, "name", "", false);
-  spec.description = get_string(doc, "description", "", false);
-  if (auto it = doc.find("variables"); it != doc.end()) {
-    if (!it->is_object()) fail("/variables", "\"variables\" must be an object mapping names to initial values");
-    for (const auto& [name, init] : it->items()) {
-      const auto path = "/variables/" + name;
-      spec.variables.push_back({name, init.is_null() ? std::nullopt : std::optional(parse_tensor(init, path)), path});
-    }
+void read_variables(const json& variables, ProgramSpec& spec) {
+  if (!variables.is_object()) fail("/variables", "\"variables\" must be an object mapping names to initial values");
+  for (const auto& [name, init] : variables.items()) {
+    const auto path = "/variables/" + name;
+    spec.variables.push_back({name, init.is_null() ? std::nullopt : std::optional(parse_tensor(init, path)), path});
   }
-  if (auto it = doc.find("functions"); it != doc.end()) {
-    if (!it->is_object()) fail("/functions", "\"functions\" must be an object mapping names to declarations");
-    for (const auto& [name, decl] : it->items()) {
-      const auto path = "/functions/" + name;
-      if (!decl.is_object()) fail(path, "a function declaration is an object");
-      expect_keys(decl, path, {"stateful", "description"});
-      FunctionSpec f{name, false, get_string(decl, "description", path, false), path};
-      if (auto st = decl.find("stateful"); st != decl.end()) {
-        if (!st->is_boolean()) fail(path + "/stateful", "\"stateful\" must be true or false");
-        f.stateful = st->get<bool>();
-      }
-      spec.functions.push_back(std::move(f));
+}
+
+void read_functions(const json& functions, ProgramSpec& spec) {
+  if (!functions.is_object()) fail("/functions", "\"functions\" must be an object mapping names to declarations");
+  for (const auto& [name, decl] : functions.items()) {
+    const auto path = "/functions/" + name;
+    if (!decl.is_object()) fail(path, "a function declaration is an object");
+    expect_keys(decl, path, {"stateful", "description"});
+    FunctionSpec f{name, false, get_string(decl, "description", path, false), path};
+    if (auto st = decl.find("stateful"); st != decl.end()) {
+      if (!st->is_boolean()) fail(path + "/stateful", "\"stateful\" must be true or false");
+      f.stateful = st->get<bool>();
     }
+    spec.functions.push_back(std::move(f));
   }
-  spec.nodes = parse_nodes(array_member(doc, "nodes"), "");
-  spec.edges = parse_edges(array_member(doc, "edges"), "", false);
-  const auto& library = array_member(doc, "library");
+}
+
+void read_library(const json& library, ProgramSpec& spec) {
   for (std::size_t i = 0; i < library.size(); ++i) {
     const auto path = "/library/" + std::to_string(i);
     const auto& f = library[i];
@@ -371,6 +377,19 @@ ProgramSpec parse_program(const json& doc) {
     if (f.contains("edges")) fs.edges = parse_edges(f["edges"], path, true);
     spec.library.push_back(std::move(fs));
   }
+}
+
+ProgramSpec parse_program(const json& doc) {
+  if (!doc.is_object()) fail("", "a graph is a JSON object, not " + type_name(doc));
+  expect_keys(doc, "", {"name", "description", "variables", "functions", "nodes", "edges", "library", "$schema"});
+  ProgramSpec spec;
+  spec.name = get_string(doc, "name", "", false);
+  spec.description = get_string(doc, "description", "", false);
+  if (auto it = doc.find("variables"); it != doc.end()) read_variables(*it, spec);
+  if (auto it = doc.find("functions"); it != doc.end()) read_functions(*it, spec);
+  spec.nodes = parse_nodes(array_member(doc, "nodes"), "");
+  spec.edges = parse_edges(array_member(doc, "edges"), "", false);
+  read_library(array_member(doc, "library"), spec);
   return spec;
 }
 
@@ -399,12 +418,19 @@ json parse_json_text(const std::string& text, const std::string& origin) {
   }
 }
 
+ProgramSpec parse_program_text(const std::string& text, const std::string& origin) {
+  if (auto spec = stream_program(text)) return std::move(*spec);
+  return parse_program(parse_json_text(text, origin));  // says what is wrong, and where
+}
+
 ProgramSpec load_program_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
   if (!in) throw InputError("G-JSON", file.string(), "", "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_program(parse_json_text(ss.str(), file.string()));
+  std::string text(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())), '\0');
+  in.seekg(0);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return parse_program_text(text, file.string());
 }
 
 void apply_feed(ProgramSpec& spec, const std::string& assignment) {

@@ -17,7 +17,11 @@ namespace tfsem::format {
 ProgramSpec parse_program(const nlohmann::json& doc);
 // The inverse of parse_program: a spec as the JSON format writes it.
 nlohmann::json program_to_json(const ProgramSpec& spec);
-// Reads and parses a file; malformed JSON is an InputError with line and column.
+// Reads a graph from its JSON text, streaming (no document is built) where it
+// can; malformed JSON is an InputError with line and column (origin:LINE:COL),
+// and every other problem names its JSON path, as parse_program's do.
+ProgramSpec parse_program_text(const std::string& text, const std::string& origin);
+// Reads a file and parses it with parse_program_text.
 ProgramSpec load_program_file(const std::filesystem::path& file);
 nlohmann::json parse_json_text(const std::string& text, const std::string& origin);
 

@@ -21,7 +21,7 @@ LoadedGraph load_graph_file(const std::filesystem::path& file, const ImportOptio
     for (const auto& [given, option] : {std::pair{options.initialized, "--initialized"}, std::pair{options.tf1_refs, "--tf1-refs"}})
       if (given)
         throw InputError("I-OPTION", option, "", "applies to TensorFlow GraphDefs, and " + file.string() + " is tfsem's JSON");
-    out.spec = format::parse_program(format::parse_json_text(contents, file.string()));
+    out.spec = format::parse_program_text(contents, file.string());
     return out;
   }
   auto read = parse(contents, *encoding, file.string());

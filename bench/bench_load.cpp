@@ -1,0 +1,102 @@
+// Loading a large graph from its file: each shape of bench_fast_exec written as
+// tfsem's JSON, then read back and timed step by step: reading and parsing the
+// file into a ProgramSpec, validating it into a Program, and compiling that for
+// the executor. `tfsem run FILE` does these three steps before its first run.
+// Usage: bench_load [--nodes N] [--reps R] [--dir DIR] [--reuse]   (prints a Markdown
+// table; the files stay in DIR, by default under the system's temp dir, and
+// --reuse reads those already there instead of writing them again)
+#include "bench/shapes.hpp"
+#include "fast_exec/compiled.hpp"
+#include "semantics/format/graph_json.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace tfsem;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+namespace {
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+// The process's CPU time (user and system) in ms: on a shared machine, what
+// the steps cost apart from the time spent waiting for a core.
+double cpu_ms() { return 1e3 * static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+struct Timings {
+  double read = 1e300, build = 1e300, compile = 1e300, cpu = 1e300;
+  [[nodiscard]] double total() const { return read + build + compile; }
+};
+
+// The best of `reps` timings of each step.
+Timings time_load(const fs::path& file, int reps) {
+  Timings best;
+  for (int r = 0; r < reps; ++r) {
+    const auto cpu = cpu_ms();
+    auto t = Clock::now();
+    auto spec = format::load_program_file(file);
+    best.read = std::min(best.read, ms_since(t));
+    t = Clock::now();
+    const auto program = Program::build(std::move(spec));
+    best.build = std::min(best.build, ms_since(t));
+    t = Clock::now();
+    const fast_exec::CompiledGraph compiled(program, {});
+    best.compile = std::min(best.compile, ms_since(t));
+    best.cpu = std::min(best.cpu, cpu_ms() - cpu);
+  }
+  return best;
+}
+
+void row(const bench::Shape& s, const fs::path& dir, int reps, bool reuse) {
+  const auto file = dir / (s.name + ".json");
+  if (!reuse || !fs::exists(file)) {
+    std::ofstream out(file, std::ios::binary);
+    out << format::program_to_json(bench::trivial_graph(s)).dump();
+  }
+  const auto t = time_load(file, reps);
+  std::printf("| %s | %zu | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f |\n", s.name.c_str(), s.nodes,
+              static_cast<double>(fs::file_size(file)) / (1 << 20), t.read, t.build, t.compile, t.total(), t.cpu);
+  std::fflush(stdout);
+}
+
+[[noreturn]] void usage() {
+  std::fprintf(stderr, "usage: bench_load [--nodes N] [--reps R] [--dir DIR] [--reuse]\n");
+  std::exit(2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t nodes = 1'000'000;
+  int reps = 1;
+  fs::path dir;
+  bool reuse = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--reuse") == 0) {
+      reuse = true;
+      continue;
+    }
+    if (i + 1 >= argc) usage();
+    if (std::strcmp(argv[i], "--nodes") == 0) nodes = std::strtoull(argv[++i], nullptr, 10);
+    else if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--dir") == 0) dir = argv[++i];
+    else usage();
+  }
+  if (nodes < 2000 || reps < 1) usage();
+  if (dir.empty()) dir = fs::temp_directory_path() / ("tfsem-bench-load-" + std::to_string(nodes));
+  fs::create_directories(dir);
+  std::printf("files in %s, best of %d\n\n", dir.c_str(), reps);
+  std::printf("| shape | nodes | file MiB | read ms | validate ms | compile ms | total ms | total CPU ms |\n"
+              "|---|---|---|---|---|---|---|---|\n");
+  row(bench::chain(nodes), dir, reps, reuse);
+  row(bench::fan_out_in(nodes), dir, reps, reuse);
+  row(bench::layered(nodes / 1000, 1000, 1), dir, reps, reuse);
+}

@@ -1,0 +1,33 @@
+// The pieces of the JSON graph reader that both of its paths share: the
+// document reader (graph_json.cpp, over an nlohmann DOM) and the streaming
+// reader (graph_stream.cpp). Each throws InputError naming the JSON path.
+#pragma once
+
+#include "semantics/program.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tfsem::format {
+
+// "NODE" or "NODE:PORT", the text of an edge's "from" or "to" at path/key.
+PortRef port_ref(std::string_view text, const std::string& path, const char* key);
+// A node's "attrs" at path, read by the types op's attributes have.
+Attrs parse_attrs(const nlohmann::json& attrs, const std::string& path, const std::string& op);
+// An input edge's "value" (at path) by the edge's kind: GO, a variable name or a tensor.
+void set_edge_value(EdgeSpec& es, const nlohmann::json& value, const std::string& path);
+// The document's "variables", "functions" and "library" members, appended to spec.
+void read_variables(const nlohmann::json& variables, ProgramSpec& spec);
+void read_functions(const nlohmann::json& functions, ProgramSpec& spec);
+void read_library(const nlohmann::json& library, ProgramSpec& spec);
+
+// The streaming reader: the spec parse_program(json::parse(text)) gives, read
+// without building the document; nullopt where it cannot vouch for that (any
+// malformed JSON or invalid graph, and rare forms: escapes or non-ASCII
+// characters in names, a key given twice), which the document reader then reads.
+std::optional<ProgramSpec> stream_program(std::string_view text);
+
+}  // namespace tfsem::format

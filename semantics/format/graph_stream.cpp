@@ -1,0 +1,285 @@
+// The streaming reader of the JSON graph format: one pass over the text that
+// builds the ProgramSpec as it goes, without the document parse_program reads
+// (which, for a million nodes, takes most of the loading time and several times
+// the memory of the text). Nodes and edges, the bulk of a large graph, are read
+// here key by key; a tensor literal, a node's attributes, the variables, the
+// function declarations and the library are parsed as small documents by
+// nlohmann and handed to the document reader's own code (graph_json_parts.hpp).
+//
+// It reads only what it can vouch for: the result is the one the document
+// reader gives. Anything else (malformed JSON, a graph parse_program refuses,
+// or a rare form: a name with an escape or a non-ASCII character, a key given
+// twice, whose last value JSON readers keep) ends it without a result, and the
+// document reader reads the text again and reports the first problem, as it
+// always has.
+#include "semantics/diagnostic.hpp"
+#include "semantics/format/graph_json.hpp"
+#include "semantics/format/graph_json_parts.hpp"
+
+#include <array>
+#include <functional>
+#include <unordered_map>
+
+namespace tfsem::format {
+
+namespace {
+
+using nlohmann::json;
+
+// Ends the streaming read: the document reader takes over.
+struct Unsupported {};
+
+// A cursor over JSON text: objects, arrays, keys and plain strings, and the
+// raw text of any other value, which its reader checks by parsing it.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  bool at_end() {
+    skip_space();
+    return p_ == end_;
+  }
+  [[nodiscard]] bool take(char c) {
+    skip_space();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  void expect(char c) {
+    if (!take(c)) throw Unsupported{};
+  }
+  // A string of printable ASCII without escapes: its text is its value.
+  std::string_view plain_string() {
+    expect('"');
+    const char* start = p_;
+    for (; p_ != end_ && *p_ != '"'; ++p_) {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c < 0x20 || c >= 0x80 || c == '\\') throw Unsupported{};
+    }
+    if (p_ == end_) throw Unsupported{};
+    return {start, static_cast<std::size_t>(p_++ - start)};
+  }
+  // The text of the next value, up to its end; not checked.
+  std::string_view raw_value() {
+    skip_space();
+    const char* start = p_;
+    if (p_ == end_) throw Unsupported{};
+    if (*p_ == '"') skip_string();
+    else if (*p_ == '{' || *p_ == '[') skip_nested();
+    else
+      while (p_ != end_ && !is_space(*p_) && *p_ != ',' && *p_ != '}' && *p_ != ']') ++p_;
+    return {start, static_cast<std::size_t>(p_ - start)};
+  }
+  // How many elements the array that comes next has (it is not consumed): a
+  // large graph's nodes and edges are then stored without moving them.
+  [[nodiscard]] std::size_t count_elements() const {
+    Cursor c = *this;
+    c.skip_space();
+    if (c.p_ == c.end_ || *c.p_ != '[') return 0;
+    return c.skip_nested();
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+
+  static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+  void skip_space() {
+    while (p_ != end_ && is_space(*p_)) ++p_;
+  }
+  // Skips an object or array; returns how many elements (or members) it has,
+  // one for an empty one.
+  std::size_t skip_nested() {
+    std::size_t commas = 0;
+    int depth = 0;
+    do {
+      if (p_ == end_) throw Unsupported{};
+      if (*p_ == '"') {
+        skip_string();
+        continue;
+      }
+      if (*p_ == '{' || *p_ == '[') ++depth;
+      else if (*p_ == '}' || *p_ == ']') --depth;
+      else if (*p_ == ',' && depth == 1) ++commas;
+      ++p_;
+    } while (depth > 0);
+    return commas + 1;
+  }
+  void skip_string() {
+    for (++p_; p_ != end_ && *p_ != '"'; ++p_)
+      if (*p_ == '\\' && ++p_ == end_) break;
+    if (p_ == end_) throw Unsupported{};
+    ++p_;
+  }
+};
+
+// Calls read(key) for each member of an object, at the value.
+template <class Read>
+void members(Cursor& c, Read&& read) {
+  c.expect('{');
+  if (c.take('}')) return;
+  do {
+    const auto key = c.plain_string();
+    c.expect(':');
+    read(key);
+  } while (c.take(','));
+  c.expect('}');
+}
+
+// Calls read(i) for each element i of an array, at the element.
+template <class Read>
+void elements(Cursor& c, Read&& read) {
+  c.expect('[');
+  if (c.take(']')) return;
+  std::size_t i = 0;
+  do read(i++);
+  while (c.take(','));
+  c.expect(']');
+}
+
+json parse(std::string_view text) { return json::parse(text.begin(), text.end()); }
+void check(std::string_view text) {  // a value nothing reads, which must still be JSON
+  if (!json::accept(text.begin(), text.end())) throw Unsupported{};
+}
+
+// The keys an object of the format may have: each one's index, once.
+template <std::size_t N>
+class Keys {
+ public:
+  explicit constexpr Keys(std::array<std::string_view, N> names) : names_(names) {}
+  std::size_t operator()(std::string_view key, unsigned& seen) const {
+    for (std::size_t k = 0; k < N; ++k)
+      if (names_[k] == key) {
+        if (seen & (1U << k)) throw Unsupported{};
+        seen |= 1U << k;
+        return k;
+      }
+    throw Unsupported{};
+  }
+
+ private:
+  std::array<std::string_view, N> names_;
+};
+
+constexpr Keys<5> kNodeKeys({"id", "op", "var", "attrs", "description"});
+constexpr Keys<7> kEdgeKeys({"id", "kind", "from", "to", "value", "fetch", "description"});
+constexpr Keys<8> kGraphKeys({"name", "description", "variables", "functions", "nodes", "edges", "library", "$schema"});
+
+// Tensor literals and attributes, parsed once per distinct text: reading one
+// is a function of its text alone (and, for attributes, the node's op), and
+// large graphs repeat them (every Const node of a layer, every GO).
+class Literals {
+ public:
+  Tensor tensor(std::string_view text, const std::string& path) {
+    if (const auto it = tensors_.find(text); it != tensors_.end()) return it->second;
+    return remember(tensors_, text, parse_tensor(parse(text), path));
+  }
+  Attrs attrs(const std::string& op, std::string_view text, const std::string& path) {
+    key_.assign(op).append(1, '\0').append(text);
+    if (const auto it = attrs_.find(key_); it != attrs_.end()) return it->second;
+    return remember(attrs_, key_, parse_attrs(parse(text), path, op));
+  }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <class V>
+  using Cache = std::unordered_map<std::string, V, Hash, std::equal_to<>>;
+  static constexpr std::size_t kMaxEntries = 4096;  // a graph of distinct literals keeps only the latest
+
+  template <class V>
+  static V remember(Cache<V>& cache, std::string_view key, V value) {
+    if (cache.size() == kMaxEntries) cache.clear();
+    cache.emplace(key, value);
+    return value;
+  }
+  Cache<Tensor> tensors_;
+  Cache<Attrs> attrs_;
+  std::string key_;
+};
+
+NodeSpec read_node(Cursor& c, std::string path, Literals& literals) {
+  NodeSpec n;
+  std::string_view attrs;
+  unsigned seen = 0;
+  members(c, [&](std::string_view key) {
+    switch (kNodeKeys(key, seen)) {
+      case 0: n.id = c.plain_string(); break;
+      case 1: n.op = c.plain_string(); break;
+      case 2: n.var = c.plain_string(); break;
+      case 3: attrs = c.raw_value(); break;
+      default: check(c.raw_value()); break;
+    }
+  });
+  if ((seen & 3U) != 3U) throw Unsupported{};  // "id" and "op" are required
+  if (seen & 8U) n.attrs = literals.attrs(n.op, attrs, path + "/attrs");
+  n.where = std::move(path);
+  return n;
+}
+
+EdgeSpec read_edge(Cursor& c, std::string path, Literals& literals) {
+  EdgeSpec e;
+  std::string_view value;
+  unsigned seen = 0;
+  members(c, [&](std::string_view key) {
+    switch (kEdgeKeys(key, seen)) {
+      case 0: e.id = c.plain_string(); break;
+      case 1: e.kind = c.plain_string(); break;
+      case 2: e.from = port_ref(c.plain_string(), path, "from"); break;
+      case 3: e.to = port_ref(c.plain_string(), path, "to"); break;
+      case 4: value = c.raw_value(); break;
+      case 5: e.fetch = c.plain_string(); break;
+      default: check(c.raw_value()); break;
+    }
+  });
+  if ((seen & 3U) != 3U) throw Unsupported{};  // "id" and "kind" are required
+  if (seen & 16U) {
+    if (e.kind == "control" || e.kind == "variable") set_edge_value(e, parse(value), path + "/value");
+    else e.value = literals.tensor(value, path + "/value");
+  }
+  e.where = std::move(path);
+  return e;
+}
+
+}  // namespace
+
+std::optional<ProgramSpec> stream_program(std::string_view text) {
+  try {
+    Cursor c(text);
+    Literals literals;
+    ProgramSpec spec;
+    unsigned seen = 0;
+    members(c, [&](std::string_view key) {
+      switch (kGraphKeys(key, seen)) {
+        case 0: spec.name = c.plain_string(); break;
+        case 1: spec.description = c.plain_string(); break;
+        case 2: read_variables(parse(c.raw_value()), spec); break;
+        case 3: read_functions(parse(c.raw_value()), spec); break;
+        case 4:
+          spec.nodes.reserve(c.count_elements());
+          elements(c, [&](std::size_t i) { spec.nodes.push_back(read_node(c, "/nodes/" + std::to_string(i), literals)); });
+          break;
+        case 5:
+          spec.edges.reserve(c.count_elements());
+          elements(c, [&](std::size_t i) { spec.edges.push_back(read_edge(c, "/edges/" + std::to_string(i), literals)); });
+          break;
+        case 6: {
+          const auto library = parse(c.raw_value());
+          if (!library.is_array()) throw Unsupported{};
+          read_library(library, spec);
+          break;
+        }
+        default: check(c.raw_value()); break;
+      }
+    });
+    if (c.at_end()) return spec;
+  } catch (const Unsupported&) {
+  } catch (const InputError&) {
+  } catch (const json::exception&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace tfsem::format

@@ -1,0 +1,106 @@
+// The streaming reader of the JSON graph format (graph_stream.cpp) against the
+// document reader (parse_program over nlohmann's DOM): wherever it gives a
+// spec, it is the document reader's, path for path; everywhere else the
+// document reader reads the text, so parse_program_text's errors are its own.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "semantics/diagnostic.hpp"
+#include "semantics/format/graph_json.hpp"
+#include "semantics/format/graph_json_parts.hpp"
+#include "tests/support/spec_text.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace tfsem;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The document reader's spec, or its first error.
+std::string by_document(const std::string& text) {
+  try {
+    return test::spec_text(format::parse_program(format::parse_json_text(text, "f")));
+  } catch (const InputError& e) {
+    return "error: " + e.diagnostics().front().to_string();
+  }
+}
+
+// parse_program_text's spec or first error.
+std::string by_text(const std::string& text) {
+  try {
+    return test::spec_text(format::parse_program_text(text, "f"));
+  } catch (const InputError& e) {
+    return "error: " + e.diagnostics().front().to_string();
+  }
+}
+
+// Whether the streaming reader read `text` itself, checking that what it read
+// is the document reader's spec.
+bool streamed(const std::string& text) {
+  CAPTURE(text.substr(0, 200));
+  const auto spec = format::stream_program(text);
+  CHECK(by_text(text) == by_document(text));
+  if (spec) CHECK(test::spec_text(*spec) == by_document(text));
+  return spec.has_value();
+}
+
+}  // namespace
+
+TEST_CASE("every shipped model, malformed graph and regression reads as the document reader reads it") {
+  int files = 0, streamed_files = 0;
+  for (const char* dir : {"models", "tests/malformed", "tests/regressions/graphs", "tests/golden"}) {
+    const auto root = fs::path(TFSEM_SOURCE_DIR) / dir;
+    if (!fs::exists(root)) continue;
+    for (const auto& f : fs::recursive_directory_iterator(root)) {
+      if (f.path().extension() != ".json") continue;
+      CAPTURE(f.path().string());
+      ++files;
+      streamed_files += streamed(read(f.path())) ? 1 : 0;
+    }
+  }
+  CHECK(files > 50);
+  CHECK(streamed_files > files / 2);  // the valid ones, most of them, are read by the stream
+}
+
+TEST_CASE("the forms the streaming reader reads itself") {
+  // Any key order, white space, a repeated literal (parsed once), input edges of each kind.
+  CHECK(streamed(R"( { "edges" : [ {"to":"a","kind":"control","id":"g","value":"GO"},
+      {"id":"t","kind":"tensor","to":"b:0","value":{"dtype":"i32","shape":[2],"value":[1,2]}},
+      {"id":"u","kind":"tensor","to":"b:1","value":{"dtype":"i32","shape":[2],"value":[1,2]}},
+      {"id":"o","kind":"tensor","from":"b","fetch":"y","description":{"any":[1,null]}},
+      {"id":"v","kind":"variable","to":"r","value":"x"}, {"id":"w","kind":"tensor","from":"r:0"} ],
+    "nodes": [ {"op":"Const","id":"a","attrs":{"value":3}}, {"id":"b","op":"Add","description":"sum"},
+               {"id":"r","op":"Read"} ],
+    "variables": {"x": 1, "z": null}, "functions": {"F": {"stateful": true}}, "name": "n", "$schema": "s" } )"));
+  CHECK(streamed(R"({"nodes":[{"id":"a","op":"NoOp"}],"edges":[],"library":[]})"));
+}
+
+TEST_CASE("the forms it leaves to the document reader, which reads them as before") {
+  // An escape or a non-ASCII character in a name, a key given twice (the last one counts).
+  CHECK_FALSE(streamed(R"({"nodes":[{"id":"a\"b","op":"NoOp"}],"edges":[{"id":"g","kind":"control","to":"a\"b","value":"GO"}]})"));
+  CHECK_FALSE(streamed("{\"nodes\":[{\"id\":\"\xc3\xa9\",\"op\":\"NoOp\"}]}"));
+  CHECK_FALSE(streamed(R"({"nodes":[{"id":"a","op":"Add","op":"NoOp"}]})"));
+  CHECK_FALSE(streamed(R"({"name":"a","name":"b","nodes":[{"id":"a","op":"NoOp"}]})"));
+  // Malformed JSON, anywhere: the error has the line and column.
+  for (const char* text : {R"({"nodes":[{"id":"a","op":"NoOp"}] "edges":[]})", R"({"nodes":[{"id":"a","op":"NoOp"}]} x)",
+                           R"({"nodes":[{"id":"a","op":"NoOp","attrs":{"value":tru}}]})", R"({"nodes":[)", "",
+                           R"({"nodes":[{"id":"a","op":"Const","attrs":{"value":1e999}}]})"})
+    CHECK_FALSE(streamed(text));
+  CHECK(by_text(R"({"nodes":[{"id":"a","op":"NoOp"}]} x)").starts_with("error: f:1:36: malformed JSON"));
+  // A graph the document reader refuses: its first error.
+  for (const char* text : {R"([1])", R"({"nodes":{}})", R"({"nodes":[{"id":"a"}]})", R"({"nodes":[{"id":1,"op":"NoOp"}]})",
+                           R"({"nodes":[{"id":"a","op":"NoOp","colour":1}]})", R"({"edges":[{"id":"e","kind":"tensor","from":"a:x"}]})",
+                           R"({"edges":[{"id":"e","kind":"control","to":"a","value":"STOP"}]})",
+                           R"({"nodes":[{"id":"a","op":"Const","attrs":{"value":{"dtype":"i33","value":1}}}]})"})
+    CHECK_FALSE(streamed(text));
+}

@@ -1,0 +1,29 @@
+// A ProgramSpec as text, with every field a reader fills (the JSON its writer
+// gives, and the JSON path of each element): two readers of one graph agree
+// exactly when their specs' texts are equal.
+#pragma once
+
+#include "semantics/format/graph_json.hpp"
+
+#include <string>
+
+namespace tfsem::test {
+
+inline std::string spec_text(const ProgramSpec& spec) {
+  std::string text = format::program_to_json(spec).dump() + "\nwhere " + spec.where;
+  const auto add = [&text](const std::string& what, const std::string& where) { text += "\n" + what + " " + where; };
+  for (const auto& v : spec.variables) add("variable " + v.name, v.where);
+  for (const auto& f : spec.functions) add("function " + f.name + " " + f.description, f.where);
+  const auto body = [&](const std::vector<NodeSpec>& nodes, const std::vector<EdgeSpec>& edges) {
+    for (const auto& n : nodes) add("node " + n.id, n.where);
+    for (const auto& e : edges) add("edge " + e.id, e.where);
+  };
+  body(spec.nodes, spec.edges);
+  for (const auto& f : spec.library) {
+    add("library " + f.name, f.where);
+    body(f.nodes, f.edges);
+  }
+  return text;
+}
+
+}  // namespace tfsem::test
