@@ -184,9 +184,7 @@ class Search {
       steps = std::max<std::size_t>(steps, s.steps_end - step);
       row = s.rows_end, step = s.steps_end;
     }
-    const auto codes = std::span(batch.rows).subspan(rows, n ? batch.successors[end - 1].rows_end - rows : 0);
-    const Code largest = codes.empty() ? 0 : *std::max_element(codes.begin(), codes.end());
-    auto growth = table_.growth_bytes(n, width, largest) + growth_bytes(arrival_, n) + growth_bytes(paths_, n);
+    auto growth = table_.growth_bytes(n, width) + growth_bytes(arrival_, n) + growth_bytes(paths_, n);
     for (auto d = depth + 1; d <= depth + steps && d < buckets_.size(); ++d) growth += growth_bytes(buckets_[d], n);
     if (static_cast<double>(sleep_.size() + n) > static_cast<double>(sleep_.bucket_count()) * sleep_.max_load_factor())
       growth += 2 * sleep_.bucket_count() * sizeof(void*);
