@@ -23,6 +23,7 @@ StateTable::StateTable(std::size_t width)
     : width_(width), columns_(width, Column{{kEmptyCode}, {1}}), layouts_(1), slots_(std::size_t{1} << 12, 0) {
   layouts_[0].bits.assign(width, 0);
   layouts_[0].empty_mask.assign(width, ~Code{0});
+  held_bytes_ = width * (2 * sizeof(Code) + 1 + sizeof(Code));  // each column's dictionary {EMPTY}, its layout
 }
 
 std::uint64_t StateTable::hash(std::span<const Code> row) {
@@ -40,8 +41,12 @@ std::uint32_t StateTable::add_code(std::size_t col, Code c) {
   auto& column = columns_[col];
   const auto i = static_cast<std::uint32_t>(column.codes.size());
   column.codes.push_back(c);
+  held_bytes_ += sizeof(Code);
   if (c < kDirectCodes) {
-    if (column.direct.size() <= c) column.direct.resize(c + 1, 0);
+    if (column.direct.size() <= c) {
+      held_bytes_ += (c + 1 - column.direct.size()) * sizeof(std::uint32_t);
+      column.direct.resize(c + 1, 0);
+    }
     column.direct[c] = i + 1;
   } else {
     large_codes_.emplace(std::uint64_t{col} << 32 | c, i);
@@ -102,8 +107,11 @@ void StateTable::unpack(const Layout& l, const std::uint8_t* in, Code* row) cons
   std::fill(row + n, row + width_, kEmptyCode);
 }
 
-std::unique_ptr<std::uint8_t[]> StateTable::allocate(const Layout& l) const {
-  return std::make_unique_for_overwrite<std::uint8_t[]>(kChunkRows * l.row_bytes + sizeof(std::uint64_t));
+std::size_t StateTable::chunk_bytes(const Layout& l) { return kChunkRows * l.row_bytes + sizeof(std::uint64_t); }
+
+std::unique_ptr<std::uint8_t[]> StateTable::allocate(const Layout& l) {
+  held_bytes_ += chunk_bytes(l);
+  return std::make_unique_for_overwrite<std::uint8_t[]>(chunk_bytes(l));
 }
 
 void StateTable::new_layout() {
@@ -116,6 +124,7 @@ void StateTable::new_layout() {
     bits += l.bits.back();
   }
   l.row_bytes = (bits + 7) / 8;
+  held_bytes_ += l.bits.size() * (1 + 2 * sizeof(Code));
   layouts_.push_back(std::move(l));
   const auto layout = static_cast<std::uint32_t>(layouts_.size() - 1);
   const auto filled = size_ & (kChunkRows - 1);
@@ -130,6 +139,7 @@ void StateTable::new_layout() {
     pack(r);
     std::memcpy(bytes.get() + k * row_bytes, packed_.data(), row_bytes);
   }
+  held_bytes_ -= chunk_bytes(layouts_[chunks_.back().layout]);
   chunks_.back() = {std::move(bytes), layout};
 }
 
@@ -151,6 +161,7 @@ void StateTable::load(StateIndex i, Code* r) const { unpack(layouts_[layout_of(i
 
 std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uint64_t h) {
   if (r.size() > width_) {
+    held_bytes_ += (r.size() - width_) * 2 * sizeof(Code);
     width_ = r.size();
     columns_.resize(width_, Column{{kEmptyCode}, {1}});
   }
@@ -201,11 +212,7 @@ void StateTable::grow() {
 }
 
 std::size_t StateTable::bytes() const {
-  std::size_t n = slots_.size() * sizeof(std::uint64_t) + large_codes_.size() * 32;
-  for (const auto& c : chunks_) n += kChunkRows * layouts_[c.layout].row_bytes + sizeof(std::uint64_t);
-  for (const auto& c : columns_) n += (c.codes.capacity() + c.direct.capacity()) * sizeof(std::uint32_t);
-  for (const auto& l : layouts_) n += l.bits.capacity() + (l.empty_mask.capacity() + l.live.capacity()) * sizeof(Code);
-  return n;
+  return slots_.size() * sizeof(std::uint64_t) + large_codes_.size() * 32 + held_bytes_;
 }
 
 std::size_t StateTable::growth_bytes(std::size_t rows, std::size_t width) const {

@@ -87,7 +87,8 @@ class StateTable {
   }
   [[nodiscard]] std::uint32_t layout_of(StateIndex i) const { return chunks_[i >> kChunkBits].layout; }
   [[nodiscard]] bool equal(StateIndex i, std::span<const Code> row);
-  [[nodiscard]] std::unique_ptr<std::uint8_t[]> allocate(const Layout& l) const;
+  [[nodiscard]] static std::size_t chunk_bytes(const Layout& l);
+  std::unique_ptr<std::uint8_t[]> allocate(const Layout& l);
 
   static constexpr std::uint32_t kNone = UINT32_MAX;
   std::size_t width_, size_ = 0;
@@ -95,6 +96,7 @@ class StateTable {
   std::unordered_map<std::uint64_t, std::uint32_t> large_codes_;  // (column, code) -> index, for codes from kDirectCodes
   std::vector<Layout> layouts_;                                    // the last is current
   std::vector<Chunk> chunks_;
+  std::size_t held_bytes_ = 0;        // chunks, dictionaries and layouts, counted as they grow
   std::vector<std::uint8_t> packed_;  // the row being inserted, packed
   Row scratch_;                       // a stored row of an older layout, unpacked
   // 0: free; otherwise the hash's high 32 bits, then index + 1. The slot is
