@@ -8,6 +8,7 @@
 #include "cli/search_options.hpp"
 #include "semantics/diagnostic.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -93,6 +94,9 @@ int run_explore(const ExploreCmd& o) {
       {"outcomes", [](const explorer::Result& r) { return std::uint64_t{r.outcomes.size()}; }},
       {"races", [](const explorer::Result& r) { return std::uint64_t{r.races.size()}; }},
       {"memory-kib", [](const explorer::Result& r) { return r.memory_bytes >> 10; }},
+      // The process's peak memory, and the visited states' own structures, per stored state.
+      {"bytes-per-state", [](const explorer::Result& r) { return r.memory_bytes / std::max<std::uint64_t>(1, r.counters.states_stored); }},
+      {"store-bytes-per-state", [](const explorer::Result& r) { return r.store_bytes / std::max<std::uint64_t>(1, r.counters.states_stored); }},
   };
   bool complete = true;
   for (const auto& r : results) complete = complete && r.complete;

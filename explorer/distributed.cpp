@@ -2,7 +2,7 @@
 
 #include "explorer/expansion.hpp"
 #include "explorer/memory_gauge.hpp"
-#include "explorer/state_table.hpp"
+#include "explorer/visited.hpp"
 #include "explorer/wire.hpp"
 #include "semantics/hash.hpp"
 
@@ -102,7 +102,7 @@ struct Chain {
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
-      : sem_(sem), opts_(opts), codec_(sem), table_(codec_.width()), flags_(sem), x_(sem, codec_, opts),
+      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), flags_(sem), x_(sem, codec_, opts),
         rank_(Mpi::get().rank), size_(Mpi::get().size), out_(static_cast<std::size_t>(size_)) {}
 
   Report run() {
@@ -117,7 +117,7 @@ class Search {
     }
     while (level != kNoLevel) {
       if (level != level_) {
-        if (level_ < levels_.size()) std::vector<StateIndex>().swap(levels_[level_]);
+        if (level_ < visited_.levels().size()) std::vector<StateIndex>().swap(visited_.levels()[level_]);
         level_ = level, next_ = 0;
       }
       expand_round();
@@ -133,16 +133,12 @@ class Search {
   const Semantics& sem_;
   const ExploreOptions& opts_;
   Codec codec_;
-  StateTable table_;
+  Visited<Arrival> visited_;
   RaceFlags flags_;
   Expander x_;
   int rank_, size_;
   Row initial_row_, row_;
   Schedule initial_steps_;
-  std::vector<Arrival> arrival_;
-  std::vector<PathCount> paths_;
-  std::vector<std::vector<StateIndex>> levels_;     // unexpanded states, by firings so far
-  std::unordered_map<StateIndex, SleepSet> sleep_;  // sleep sets of unexpanded states
   std::uint64_t level_ = kNoLevel;                  // the level being expanded
   std::size_t next_ = 0;                            // its next state to expand
   std::unordered_map<std::string, LocalOutcome> outcomes_;
@@ -161,8 +157,7 @@ class Search {
   std::uint64_t counted() const {
     std::size_t buffers = in_.capacity();
     for (const auto& b : out_) buffers += b.capacity();
-    return table_.bytes() + codec_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + flags_.bytes() + arrival_.capacity() * sizeof(Arrival) +
-           paths_.capacity() * sizeof(PathCount) + sleep_.size() * 64 + sleep_.bucket_count() * sizeof(void*) + buffers;
+    return visited_.bytes() + codec_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + flags_.bytes() + buffers;
   }
   std::uint64_t memory() { return gauge_.bytes(counted()); }
 
@@ -191,8 +186,8 @@ class Search {
   // ---- Expanding: this rank's states of the level, at most kRound a round. ----
 
   void expand_round() {
-    if (level_ >= levels_.size()) return;
-    const auto& level = levels_[level_];
+    if (level_ >= visited_.levels().size()) return;
+    const auto& level = visited_.levels()[level_];
     for (std::size_t n = 0; next_ < level.size() && n < kRound && stop_ == Stop::none; ++next_, ++n) {
       expand(level[next_]);
       check_limits();
@@ -200,12 +195,8 @@ class Search {
   }
 
   void expand(StateIndex si) {
-    table_.load(si, row_);
-    SleepSet sleep;
-    if (const auto it = sleep_.find(si); it != sleep_.end()) {
-      sleep = std::move(it->second);
-      sleep_.erase(it);
-    }
+    visited_.table().load(si, row_);
+    const auto sleep = visited_.take_sleep(si);
     if (x_.terminal(row_)) return record_terminal(si);
     seen_.clear();
     x_.races(row_, flags_, seen_);
@@ -213,7 +204,7 @@ class Search {
     result_.counters.transitions_pruned += x_.successors(row_, sleep, [&](const SuccessorSeen& s) {
       if (stop_ != Stop::none) return;
       if (s.exceeds.valid()) return stop(Stop::bound, bound_to_string(sem_.program(), s.exceeds, opts_.limits.bounds));
-      send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, paths_[si]);
+      send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, visited_.paths(si));
     });
   }
 
@@ -286,33 +277,23 @@ class Search {
       if (how.parent == kNone) how.parent_rank = kNone;
       else ++result_.counters.transitions;
       add(row_, how, level, sleep, paths);
-      if (table_.size() > opts_.limits.max_states) stop(Stop::states, "max-states " + std::to_string(opts_.limits.max_states));
+      if (visited_.size() > opts_.limits.max_states) stop(Stop::states, "max-states " + std::to_string(opts_.limits.max_states));
     }
     if (stop_ == Stop::none) check_limits();
   }
 
   void add(std::span<const Code> row, const Arrival& how, std::uint64_t level, std::span<const Transition> sleep, PathCount paths) {
-    auto [i, fresh] = table_.insert(row, StateTable::hash(row));
-    if (fresh) {
-      arrival_.push_back(how);
-      paths_.push_back(paths);
-      if (levels_.size() <= level) levels_.resize(level + 1);
-      levels_[level].push_back(i);
-      if (!sleep.empty()) sleep_.emplace(i, SleepSet(sleep.begin(), sleep.end()));
-      return;
-    }
-    ++result_.counters.states_matched;
-    paths_[i] = saturating_add(paths_[i], paths);
-    sleep_again(sleep_, i, sleep);
+    if (!visited_.add(row, StateTable::hash(row), how, level, sleep, paths).second) ++result_.counters.states_matched;
   }
 
   // Every rank's status; returns the next level to expand (kNoLevel: the search is over).
   std::uint64_t agree_on_status() {
-    Status mine{kNoLevel, table_.size(), static_cast<std::uint64_t>(stop_)};
-    if (level_ < levels_.size() && next_ < levels_[level_].size()) mine.next = level_;
+    Status mine{kNoLevel, visited_.size(), static_cast<std::uint64_t>(stop_)};
+    const auto& levels = visited_.levels();
+    if (level_ < levels.size() && next_ < levels[level_].size()) mine.next = level_;
     else
-      for (auto l = level_ == kNoLevel ? 0 : level_ + 1; l < levels_.size(); ++l)
-        if (!levels_[l].empty()) {
+      for (auto l = level_ == kNoLevel ? 0 : level_ + 1; l < levels.size(); ++l)
+        if (!levels[l].empty()) {
           mine.next = l;
           break;
         }
@@ -344,10 +325,10 @@ class Search {
 
   void record_terminal(StateIndex si) {
     ++result_.counters.terminal_states;
-    result_.counters.behaviours = saturating_add(result_.counters.behaviours, paths_[si]);
+    result_.counters.behaviours = saturating_add(result_.counters.behaviours, visited_.paths(si));
     const auto key = outcome_text(sem_, outcome_of(sem_, codec_.unpack(row_)));
     auto [it, fresh] = outcomes_.try_emplace(key, LocalOutcome{si, level_, 0});
-    it->second.paths = saturating_add(it->second.paths, paths_[si]);
+    it->second.paths = saturating_add(it->second.paths, visited_.paths(si));
   }
 
   void record_race(StateIndex si, const RaceSeen& seen) {
@@ -386,9 +367,10 @@ class Search {
   }
 
   Report finish() {
-    report_.states = table_.size();
+    report_.states = visited_.size();
     report_.memory_bytes = std::max(memory(), gauge_.peak());
-    result_.counters.states_stored = table_.size();
+    result_.counters.states_stored = visited_.size();
+    report_.store_bytes = visited_.bytes();
     Report out;
     out.ranks = gather_reports();
     // Every rank stops for rank 0's reason (a command that runs several searches stops alike on every rank).
@@ -424,7 +406,10 @@ class Search {
     result_.seconds = elapsed();
     result_.memory_bytes = report_.memory_bytes;
     if (rank_ == 0)
-      for (const auto& r : out.ranks) result_.memory_bytes = std::max(result_.memory_bytes, r.memory_bytes);
+      for (const auto& r : out.ranks) {
+        result_.memory_bytes = std::max(result_.memory_bytes, r.memory_bytes);
+        result_.store_bytes += r.store_bytes;
+      }
     out.result = std::move(result_);
     return out;
   }
@@ -434,7 +419,7 @@ class Search {
     Bytes mine;
     wire::Writer w(sem_, mine);
     const auto& c = result_.counters;
-    for (auto v : {report_.states, report_.bytes_sent, report_.bytes_received, report_.memory_bytes, c.states_matched,
+    for (auto v : {report_.states, report_.bytes_sent, report_.bytes_received, report_.memory_bytes, report_.store_bytes, c.states_matched,
                    c.transitions, c.terminal_states, c.behaviours, c.transitions_pruned})
       w.u64(v);
     w.raw(&report_.idle_seconds, sizeof(double));
@@ -447,7 +432,7 @@ class Search {
     for (const auto& bytes : all) {
       wire::Reader in(sem_, bytes);
       auto& r = out.emplace_back();
-      r.states = in.u64(), r.bytes_sent = in.u64(), r.bytes_received = in.u64(), r.memory_bytes = in.u64();
+      r.states = in.u64(), r.bytes_sent = in.u64(), r.bytes_received = in.u64(), r.memory_bytes = in.u64(), r.store_bytes = in.u64();
       sum.states_stored += r.states;
       sum.states_matched += in.u64();
       sum.transitions += in.u64();
@@ -476,7 +461,7 @@ class Search {
       w.u64(o.level);
       w.u32(o.state);
       w.u64(o.paths);
-      table_.load(o.state, row_);
+      visited_.table().load(o.state, row_);
       w.state(codec_.unpack(row_));
     }
     const auto all = gather(mine);
@@ -569,11 +554,11 @@ class Search {
         const auto result = in.u32();
         if (r != static_cast<std::uint32_t>(rank_)) continue;
         if (has_move) {
-          table_.load(state, row_);
+          visited_.table().load(state, row_);
           x_.reduction.fire(row_, move, x_.landings);
           w.steps(x_.landings.steps(result));
         }
-        const auto& a = arrival_[state];
+        const auto& a = visited_.arrival(state);
         w.u32(a.parent_rank), w.u32(a.parent), w.u32(a.move.t.node.value), w.u32(a.move.t.context.value);
         w.u8(a.move.write_phase ? 1 : 0), w.u32(a.result);
       }

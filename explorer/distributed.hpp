@@ -40,6 +40,7 @@ struct RankReport {
   std::uint64_t bytes_received = 0;  // from the other ranks
   double idle_seconds = 0;           // waiting in MPI calls for the other ranks
   std::uint64_t memory_bytes = 0;    // the rank's peak, as --max-memory counts it
+  std::uint64_t store_bytes = 0;     // its visited states' structures at the end
 };
 
 struct Report {

@@ -2,15 +2,6 @@
 
 namespace tfsem::explorer {
 
-void sleep_again(std::unordered_map<std::uint32_t, SleepSet>& sleep_sets, std::uint32_t state, std::span<const Transition> sleep) {
-  const auto it = sleep_sets.find(state);
-  if (it == sleep_sets.end()) return;
-  SleepSet both;
-  std::set_intersection(it->second.begin(), it->second.end(), sleep.begin(), sleep.end(), std::back_inserter(both));
-  if (both.empty()) sleep_sets.erase(it);
-  else it->second = std::move(both);
-}
-
 RaceFlags::RaceFlags(const Semantics& sem)
     : local_(sem.program().nodes().size()), owned_(sem.program().variables().size()), flags_(owned_.size()) {
   std::vector<std::uint32_t> count(flags_.size(), 0);

@@ -19,10 +19,6 @@ namespace tfsem::explorer {
 
 inline PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-// A state reached again before its expansion sleeps only on what every path
-// agrees on: its sleep set (absent: empty) becomes the intersection with `sleep`.
-void sleep_again(std::unordered_map<std::uint32_t, SleepSet>& sleep_sets, std::uint32_t state, std::span<const Transition> sleep);
-
 // Which pairs of accessors of one variable have been seen racing in the root
 // context, and which of them harmfully: a byte per pair, read at every state,
 // so kept dense (races in loops' contexts are always re-examined). The

@@ -2,7 +2,7 @@
 
 #include "explorer/expansion.hpp"
 #include "explorer/memory_gauge.hpp"
-#include "explorer/state_table.hpp"
+#include "explorer/visited.hpp"
 
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
@@ -19,26 +19,28 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// What taking n more elements makes a vector hold in memory at once: when it
-// must grow, its elements in the new storage while the old storage is still
-// held (the rest of the new capacity is not touched yet, so not resident).
-template <class V>
-std::size_t growth_bytes(const V& v, std::size_t n) {
-  return v.size() + n > v.capacity() ? (v.size() + n) * sizeof(typename V::value_type) : 0;
-}
-
 // What one thread needs to expand states, and its cache's size, published after each block.
 struct Worker : Expander {
   using Expander::Expander;
   std::atomic<std::size_t> firings_bytes{0};
 };
 
-// How a state was first reached: a move from its parent, and which result.
-struct Arrival {
-  StateIndex parent;
-  Move move;
-  std::uint32_t result;
+// How a state was first reached: a move from its parent, and which result;
+// 16 bytes, one for every stored state.
+class Arrival {
+ public:
+  Arrival() = default;
+  Arrival(StateIndex from, Move m, std::uint32_t result)
+      : parent(from), t_(m.t), result_phase_(result << 1 | (m.write_phase ? 1U : 0U)) {}
+  StateIndex parent = 0;
+  [[nodiscard]] Move move() const { return {t_, (result_phase_ & 1U) != 0}; }
+  [[nodiscard]] std::uint32_t result() const { return result_phase_ >> 1; }
+
+ private:
+  Transition t_;
+  std::uint32_t result_phase_ = 0;  // the result (a firing has far fewer than 2^31), then whether a write phase
 };
+static_assert(sizeof(Arrival) == 16);
 
 // What expanding a block of states found; merged into the search in order.
 struct Batch {
@@ -92,7 +94,7 @@ struct Chunk {
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
-      : sem_(sem), opts_(opts), codec_(sem), table_(codec_.width()), race_flags_(sem) {
+      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), race_flags_(sem) {
     const auto threads = std::max(1U, opts.threads);
     for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Worker>(sem, codec_, opts));
     if (threads > 1) pool_ = std::make_unique<Eigen::ThreadPool>(static_cast<int>(threads - 1));
@@ -105,12 +107,13 @@ class Search {
       stop_at_bound(exceeds);
     else
       add(initial_row_, StateTable::hash(initial_row_), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1);
-    for (std::size_t depth = 0; depth < buckets_.size() && result_.complete; ++depth) {
+    for (std::size_t depth = 0; depth < visited_.levels().size() && result_.complete; ++depth) {
       // Merging adds to later buckets only (every move fires a node); take this one out first.
-      const auto bucket = std::move(buckets_[depth]);
+      const auto bucket = std::move(visited_.levels()[depth]);
       search_bucket(bucket, depth);
     }
-    result_.counters.states_stored = table_.size();
+    result_.counters.states_stored = visited_.size();
+    result_.store_bytes = visited_.bytes();
     result_.seconds = elapsed();
     result_.memory_bytes = std::max(memory(), gauge_.peak());
     for (auto& o : outcome_order_) result_.outcomes.push_back(std::move(outcomes_[o]));
@@ -124,17 +127,13 @@ class Search {
   const Semantics& sem_;
   const ExploreOptions& opts_;
   Codec codec_;
-  StateTable table_;
+  Visited<Arrival> visited_;
   RaceFlags race_flags_;
   std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] is the merging thread's
   std::unique_ptr<Eigen::ThreadPool> pool_;
   Chunk chunks_[2];  // the one being merged, the one being expanded
   Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
-  std::vector<Arrival> arrival_;
-  std::vector<PathCount> paths_;
-  std::vector<std::vector<StateIndex>> buckets_;     // unexpanded states, by firings so far
-  std::unordered_map<StateIndex, SleepSet> sleep_;   // sleep sets of unexpanded states
   std::unordered_map<std::string, Outcome> outcomes_;
   std::vector<std::string> outcome_order_;
   std::map<std::pair<Transition, Transition>, Race> races_;
@@ -148,8 +147,7 @@ class Search {
   std::uint64_t counted() const {
     std::uint64_t firings = 0;
     for (const auto& w : workers_) firings += w->firings_bytes.load(std::memory_order_relaxed);
-    return table_.bytes() + codec_.bytes() + firings + race_flags_.bytes() + arrival_.capacity() * sizeof(Arrival) +
-           paths_.capacity() * sizeof(PathCount) + sleep_.size() * 64 + sleep_.bucket_count() * sizeof(void*);
+    return visited_.bytes() + codec_.bytes() + firings + race_flags_.bytes();
   }
   // The memory --max-memory limits: the process's, as the gauge reads it.
   std::uint64_t memory() { return gauge_.bytes(counted()); }
@@ -164,7 +162,7 @@ class Search {
   bool within_limits() {
     const auto& l = opts_.limits;
     if (l.stop && l.stop->load(std::memory_order_relaxed)) result_.stopped_by = "interrupt";
-    else if (table_.size() > l.max_states) result_.stopped_by = "max-states " + std::to_string(l.max_states);
+    else if (visited_.size() > l.max_states) result_.stopped_by = "max-states " + std::to_string(l.max_states);
     else if (l.timeout && elapsed() > l.timeout->count()) result_.stopped_by = "timeout";
     else return true;
     result_.complete = false;
@@ -184,12 +182,7 @@ class Search {
       steps = std::max<std::size_t>(steps, s.steps_end - step);
       row = s.rows_end, step = s.steps_end;
     }
-    const auto codes = std::span(batch.rows).subspan(rows, n ? batch.successors[end - 1].rows_end - rows : 0);
-    const Code largest = codes.empty() ? 0 : *std::max_element(codes.begin(), codes.end());
-    auto growth = table_.growth_bytes(n, width, largest) + growth_bytes(arrival_, n) + growth_bytes(paths_, n);
-    for (auto d = depth + 1; d <= depth + steps && d < buckets_.size(); ++d) growth += growth_bytes(buckets_[d], n);
-    if (static_cast<double>(sleep_.size() + n) > static_cast<double>(sleep_.bucket_count()) * sleep_.max_load_factor())
-      growth += 2 * sleep_.bucket_count() * sizeof(void*);
+    const auto growth = visited_.growth_bytes(n, width, depth + 1, depth + steps);
     const auto max = opts_.limits.max_memory_bytes;
     if (memory() + growth <= max) return true;
     result_.stopped_by = "max-memory " + std::to_string(max >> 20) + " MiB";
@@ -231,16 +224,12 @@ class Search {
   // Takes the chunk's states out of the search: their rows (copied) and sleep
   // sets (moved: nothing arrives at them any more) are final.
   void prepare(Chunk& c, std::span<const StateIndex> states) {
-    c.width = table_.width();
+    c.width = visited_.table().width();
     c.states.assign(states.begin(), states.end());
     c.rows.resize(states.size() * c.width);
     for (std::size_t k = 0; k < states.size(); ++k) {
-      table_.load(states[k], c.rows.data() + k * c.width);
-      c.sleep[k].clear();
-      if (const auto it = sleep_.find(states[k]); it != sleep_.end()) {
-        c.sleep[k] = std::move(it->second);
-        sleep_.erase(it);
-      }
+      visited_.table().load(states[k], c.rows.data() + k * c.width);
+      c.sleep[k] = visited_.take_sleep(states[k]);
     }
   }
 
@@ -331,14 +320,14 @@ class Search {
         const std::span<const Transition> next_sleep(batch.sleep.data() + sleep, s.sleep_end - sleep);
         const std::span<const Step> steps(batch.steps.data() + step, s.steps_end - step);
         ++result_.counters.transitions;
-        const auto to = add(row, s.hash, s.how, depth + steps.size(), next_sleep, paths_[si]);
+        const auto to = add(row, s.hash, s.how, depth + steps.size(), next_sleep, visited_.paths(si));
         if (opts_.observer.transition) opts_.observer.transition(si, to, Schedule(steps.begin(), steps.end()));
         rows = s.rows_end, sleep = s.sleep_end, step = s.steps_end;
       }
       if (!within_limits()) return;
       if (opts_.progress && Clock::now() - last_report_ > std::chrono::milliseconds(250)) {
         last_report_ = Clock::now();
-        opts_.progress({table_.size(), memory(), elapsed()});
+        opts_.progress({visited_.size(), memory(), elapsed()});
       }
     }
   }
@@ -346,33 +335,23 @@ class Search {
   // Records an arrival at a state, `depth` firings from the initial state.
   StateIndex add(std::span<const Code> row, std::uint64_t hash, Arrival how, std::size_t depth,
                  std::span<const Transition> sleep, PathCount paths) {
-    auto [i, fresh] = table_.insert(row, hash);
-    if (fresh) {
-      arrival_.push_back(how);
-      paths_.push_back(paths);
-      if (buckets_.size() <= depth) buckets_.resize(depth + 1);
-      buckets_[depth].push_back(i);
-      if (!sleep.empty()) sleep_.emplace(i, SleepSet(sleep.begin(), sleep.end()));
-      return i;
-    }
-    ++result_.counters.states_matched;
-    paths_[i] = saturating_add(paths_[i], paths);
-    sleep_again(sleep_, i, sleep);
+    const auto [i, fresh] = visited_.add(row, hash, how, depth, sleep, paths);
+    if (!fresh) ++result_.counters.states_matched;
     return i;
   }
 
   // The schedule reaching s: its moves replayed from the initial state.
   Schedule path_to(StateIndex s) {
     std::vector<const Arrival*> chain;
-    for (; arrival_[s].parent != kNoParent; s = arrival_[s].parent) chain.push_back(&arrival_[s]);
+    for (; visited_.arrival(s).parent != kNoParent; s = visited_.arrival(s).parent) chain.push_back(&visited_.arrival(s));
     Schedule out = initial_steps_;
     auto at = initial_row_;
     auto& landings = workers_[0]->landings;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      reduction().fire(at, (*it)->move, landings);
-      const auto steps = landings.steps((*it)->result);
+      reduction().fire(at, (*it)->move(), landings);
+      const auto steps = landings.steps((*it)->result());
       out.insert(out.end(), steps.begin(), steps.end());
-      const auto row = landings.row((*it)->result);
+      const auto row = landings.row((*it)->result());
       at.assign(row.begin(), row.end());
     }
     return out;
@@ -380,13 +359,13 @@ class Search {
 
   State state_at(StateIndex si) const {
     Row row;
-    table_.load(si, row);
+    visited_.table().load(si, row);
     return codec_.unpack(row);
   }
 
   void record_terminal(StateIndex si) {
     ++result_.counters.terminal_states;
-    result_.counters.behaviours = saturating_add(result_.counters.behaviours, paths_[si]);
+    result_.counters.behaviours = saturating_add(result_.counters.behaviours, visited_.paths(si));
     auto o = outcome_of(sem_, state_at(si));
     const auto key = outcome_text(sem_, o);
     auto [it, fresh] = outcomes_.try_emplace(key, std::move(o));
@@ -394,7 +373,7 @@ class Search {
       it->second.witness = path_to(si);
       outcome_order_.push_back(key);
     }
-    it->second.paths = saturating_add(it->second.paths, paths_[si]);
+    it->second.paths = saturating_add(it->second.paths, visited_.paths(si));
   }
 
   void record_race(StateIndex si, const RaceSeen& seen) {

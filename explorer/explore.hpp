@@ -103,6 +103,7 @@ struct Result {
   Counters counters;
   double seconds = 0;
   std::uint64_t memory_bytes = 0;  // the peak, as max_memory_bytes counts it
+  std::uint64_t store_bytes = 0;   // the visited states' own structures at the end (explorer/visited.hpp)
   [[nodiscard]] bool deterministic() const { return complete && outcomes.size() == 1; }
   [[nodiscard]] bool violated() const {
     return std::any_of(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.violations.empty(); });

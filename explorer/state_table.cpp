@@ -3,6 +3,7 @@
 #include "semantics/hash.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -13,44 +14,17 @@ namespace {
 
 std::uint64_t fragment(std::uint64_t h) { return h >> 32; }
 
-unsigned bytes_for(Code c) { return c <= 0xffU ? 1 : c <= 0xffffU ? 2 : 4; }
-
-// Row r, padded with EMPTY to `width` codes, stored with `bytes` bytes per code, and back.
-template <class T>
-void store_as(std::span<const Code> r, std::size_t width, std::uint8_t* out) {
-  for (std::size_t i = 0; i < width; ++i) {
-    const auto v = static_cast<T>(i < r.size() ? r[i] : kEmptyCode);
-    std::memcpy(out + i * sizeof(T), &v, sizeof(T));
-  }
-}
-template <class T>
-void load_as(const std::uint8_t* in, std::size_t width, Code* r) {
-  for (std::size_t i = 0; i < width; ++i) {
-    T v;
-    std::memcpy(&v, in + i * sizeof(T), sizeof(T));
-    r[i] = v;
-  }
-}
-// Whether the stored row equals r padded with EMPTY (r is at most width long).
-template <class T>
-bool equal_as(const std::uint8_t* in, std::size_t width, std::span<const Code> r) {
-  for (std::size_t i = 0; i < width; ++i) {
-    T v;
-    std::memcpy(&v, in + i * sizeof(T), sizeof(T));
-    if (v != (i < r.size() ? r[i] : kEmptyCode)) return false;
-  }
-  return true;
-}
-
-void store(std::span<const Code> r, std::size_t width, unsigned bytes, std::uint8_t* out) {
-  if (bytes == 1) store_as<std::uint8_t>(r, width, out);
-  else if (bytes == 2) store_as<std::uint16_t>(r, width, out);
-  else store_as<std::uint32_t>(r, width, out);
-}
+// The bits that tell apart n dictionary entries.
+std::uint32_t bits_for(std::size_t n) { return n <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(n - 1)); }
 
 }  // namespace
 
-StateTable::StateTable(std::size_t width) : width_(width), slots_(std::size_t{1} << 12, 0) {}
+StateTable::StateTable(std::size_t width)
+    : width_(width), columns_(width, Column{{kEmptyCode}, {1}}), layouts_(1), slots_(std::size_t{1} << 12, 0) {
+  layouts_[0].bits.assign(width, 0);
+  layouts_[0].empty_mask.assign(width, ~Code{0});
+  held_bytes_ = width * (2 * sizeof(Code) + 1 + sizeof(Code));  // each column's dictionary {EMPTY}, its layout
+}
 
 std::uint64_t StateTable::hash(std::span<const Code> row) {
   auto n = row.size();
@@ -58,10 +32,124 @@ std::uint64_t StateTable::hash(std::span<const Code> row) {
   return hash_words(row.data(), n);
 }
 
-bool StateTable::equal(StateIndex i, std::span<const Code> r) const {
-  if (code_bytes_ == 1) return equal_as<std::uint8_t>(at(i), width_, r);
-  if (code_bytes_ == 2) return equal_as<std::uint16_t>(at(i), width_, r);
-  return equal_as<std::uint32_t>(at(i), width_, r);
+std::uint32_t StateTable::large_index_of(std::size_t col, Code c) const {
+  const auto it = large_codes_.find(std::uint64_t{col} << 32 | c);
+  return it == large_codes_.end() ? kNone : it->second;
+}
+
+std::uint32_t StateTable::add_code(std::size_t col, Code c) {
+  auto& column = columns_[col];
+  const auto i = static_cast<std::uint32_t>(column.codes.size());
+  column.codes.push_back(c);
+  held_bytes_ += sizeof(Code);
+  if (c < kDirectCodes) {
+    if (column.direct.size() <= c) {
+      held_bytes_ += (c + 1 - column.direct.size()) * sizeof(std::uint32_t);
+      column.direct.resize(c + 1, 0);
+    }
+    column.direct[c] = i + 1;
+  } else {
+    large_codes_.emplace(std::uint64_t{col} << 32 | c, i);
+  }
+  return i;
+}
+
+// Rows are bit strings: each column's index, its layout's bits wide, least
+// significant bit first, written and read a 64-bit word at a time. Buffers are
+// followed by 8 spare bytes, so the last word may be written or read whole.
+bool StateTable::pack(std::span<const Code> row) {
+  const auto& l = layouts_.back();
+  // A column without bits has held EMPTY only (code 0): any other code is new to it.
+  Code stray = 0;
+  const auto n = std::min(row.size(), l.empty_mask.size());
+  for (std::size_t col = 0; col < n; ++col) stray |= row[col] & l.empty_mask[col];
+  for (std::size_t col = n; col < row.size(); ++col) stray |= row[col];
+  if (stray != 0) return false;
+  packed_.resize(l.row_bytes + sizeof(std::uint64_t));
+  auto* out = packed_.data();
+  std::uint64_t word = 0;
+  unsigned used = 0;
+  for (const auto col : l.live) {
+    if (col >= row.size()) break;  // EMPTY, index 0, from here on
+    const auto i = index_of(col, row[col]);
+    if (i == kNone) return false;
+    const unsigned bits = l.bits[col];
+    word |= std::uint64_t{i} << used;
+    used += bits;
+    if (used >= 64) {
+      std::memcpy(out, &word, sizeof word);
+      out += sizeof word;
+      used -= 64;
+      word = used == 0 ? 0 : std::uint64_t{i} >> (bits - used);
+    }
+  }
+  std::memcpy(out, &word, sizeof word);
+  // Columns past the row are EMPTY, index 0: the rest of the row is zeros.
+  const auto end = packed_.data() + l.row_bytes;
+  if (out + sizeof word < end) std::memset(out + sizeof word, 0, static_cast<std::size_t>(end - out - sizeof word));
+  return true;
+}
+
+void StateTable::unpack(const Layout& l, const std::uint8_t* in, Code* row) const {
+  const auto n = std::min(l.bits.size(), width_);
+  std::size_t offset = 0;
+  for (std::size_t col = 0; col < n; ++col) {
+    const unsigned bits = l.bits[col];
+    std::uint32_t i = 0;
+    if (bits != 0) {
+      std::uint64_t w;
+      std::memcpy(&w, in + (offset >> 3), sizeof w);
+      i = static_cast<std::uint32_t>((w >> (offset & 7)) & ((std::uint64_t{1} << bits) - 1));
+      offset += bits;
+    }
+    row[col] = columns_[col].codes[i];
+  }
+  std::fill(row + n, row + width_, kEmptyCode);
+}
+
+std::size_t StateTable::chunk_bytes(const Layout& l) { return kChunkRows * l.row_bytes + sizeof(std::uint64_t); }
+
+std::unique_ptr<std::uint8_t[]> StateTable::allocate(const Layout& l) {
+  held_bytes_ += chunk_bytes(l);
+  return std::make_unique_for_overwrite<std::uint8_t[]>(chunk_bytes(l));
+}
+
+void StateTable::new_layout() {
+  Layout l;
+  std::size_t bits = 0;
+  for (std::uint32_t col = 0; col < columns_.size(); ++col) {
+    l.bits.push_back(static_cast<std::uint8_t>(bits_for(columns_[col].codes.size())));
+    l.empty_mask.push_back(l.bits.back() == 0 ? ~Code{0} : 0);
+    if (l.bits.back() != 0) l.live.push_back(col);
+    bits += l.bits.back();
+  }
+  l.row_bytes = (bits + 7) / 8;
+  held_bytes_ += l.bits.size() * (1 + 2 * sizeof(Code));
+  layouts_.push_back(std::move(l));
+  const auto layout = static_cast<std::uint32_t>(layouts_.size() - 1);
+  const auto filled = size_ & (kChunkRows - 1);
+  if (filled == 0) return;  // the next chunk starts in the new layout
+  // The chunk being filled, rewritten in the new layout.
+  const auto first = static_cast<StateIndex>(size_ - filled);
+  const auto row_bytes = layouts_.back().row_bytes;
+  auto bytes = allocate(layouts_.back());
+  Row r;
+  for (std::size_t k = 0; k < filled; ++k) {
+    load(static_cast<StateIndex>(first + k), r);
+    pack(r);
+    std::memcpy(bytes.get() + k * row_bytes, packed_.data(), row_bytes);
+  }
+  held_bytes_ -= chunk_bytes(layouts_[chunks_.back().layout]);
+  chunks_.back() = {std::move(bytes), layout};
+}
+
+bool StateTable::equal(StateIndex i, std::span<const Code> r) {
+  const auto layout = layout_of(i);
+  if (layout == layouts_.size() - 1) return std::memcmp(at(i), packed_.data(), layouts_[layout].row_bytes) == 0;
+  // r is no wider than the table; padded with EMPTY, as load pads the stored row.
+  load(i, scratch_);
+  return std::equal(r.begin(), r.end(), scratch_.begin()) &&
+         std::all_of(scratch_.begin() + static_cast<std::ptrdiff_t>(r.size()), scratch_.end(), [](Code c) { return c == kEmptyCode; });
 }
 
 void StateTable::load(StateIndex i, Row& r) const {
@@ -69,47 +157,46 @@ void StateTable::load(StateIndex i, Row& r) const {
   load(i, r.data());
 }
 
-void StateTable::load(StateIndex i, Code* r) const {
-  if (code_bytes_ == 1) load_as<std::uint8_t>(at(i), width_, r);
-  else if (code_bytes_ == 2) load_as<std::uint16_t>(at(i), width_, r);
-  else load_as<std::uint32_t>(at(i), width_, r);
-}
+void StateTable::load(StateIndex i, Code* r) const { unpack(layouts_[layout_of(i)], at(i), r); }
 
 std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uint64_t h) {
-  if (r.size() > width_) relayout(wider(r.size()), code_bytes_);
+  if (r.size() > width_) {
+    held_bytes_ += (r.size() - width_) * 2 * sizeof(Code);
+    width_ = r.size();
+    columns_.resize(width_, Column{{kEmptyCode}, {1}});
+  }
   if (full(1)) grow();
+  // Packed when a slot's fragment first matches. A row with a code its column
+  // never held is new: no stored row can equal it.
+  enum { unpacked, known, novel } packing = unpacked;
   const auto mask = slots_.size() - 1, frag = fragment(h);
   auto pos = frag & mask;
   for (; slots_[pos] != 0; pos = (pos + 1) & mask) {
     const auto slot = slots_[pos];
     if (slot >> 32 != frag) continue;
+    if (packing == unpacked) packing = pack(r) ? known : novel;
+    if (packing == novel) continue;
     const auto i = static_cast<StateIndex>((slot & 0xffffffffU) - 1);
     if (equal(i, r)) return {i, false};
   }
   if (size_ >= std::numeric_limits<StateIndex>::max() - 1) throw std::length_error("state table: 2^32 states");
-  const auto widest = r.empty() ? 1 : bytes_for(*std::max_element(r.begin(), r.end()));
-  if (widest > code_bytes_) relayout(width_, widest);
+  if (packing != known && !pack(r)) {
+    bool wider = false;
+    const auto& bits = layouts_.back().bits;
+    for (std::size_t col = 0; col < r.size(); ++col)
+      if (index_of(col, r[col]) == kNone) {
+        add_code(col, r[col]);
+        wider = wider || bits_for(columns_[col].codes.size()) > (col < bits.size() ? bits[col] : 0U);
+      }
+    if (wider) new_layout();
+    pack(r);
+  }
   const auto i = static_cast<StateIndex>(size_++);
   if ((i >> kChunkBits) == chunks_.size())
-    chunks_.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(kChunkRows * width_ * code_bytes_));
-  store(r, width_, code_bytes_, at(i));
+    chunks_.push_back({allocate(layouts_.back()), static_cast<std::uint32_t>(layouts_.size() - 1)});
+  std::memcpy(at(i), packed_.data(), layouts_.back().row_bytes);
   slots_[pos] = frag << 32 | (std::uint64_t{i} + 1);
   return {i, true};
-}
-
-void StateTable::relayout(std::size_t width, unsigned code_bytes) {
-  Row r;
-  std::vector<std::unique_ptr<std::uint8_t[]>> wider;
-  for (std::size_t c = 0; c < chunks_.size(); ++c) {
-    wider.push_back(std::make_unique_for_overwrite<std::uint8_t[]>(kChunkRows * width * code_bytes));
-    for (std::size_t k = 0; k < kChunkRows && c * kChunkRows + k < size_; ++k) {
-      load(static_cast<StateIndex>(c * kChunkRows + k), r);
-      store(r, width, code_bytes, wider.back().get() + k * width * code_bytes);
-    }
-  }
-  chunks_ = std::move(wider);
-  width_ = width;
-  code_bytes_ = code_bytes;
 }
 
 void StateTable::grow() {
@@ -125,14 +212,13 @@ void StateTable::grow() {
 }
 
 std::size_t StateTable::bytes() const {
-  return chunks_.size() * kChunkRows * width_ * code_bytes_ + slots_.size() * sizeof(std::uint64_t);
+  return slots_.size() * sizeof(std::uint64_t) + large_codes_.size() * 32 + held_bytes_;
 }
 
-std::size_t StateTable::growth_bytes(std::size_t rows, std::size_t width, Code largest) const {
+std::size_t StateTable::growth_bytes(std::size_t rows, std::size_t width) const {
   const auto slots = full(rows) ? 2 * slots_.size() * sizeof(std::uint64_t) : 0;
-  const auto w = width > width_ ? wider(width) : width_;
-  const auto b = std::max(code_bytes_, bytes_for(largest));
-  return slots + (w != width_ || b != code_bytes_ ? chunks_.size() * kChunkRows * w * b : 0);
+  // A new layout may give each column one more bit; the chunk being filled is rewritten in it.
+  return slots + kChunkRows * (layouts_.back().row_bytes + (std::max(width, width_) + 7) / 8);
 }
 
 }  // namespace tfsem::explorer

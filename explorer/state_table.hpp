@@ -1,20 +1,23 @@
-// The set of explored states: packed rows (codec.hpp) in an arena of fixed-size
-// chunks, so rows never move and growing never copies them, found through an
-// open-addressing table of (hash fragment, index) words. Rows are stored with
-// the fewest bytes per code that every code so far fits in (1, 2 or 4); the
-// first code that does not fit widens the whole arena once. Rows are stored
-// with as many columns as the longest row so far, shorter rows padded with
-// EMPTY; a longer row (a context met for the first time) widens the arena by
-// half again. A row's hash ignores trailing EMPTY codes, so padding never
-// changes it.
+// The set of explored states, stored exactly and compactly (in the spirit of
+// SPIN's COLLAPSE): each column has its own dictionary of the codes met in it
+// (codec.hpp), and a row stores, for each column, the code's index in that
+// dictionary in as few bits as the dictionary needs (0 bits for a column that
+// has only ever held EMPTY). Rows are bit strings in an arena of fixed-size
+// chunks, so rows never move, found through an open-addressing table of (hash
+// fragment, index) words. A dictionary that outgrows its bits starts a new
+// layout; only the chunk being filled is rewritten in it, and every chunk
+// remembers its layout. Rows are as wide as the longest row so far; a column
+// a layout lacks reads as EMPTY, so a new context's columns cost nothing until
+// they hold something. A row's hash ignores trailing EMPTY codes, so padding
+// never changes it.
 #pragma once
 
 #include "explorer/codec.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace tfsem::explorer {
@@ -34,29 +37,68 @@ class StateTable {
   [[nodiscard]] std::size_t width() const { return width_; }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] std::size_t bytes() const;
-  // What inserting up to `rows` more rows, none longer than `width` codes nor
-  // with a code above `largest`, may allocate while the storage it replaces
-  // is still held: a slot array twice as large, an arena of wider rows.
-  [[nodiscard]] std::size_t growth_bytes(std::size_t rows, std::size_t width, Code largest) const;
+  // What inserting up to `rows` more rows, none longer than `width` codes,
+  // may allocate while the storage it replaces is still held: a slot array
+  // twice as large, the chunk being filled rewritten in a wider layout.
+  [[nodiscard]] std::size_t growth_bytes(std::size_t rows, std::size_t width) const;
 
  private:
-  static constexpr unsigned kChunkBits = 14;
+  static constexpr unsigned kChunkBits = 12;
   static constexpr std::size_t kChunkRows = std::size_t{1} << kChunkBits;
+  // Codes below this are looked up in a column's array, the others in a map.
+  static constexpr Code kDirectCodes = 4096;
+
+  // Each column's bits, one after the other; a row is ceil(sum / 8) bytes.
+  struct Layout {
+    std::vector<std::uint8_t> bits;  // by column; columns past the end hold EMPTY
+    std::vector<Code> empty_mask;    // by column: all ones where it has no bits
+    std::vector<std::uint32_t> live;  // the columns with bits, in order
+    std::size_t row_bytes = 0;
+  };
+  struct Column {
+    std::vector<Code> codes;            // the dictionary: index -> code
+    std::vector<std::uint32_t> direct;  // code -> index + 1 (0: not met), for codes below kDirectCodes
+  };
+  struct Chunk {
+    std::unique_ptr<std::uint8_t[]> bytes;
+    std::uint32_t layout;
+  };
 
   // Whether n more rows fill the slots past 70%, so that the slot array doubles.
   [[nodiscard]] bool full(std::size_t n) const { return (size_ + n) * 10 > slots_.size() * 7; }
-  // The arena's width for a row of `width` codes: at least half as wide again.
-  [[nodiscard]] std::size_t wider(std::size_t width) const { return std::max(width, width_ + width_ / 2); }
   void grow();
-  void relayout(std::size_t width, unsigned code_bytes);  // every row, with more columns or bytes per code
-  [[nodiscard]] std::uint8_t* at(StateIndex i) const {
-    return chunks_[i >> kChunkBits].get() + std::size_t{i & (kChunkRows - 1)} * width_ * code_bytes_;
+  // Code c's index in column col's dictionary; kNone when not met.
+  [[nodiscard]] std::uint32_t index_of(std::size_t col, Code c) const {
+    if (c < kDirectCodes) {
+      const auto& d = columns_[col].direct;
+      return c < d.size() ? d[c] - 1 : kNone;  // 0 - 1 is kNone
+    }
+    return large_index_of(col, c);
   }
-  [[nodiscard]] bool equal(StateIndex i, std::span<const Code> row) const;
+  [[nodiscard]] std::uint32_t large_index_of(std::size_t col, Code c) const;
+  std::uint32_t add_code(std::size_t col, Code c);
+  // The row in the current layout, in packed_; false when a code is new to its column.
+  bool pack(std::span<const Code> row);
+  void unpack(const Layout& l, const std::uint8_t* in, Code* row) const;  // width_ codes
+  void new_layout();  // the current dictionaries' bits; rewrites the chunk being filled
+  [[nodiscard]] std::uint8_t* at(StateIndex i) const {
+    const auto& c = chunks_[i >> kChunkBits];
+    return c.bytes.get() + std::size_t{i & (kChunkRows - 1)} * layouts_[c.layout].row_bytes;
+  }
+  [[nodiscard]] std::uint32_t layout_of(StateIndex i) const { return chunks_[i >> kChunkBits].layout; }
+  [[nodiscard]] bool equal(StateIndex i, std::span<const Code> row);
+  [[nodiscard]] static std::size_t chunk_bytes(const Layout& l);
+  std::unique_ptr<std::uint8_t[]> allocate(const Layout& l);
 
+  static constexpr std::uint32_t kNone = UINT32_MAX;
   std::size_t width_, size_ = 0;
-  unsigned code_bytes_ = 1;
-  std::vector<std::unique_ptr<std::uint8_t[]>> chunks_;
+  std::vector<Column> columns_;
+  std::unordered_map<std::uint64_t, std::uint32_t> large_codes_;  // (column, code) -> index, for codes from kDirectCodes
+  std::vector<Layout> layouts_;                                    // the last is current
+  std::vector<Chunk> chunks_;
+  std::size_t held_bytes_ = 0;        // chunks, dictionaries and layouts, counted as they grow
+  std::vector<std::uint8_t> packed_;  // the row being inserted, packed
+  Row scratch_;                       // a stored row of an older layout, unpacked
   // 0: free; otherwise the hash's high 32 bits, then index + 1. The slot is
   // found from the same high bits, so growing needs no row.
   std::vector<std::uint64_t> slots_;

@@ -1,5 +1,5 @@
-// The state table: rows come back as stored, found again, and survive the
-// arena widening from one to two to four bytes per code.
+// The state table: rows come back as stored, found again, across new layouts
+// (dictionaries outgrowing their bits), large codes and wider rows.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
@@ -23,7 +23,7 @@ std::vector<Code> row_of(std::uint32_t seed, Code top) {
 TEST_CASE("rows are found again across growth and widening") {
   StateTable table(37);
   std::vector<std::vector<Code>> rows;
-  // 1-byte codes, then 2-byte, then 4-byte: 40,000 rows, more than two chunks.
+  // Codes below 200, then 60,000, then 5,000,000 (past the direct arrays): 40,000 rows, more than two chunks.
   for (std::uint32_t i = 0; i < 40000; ++i) rows.push_back(row_of(i, i < 20000 ? 200 : i < 30000 ? 60000 : 5000000));
   std::vector<StateIndex> index;
   for (const auto& r : rows) {
