@@ -236,7 +236,7 @@ void Session::work(Run& run, Task t, std::uint64_t seed) {
 
 RunResult Session::finish(Run& run) {
   RunResult r;
-  r.stuck = !run.finished || run.stuck_iteration.exchange(false);
+  r.stuck = !run.finished || run.stuck_iteration.load(std::memory_order_relaxed);
   if (!run.finished) abandon(run.root);
   for (auto& x : vars_) {
     if (options_.var_values) r.var_value.push_back(on_host(run, x->value));
@@ -270,6 +270,7 @@ Session::Run& Session::start_run(Ready& ready) {
   run.choices.clear();
   run.forced.clear();
   run.finished = run.quiet = false;
+  run.stuck_iteration.store(false, std::memory_order_relaxed);
   run.perturb = options_.perturb_seed.has_value();
   run.shared = pool_ != nullptr;
   run.seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
