@@ -1,6 +1,5 @@
 // The handler of SIGINT and SIGTERM (cli/interrupt.hpp): the first signal sets
 // the stop flag and the process goes on; a second ends it, by that signal.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "cli/interrupt.hpp"

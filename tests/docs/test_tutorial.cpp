@@ -2,7 +2,6 @@
 // shown there. In a ```console block, "$ tfsem ARGS" is a command (run from the
 // repository root) and the lines after it are its output (stdout and stderr);
 // a line "..." stands for any number of lines; "time:" lines are ignored.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include <array>

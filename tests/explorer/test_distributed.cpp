@@ -4,7 +4,6 @@
 // one-process search: the counters, the outcomes with their path counts, the
 // verdict, the races with harmful/benign; and it replays every witness. One
 // MPI job runs every graph, so that CI starts three jobs, not hundreds.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "explorer/distributed.hpp"

@@ -1,6 +1,5 @@
 // The explorer against brute-force enumeration of every schedule (tests/support),
 // and against the paper's stated outcomes.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "explorer/explore.hpp"

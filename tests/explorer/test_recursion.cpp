@@ -3,7 +3,6 @@
 // --max-depth, races between call instances, and the static transformation
 // against the inline expansion. The reductions against the full search on
 // the shipped recursive models are in test_reductions.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "explorer/explore.hpp"

@@ -1,6 +1,5 @@
 // The state table: rows come back as stored, found again, across new layouts
 // (dictionaries outgrowing their bits), large codes and wider rows.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "explorer/state_table.hpp"

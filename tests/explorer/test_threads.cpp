@@ -1,7 +1,6 @@
 // The search's threads change nothing it reports: with 2 and 3 threads, the
 // counters, outcomes (path counts and witnesses included) and races (witnesses
 // included) are those of one thread, under every reduction.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "explorer/explore.hpp"

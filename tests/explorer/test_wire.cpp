@@ -2,7 +2,6 @@
 // state written by one Semantics and read by another, which interned its
 // contexts in another order, is the same state, and writing it again gives the
 // same bytes (so the owner a state's hash selects is the same on every rank).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "explorer/wire.hpp"

@@ -2,7 +2,6 @@
 // (support/emulated_device.hpp), so that placement, the copies on edges that
 // cross devices, variables resident across runs and falling back to the host
 // are checked on every machine. The CUDA device itself: tests/gpu/.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "cli/conform.hpp"

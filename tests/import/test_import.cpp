@@ -2,7 +2,6 @@
 // mapping row by row, TensorProto values, the round trip through tfsem's JSON,
 // and the malformed GraphDefs of tests/import/malformed/ with the exact errors
 // beside them (TFSEM_PROMOTE=1 re-records the .expected files).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"

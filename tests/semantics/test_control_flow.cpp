@@ -1,6 +1,5 @@
 // One test per control-flow rule (ids as in specs/semantics.md: C-*), on
 // small inline graphs and on the shipped models.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"

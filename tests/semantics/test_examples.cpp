@@ -1,5 +1,4 @@
 // The paper's first example under every schedule (section 3.2.2 and footnote 7).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "semantics/prune.hpp"

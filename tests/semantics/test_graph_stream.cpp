@@ -2,7 +2,6 @@
 // document reader (parse_program over nlohmann's DOM): wherever it gives a
 // spec, it is the document reader's, path for path; everywhere else the
 // document reader reads the text, so parse_program_text's errors are its own.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"

@@ -1,5 +1,4 @@
 // One test per rule of section 3.2.1 (ids as in specs/semantics.md).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"

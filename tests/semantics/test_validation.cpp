@@ -1,7 +1,6 @@
 // Graphs that must be rejected, grouped by the rule they break:
 // tests/malformed/<RULE>/<name>.json beside <name>.expected, the exact errors.
 // TFSEM_PROMOTE=1 re-records the .expected files (review the diff!).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"
