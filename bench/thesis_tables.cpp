@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -117,15 +118,9 @@ void loop_overhead(const std::string& dir) {
   std::printf("| chain of %zu trivial nodes, no control flow | | | %.0f |\n", kChain, per_node);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  bool quick = false;
-  std::string dir = TFSEM_SOURCE_DIR;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
-    else dir = argv[i];
-  }
+// Every row (the first of each table when quick), then the loop's overhead;
+// returns how many results differ from the thesis's.
+int tables(bool quick, const std::string& dir) {
   std::printf("| program | result | thesis result | static 1T s | static 2T s | dynamic 1T s | dynamic 2T s | TF r1.4 static s "
               "(other hardware) | TF r1.4 dynamic s (other hardware) | static vs TF static | speeding 1T | thesis speeding |\n"
               "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -153,6 +148,28 @@ int main(int argc, char** argv) {
     }
   }
   loop_overhead(dir);
-  if (wrong > 0) std::printf("\nWRONG: %d results differ from the thesis's\n", wrong);
-  return wrong == 0 ? 0 : 1;
+  return wrong;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::string dir = TFSEM_SOURCE_DIR;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (argv[i][0] != '-') dir = argv[i];
+    else {
+      std::fprintf(stderr, "usage: thesis_tables [--quick] [SOURCE_DIR]   (--quick: the first row of each table)\n");
+      return std::strcmp(argv[i], "--help") == 0 ? 0 : 2;
+    }
+  }
+  try {
+    const int wrong = tables(quick, dir);
+    if (wrong > 0) std::printf("\nWRONG: %d results differ from the thesis's\n", wrong);
+    return wrong == 0 ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "thesis_tables: %s\n", e.what());
+    return 2;
+  }
 }
