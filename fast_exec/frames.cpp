@@ -88,6 +88,12 @@ void FramePools::give_back(Instance* inst) {
   pool.instances.push_back(inst);
 }
 
+std::size_t FramePools::instances_made(std::uint32_t f) const {
+  auto& pool = *pools_[f];
+  const Guard guard(pool.lock, shared_);
+  return pool.owned_instances.size();
+}
+
 std::vector<std::uint32_t> inline_successors(const CompiledGraph& g) {
   std::vector<std::uint32_t> next(g.nodes.size(), kNone);
   for (std::size_t n = 0; n < g.nodes.size(); ++n) {

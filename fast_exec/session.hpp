@@ -117,6 +117,11 @@ class Session {
   [[nodiscard]] std::vector<std::pair<std::string, Content>> outputs(const RunResult& r) const;
   // VarValue back to the variables' initial values (a fresh session).
   void reset();
+  // The most instances of frame f (a loop or a function) alive at once in this
+  // session's runs so far, with static calls: a call's instance is given back
+  // when the call completes, so for a recursive function this follows how deep
+  // it recurses, not how many calls it makes.
+  [[nodiscard]] std::size_t instances_held(FrameId f) const;
 
   [[nodiscard]] const CompiledGraph& graph() const { return graph_; }
   [[nodiscard]] const Placement& placement() const { return placement_; }
