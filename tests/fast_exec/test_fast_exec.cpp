@@ -14,11 +14,15 @@ using namespace tfsem;
 namespace {
 
 // Under a sanitizer (CI's ASan and TSan stages, several times slower), the
-// fuzzed-graph cases run a fifth of their graphs; the plain build runs them all.
+// fuzzed-graph cases run a fifth of their graphs, and of so few one more may
+// get no verdict (kFuzzSlack); the plain build runs them all, held to the full
+// count.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr std::uint64_t kFuzzShare = 5;
+constexpr std::uint64_t kFuzzSlack = 1;
 #else
 constexpr std::uint64_t kFuzzShare = 1;
+constexpr std::uint64_t kFuzzSlack = 0;
 #endif
 
 std::string output_text(const Program& p, const fast_exec::RunResult& r) { return content_to_string(p, r.fetched.at(0)); }
@@ -228,14 +232,13 @@ TEST_CASE("50 fuzzed graphs with loops and recursive calls conform, static and d
     auto o = stressed(3);
     o.exec.calls = calls;
     o.explore.limits.max_states = 2000;
-    const std::uint64_t graphs = 50 / kFuzzShare;
-    for (std::uint64_t seed = 1; seed <= graphs; ++seed) {
+    for (std::uint64_t seed = 1; seed <= 50 / kFuzzShare; ++seed) {
       CAPTURE(seed);
       const auto report = conform::conform(Program::build(generate::random_graph(seed, generate::kRandomRecursive)), o);
       complete += report.complete() ? 1 : 0;
       CHECK((!report.complete() || report.conforms()));
     }
-    CHECK(complete * 10 >= graphs * 7);  // most get a verdict
+    CHECK(complete + kFuzzSlack >= 40 / kFuzzShare);
   }
 }
 
