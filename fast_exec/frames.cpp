@@ -88,7 +88,7 @@ void FramePools::give_back(Instance* inst) {
   pool.instances.push_back(inst);
 }
 
-std::size_t FramePools::instances_made(std::uint32_t f) const {
+std::size_t FramePools::instances_held(std::uint32_t f) const {
   auto& pool = *pools_[f];
   const Guard guard(pool.lock, shared_);
   return pool.owned_instances.size();

@@ -94,7 +94,7 @@ class FramePools {
   void give_back(std::uint32_t f, IterState* it);  // its slots emptied, its children null
   Instance* instance(std::uint32_t f);
   void give_back(Instance* inst);
-  [[nodiscard]] std::size_t instances_made(std::uint32_t f) const;  // the most alive at once
+  [[nodiscard]] std::size_t instances_held(std::uint32_t f) const;  // the most alive at once
 
  private:
   struct Pool {

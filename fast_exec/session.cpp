@@ -140,7 +140,7 @@ void Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& r
 
 Session::~Session() = default;
 
-std::size_t Session::instances_held(FrameId f) const { return pools_->instances_made(static_cast<std::uint32_t>(f.index())); }
+std::size_t Session::instances_held(FrameId f) const { return pools_->instances_held(static_cast<std::uint32_t>(f.index())); }
 
 void Session::reset() {
   for (std::size_t x = 0; x < vars_.size(); ++x) set_variable(*vars_[x], graph_.program->variables()[x].initial);
