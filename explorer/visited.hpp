@@ -20,7 +20,9 @@ namespace tfsem::explorer {
 template <class Arrival>
 class Visited {
  public:
-  explicit Visited(std::size_t width) : table_(width) {}
+  // Room for max_states states (at most 2^32).
+  explicit Visited(std::size_t width, std::size_t max_states = kMaxStates)
+      : table_(width), arrival_(chunks_for(max_states)), paths_(chunks_for(max_states)) {}
 
   // Records an arrival at a state `level` firings from the initial state,
   // along `paths` behaviours, with sleep set `sleep`. A new state is stored
@@ -52,6 +54,15 @@ class Visited {
     return s;
   }
 
+  // The sleep set of a state about to be expanded, read in place (null: empty);
+  // valid until drop_sleep(i) or the next add.
+  [[nodiscard]] const SleepSet* sleep(StateIndex i) const {
+    const auto it = sleep_.find(i);
+    return it == sleep_.end() ? nullptr : &it->second;
+  }
+  // Forgets the sleep set of an expanded state.
+  void drop_sleep(StateIndex i) { sleep_.erase(i); }
+
   [[nodiscard]] const StateTable& table() const { return table_; }
   [[nodiscard]] std::size_t size() const { return table_.size(); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return arrival_[i]; }
@@ -79,13 +90,14 @@ class Visited {
 
  private:
   // At most 2^32 states, in chunks of 2^16.
+  static constexpr std::size_t kMaxStates = std::size_t{1} << 32, kChunk = std::size_t{1} << 16;
   template <class T>
-  using Chunked = AppendOnly<T, 16, std::size_t{1} << 16>;
+  using Chunked = AppendOnly<T, 16, kMaxStates / kChunk>;
+  static std::size_t chunks_for(std::size_t states) { return (std::min(states, kMaxStates) + kChunk - 1) / kChunk; }
 
   // The chunks that n more elements after `size` start.
   static std::size_t chunk_bytes(std::size_t size, std::size_t n, std::size_t element) {
-    constexpr auto chunk = std::size_t{1} << 16;
-    return ((size + n + chunk - 1) / chunk - (size + chunk - 1) / chunk) * chunk * element;
+    return ((size + n + kChunk - 1) / kChunk - (size + kChunk - 1) / kChunk) * kChunk * element;
   }
 
   // A state reached again before its expansion sleeps only on what every path

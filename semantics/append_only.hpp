@@ -17,7 +17,9 @@ class AppendOnly {
  public:
   static constexpr std::size_t kChunk = std::size_t{1} << ChunkBits;
 
-  AppendOnly() = default;
+  // Room for max_chunks chunks of kChunk elements.
+  explicit AppendOnly(std::size_t max_chunks = MaxChunks)
+      : max_chunks_(max_chunks), chunks_(std::make_unique<std::atomic<T*>[]>(max_chunks)) {}
   AppendOnly(const AppendOnly&) = delete;
   AppendOnly& operator=(const AppendOnly&) = delete;
   ~AppendOnly() {
@@ -34,7 +36,7 @@ class AppendOnly {
   std::size_t push_back(T v) {
     const auto i = size_.load(std::memory_order_relaxed);
     const auto c = i >> ChunkBits;
-    if (c >= MaxChunks) throw std::length_error("append-only array full");
+    if (c >= max_chunks_) throw std::length_error("append-only array full");
     if ((i & (kChunk - 1)) == 0) chunks_[c].store(new T[kChunk], std::memory_order_release);
     chunks_[c].load(std::memory_order_relaxed)[i & (kChunk - 1)] = std::move(v);
     size_.store(i + 1, std::memory_order_release);
@@ -44,7 +46,8 @@ class AppendOnly {
   [[nodiscard]] std::size_t bytes() const { return (size() + kChunk - 1) / kChunk * kChunk * sizeof(T); }
 
  private:
-  std::unique_ptr<std::atomic<T*>[]> chunks_ = std::make_unique<std::atomic<T*>[]>(MaxChunks);
+  std::size_t max_chunks_;
+  std::unique_ptr<std::atomic<T*>[]> chunks_;
   std::atomic<std::size_t> size_{0};
 };
 
