@@ -25,7 +25,7 @@ void SearchOptions::add_to(CLI::App& app, bool with_por, const std::string& thre
     app.add_option("--por", por, "partial-order reduction: none (every interleaving), stubborn, rf")
         ->check(CLI::IsMember({"none", "stubborn", "rf"}))
         ->capture_default_str();
-  app.add_option("--max-states", max_states, "stop, INCOMPLETE, after storing this many states")->capture_default_str();
+  app.add_option("--max-states", max_states, "stop, INCOMPLETE, once more than this many states are stored")->capture_default_str();
   app.add_option("--max-memory", max_memory_mib, "stop, INCOMPLETE, before the process's resident memory would exceed this many MiB")
       ->capture_default_str();
   app.add_option("--timeout", timeout_s, "stop, INCOMPLETE, after this many seconds (0: none)");

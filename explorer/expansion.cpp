@@ -3,7 +3,7 @@
 namespace tfsem::explorer {
 
 RaceFlags::RaceFlags(const Semantics& sem)
-    : local_(sem.program().nodes().size()), owned_(sem.program().variables().size()), flags_(owned_.size()) {
+    : local_(sem.program().nodes().size()), flags_(sem.program().variables().size()) {
   std::vector<std::uint32_t> count(flags_.size(), 0);
   for (std::size_t i = 0; i < local_.size(); ++i)
     if (const auto a = sem.access(NodeId(i)); a.kind != Access::Kind::none) local_[i] = count[a.var.index()]++;
@@ -11,17 +11,14 @@ RaceFlags::RaceFlags(const Semantics& sem)
 }
 
 void RaceFlags::set(VarId x, NodeId a, NodeId b, std::uint8_t v) {
-  auto& f = owned_[x.index()];
-  if (!f) {
-    f = std::make_unique<std::atomic<std::uint8_t>[]>(pairs(x));
-    flags_[x.index()].store(f.get(), std::memory_order_release);
-  }
-  f[index(x, a, b)].store(v, std::memory_order_relaxed);
+  auto& f = flags_[x.index()];
+  if (f.empty()) f.assign(pairs(x), unseen);
+  f[index(x, a, b)] = v;
 }
 
 std::size_t RaceFlags::bytes() const {
   std::size_t n = 0;
-  for (std::size_t x = 0; x < owned_.size(); ++x) n += owned_[x] ? pairs(VarId(x)) : 0;
+  for (const auto& f : flags_) n += f.size();
   return n;
 }
 

@@ -9,10 +9,7 @@
 #include "explorer/explore.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <memory>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace tfsem::explorer {
@@ -21,18 +18,18 @@ inline PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MA
 
 // Which pairs of accessors of one variable have been seen racing in the root
 // context, and which of them harmfully: a byte per pair, read at every state,
-// so kept dense (races in loops' contexts are always re-examined). The
-// merging thread sets flags while expanding threads read them; a stale read
-// only makes a thread report a race the merge already knows, which it ignores.
+// so kept dense (races in loops' contexts are always re-examined). Set by the
+// one thread that records races, never while states are being expanded
+// (explore.cpp reports a chunk between its expansions; a rank has one thread).
 class RaceFlags {
  public:
   static constexpr std::uint8_t unseen = 0, benign = 1, harmful = 2;
   explicit RaceFlags(const Semantics& sem);
   [[nodiscard]] std::uint8_t get(VarId x, NodeId a, NodeId b) const {
-    const auto* f = flags_[x.index()].load(std::memory_order_acquire);
-    return f == nullptr ? unseen : f[index(x, a, b)].load(std::memory_order_relaxed);
+    const auto& f = flags_[x.index()];
+    return f.empty() ? unseen : f[index(x, a, b)];
   }
-  void set(VarId x, NodeId a, NodeId b, std::uint8_t v);  // the merging thread only
+  void set(VarId x, NodeId a, NodeId b, std::uint8_t v);
   [[nodiscard]] std::size_t bytes() const;
 
  private:
@@ -42,8 +39,7 @@ class RaceFlags {
   }
   std::vector<std::uint32_t> local_;  // a node's index among its variable's accessors
   std::vector<std::uint32_t> size_;   // accessors by variable
-  std::vector<std::unique_ptr<std::atomic<std::uint8_t>[]>> owned_;  // by variable, allocated at its first race
-  std::vector<std::atomic<const std::atomic<std::uint8_t>*>> flags_;  // owned_, published to the expanding threads
+  std::vector<std::vector<std::uint8_t>> flags_;  // by variable, allocated at its first race
 };
 
 // A race seen at a state: two enabled conflicting accesses, and whether the

@@ -2,12 +2,13 @@
 
 #include "explorer/expansion.hpp"
 #include "explorer/memory_gauge.hpp"
-#include "explorer/visited.hpp"
+#include "explorer/shards.hpp"
 
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <exception>
 #include <map>
 #include <memory>
@@ -19,10 +20,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// What one thread needs to expand states, and its cache's size, published after each block.
+// What one thread needs to expand states.
 struct Worker : Expander {
   using Expander::Expander;
-  std::atomic<std::size_t> firings_bytes{0};
+  Row row;  // the state being expanded
 };
 
 // How a state was first reached: a move from its parent, and which result;
@@ -42,7 +43,7 @@ class Arrival {
 };
 static_assert(sizeof(Arrival) == 16);
 
-// What expanding a block of states found; merged into the search in order.
+// What expanding a block of states found.
 struct Batch {
   struct Expanded {
     StateIndex state;
@@ -53,6 +54,7 @@ struct Batch {
   struct Successor {
     Arrival how;
     std::uint64_t hash;
+    PathCount paths;  // the behaviours reaching its parent
     std::uint32_t rows_end, sleep_end, steps_end;
     FrameId exceeds;  // it would start an iteration past --max-iterations
   };
@@ -62,39 +64,72 @@ struct Batch {
   Row rows;       // each successor's, one after the other
   SleepSet sleep;  // each successor's, one after the other
   Schedule steps;  // each successor's firings, one after the other
+  // The successors' indices grouped by the shard they go to, in order within
+  // a group; by_shard[shard_end[s - 1], shard_end[s]) is shard s's.
+  std::vector<std::uint32_t> by_shard, shard_end;
+  // Set by the merge, by successor: the state it reached, and whether it was new.
+  std::vector<StateIndex> to;
+  std::vector<std::uint8_t> fresh;
   void clear() {
     states.clear(), races.clear(), successors.clear(), rows.clear(), sleep.clear(), steps.clear();
   }
+  [[nodiscard]] std::uint32_t rows_begin(std::uint32_t k) const { return k ? successors[k - 1].rows_end : 0; }
+  [[nodiscard]] std::uint32_t sleep_begin(std::uint32_t k) const { return k ? successors[k - 1].sleep_end : 0; }
+  [[nodiscard]] std::uint32_t steps_begin(std::uint32_t k) const { return k ? successors[k - 1].steps_end : 0; }
+  [[nodiscard]] std::span<const Step> steps_of(std::uint32_t k) const {
+    return {steps.data() + steps_begin(k), steps.data() + successors[k].steps_end};
+  }
+  // Groups the successors by shard (a counting sort, stable).
+  void group(unsigned shards, unsigned mask) {
+    shard_end.assign(shards, 0);
+    for (const auto& s : successors) ++shard_end[s.hash & mask];
+    std::uint32_t sum = 0;
+    for (auto& e : shard_end) sum += std::exchange(e, sum);  // each group's start
+    by_shard.resize(successors.size());
+    for (std::uint32_t k = 0; k < successors.size(); ++k) by_shard[shard_end[successors[k].hash & mask]++] = k;
+    to.resize(successors.size());
+    fresh.resize(successors.size());
+  }
 };
 
-// A chunk of a bucket: its states' rows and sleep sets, copied out of the
-// search before it is expanded (expanding reads nothing that merging writes),
-// and what expanding its blocks found.
+// A chunk of a bucket, and what expanding its blocks found. Its states'
+// rows, sleep sets and path counts are final when it is taken: merging adds
+// states of greater depth only.
 struct Chunk {
   static constexpr std::size_t kBlock = 64, kStates = 64 * kBlock;
-  std::vector<StateIndex> states;
-  std::size_t width = 0;  // of every row: the table's when the chunk was taken out
-  Row rows;
-  std::vector<SleepSet> sleep = std::vector<SleepSet>(kStates);
+  std::span<const StateIndex> states;
+  std::size_t width = 0;  // of every row: the widest stored when the chunk was taken
   std::vector<Batch> batches = std::vector<Batch>(kStates / kBlock);
-  // The expansion under way: the next block to take, the pool's threads.
-  std::atomic<std::size_t> next_block{0};
-  std::unique_ptr<Eigen::Barrier> pool_done;
-  std::vector<std::exception_ptr> errors;
   [[nodiscard]] std::size_t blocks() const { return (states.size() + kBlock - 1) / kBlock; }
 };
+
+// Where the merge of a chunk stops: the first successor, in order, that would
+// pass a bound (then the search stops there), or the end.
+struct Cut {
+  std::size_t block = 0;
+  std::uint32_t successor = 0;
+  FrameId exceeds;
+  [[nodiscard]] bool before(std::size_t b, std::uint32_t k) const { return b < block || (b == block && k < successor); }
+};
+
+// One shard per thread would leave a thread idle while another merges a
+// larger shard; two per thread balance as well as four or eight on
+// lost-update-7 (each shard keeps its own dictionaries). One thread needs one.
+unsigned shards_for(unsigned threads) { return threads <= 1 ? 1 : std::min(64U, std::bit_ceil(2 * threads)); }
 
 // States are expanded in order of how many firings reach them (every path to a
 // state fires the same nodes), so every arrival at a state, with its path
 // count and sleep set, is known before the state is expanded. A bucket is
-// expanded in chunks, and each chunk merged by one thread, in order, so the
-// result does not depend on the number of threads. While the merging thread
-// merges a chunk, the pool's threads expand the next one (merging adds only to
-// later buckets), and the merging thread joins them when it is done.
+// taken in chunks; every thread expands a chunk's blocks, then every thread
+// merges its successors into the shards of the visited store, a shard at a
+// time (shards.hpp); then one thread reports, in order, what the chunk found.
+// Each arrival keeps its position in the order of the chunk, so the result
+// does not depend on the number of threads.
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
-      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), race_flags_(sem) {
+      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width(), shards_for(std::max(1U, opts.threads))),
+        race_flags_(sem) {
     const auto threads = std::max(1U, opts.threads);
     for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Worker>(sem, codec_, opts));
     if (threads > 1) pool_ = std::make_unique<Eigen::ThreadPool>(static_cast<int>(threads - 1));
@@ -103,15 +138,13 @@ class Search {
   Result run() {
     start_ = last_report_ = Clock::now();
     result_.por = opts_.por;
-    if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid())
+    if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
       stop_at_bound(exceeds);
-    else
-      add(initial_row_, StateTable::hash(initial_row_), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1);
-    for (std::size_t depth = 0; depth < visited_.levels().size() && result_.complete; ++depth) {
-      // Merging adds to later buckets only (every move fires a node); take this one out first.
-      const auto bucket = std::move(visited_.levels()[depth]);
-      search_bucket(bucket, depth);
+    } else {
+      visited_.add(initial_row_, StateTable::hash(initial_row_), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1, arrivals_++);
     }
+    for (std::size_t depth = 0; visited_.levels_from(depth) && result_.complete; ++depth)
+      search_bucket(visited_.take_level(depth), depth);
     result_.counters.states_stored = visited_.size();
     result_.store_bytes = visited_.bytes();
     result_.seconds = elapsed();
@@ -123,30 +156,34 @@ class Search {
 
  private:
   static constexpr StateIndex kNoParent = UINT32_MAX;
+  inline static const SleepSet kNoSleep{};
 
   const Semantics& sem_;
   const ExploreOptions& opts_;
   Codec codec_;
-  Visited<Arrival> visited_;
+  ShardedVisited<Arrival> visited_;
   RaceFlags race_flags_;
-  std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] is the merging thread's
+  std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] is the calling thread's
   std::unique_ptr<Eigen::ThreadPool> pool_;
-  Chunk chunks_[2];  // the one being merged, the one being expanded
+  Chunk chunk_;
+  std::uint64_t arrivals_ = 0;  // merged so far: the next arrival's position
   Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
   std::unordered_map<std::string, Outcome> outcomes_;
   std::vector<std::string> outcome_order_;
   std::map<std::pair<Transition, Transition>, Race> races_;
+  // For the observer: each state's number, in the order the states were first reached.
+  std::unordered_map<StateIndex, std::uint32_t> numbers_;
   Result result_;
   Clock::time_point start_, last_report_;
   MemoryGauge gauge_;
 
   Reduction& reduction() { return workers_[0]->reduction; }
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-  // The search's own count of its largest structures.
+  // The search's own count of its largest structures (between phases).
   std::uint64_t counted() const {
     std::uint64_t firings = 0;
-    for (const auto& w : workers_) firings += w->firings_bytes.load(std::memory_order_relaxed);
+    for (const auto& w : workers_) firings += w->firings.bytes();
     return visited_.bytes() + codec_.bytes() + firings + race_flags_.bytes();
   }
   // The memory --max-memory limits: the process's, as the gauge reads it.
@@ -169,161 +206,61 @@ class Search {
     return false;
   }
 
-  // Whether merging the batch's successors [first, end) into bucket `depth`'s
-  // successors stays within --max-memory, counted before they are added: a
-  // structure that grows holds its old storage and its new one at once.
-  bool room_for(const Batch& batch, std::uint32_t first, std::uint32_t end, std::size_t depth) {
-    const std::size_t n = end - first;
-    const auto rows = first ? batch.successors[first - 1].rows_end : 0;
-    std::size_t width = 0, steps = 0;  // the longest row, the most firings of a successor
-    for (auto k = first, row = rows, step = first ? batch.successors[first - 1].steps_end : 0; k < end; ++k) {
-      const auto& s = batch.successors[k];
-      width = std::max<std::size_t>(width, s.rows_end - row);
-      steps = std::max<std::size_t>(steps, s.steps_end - step);
-      row = s.rows_end, step = s.steps_end;
-    }
-    const auto growth = visited_.growth_bytes(n, width, depth + 1, depth + steps);
-    const auto max = opts_.limits.max_memory_bytes;
-    if (memory() + growth <= max) return true;
-    result_.stopped_by = "max-memory " + std::to_string(max >> 20) + " MiB";
-    result_.complete = false;
-    return false;
+  // The states of the next chunk: fewer as --max-states comes near, so that
+  // the search stops within a block of states past it (it looks after each chunk).
+  std::size_t chunk_size() const {
+    const auto stored = visited_.size(), max = opts_.limits.max_states;
+    return stored >= max ? Chunk::kBlock : std::clamp<std::size_t>(max - stored, Chunk::kBlock, Chunk::kStates);
   }
 
-  // Chunk k of the bucket is merged while chunk k + 1 is expanded.
-  void search_bucket(const std::vector<StateIndex>& bucket, std::size_t depth) {
-    const auto chunks = (bucket.size() + Chunk::kStates - 1) / Chunk::kStates;
-    auto start = [&](std::size_t k) {
-      const auto begin = k * Chunk::kStates;
-      auto& c = chunks_[k % 2];
-      prepare(c, std::span(bucket.data() + begin, std::min(Chunk::kStates, bucket.size() - begin)));
-      launch(c);
-    };
-    if (chunks == 0) return;
-    start(0);
-    join(chunks_[0]);
-    for (std::size_t k = 0; k < chunks && result_.complete; ++k) {
-      const bool more = k + 1 < chunks;
-      auto& next = chunks_[(k + 1) % 2];
-      if (more) start(k + 1);
+  // Runs task(worker, k) for every k below n, on every thread (this one
+  // included), each k once; rethrows the first error.
+  template <class Task>
+  void parallel(std::size_t n, Task&& task) {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> errors(workers_.size());
+    auto work = [&](std::size_t t) {
       try {
-        const auto& now = chunks_[k % 2];
-        for (std::size_t b = 0; b < now.blocks() && result_.complete; ++b) merge(now.batches[b], depth);
+        for (std::size_t k; (k = next.fetch_add(1)) < n;) task(*workers_[t], k);
       } catch (...) {
-        if (more) cancel(next);
-        throw;
+        errors[t] = std::current_exception();
+        next.store(n);
       }
-      if (!more) break;
-      if (result_.complete) join(next);
-      else cancel(next);
+    };
+    if (pool_) {
+      Eigen::Barrier done(static_cast<unsigned>(workers_.size() - 1));
+      for (std::size_t t = 1; t < workers_.size(); ++t)
+        pool_->Schedule([&, t] {
+          work(t);
+          done.Notify();
+        });
+      work(0);
+      done.Wait();
+    } else {
+      work(0);
     }
-  }
-
-  // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
-
-  // Takes the chunk's states out of the search: their rows (copied) and sleep
-  // sets (moved: nothing arrives at them any more) are final.
-  void prepare(Chunk& c, std::span<const StateIndex> states) {
-    c.width = visited_.table().width();
-    c.states.assign(states.begin(), states.end());
-    c.rows.resize(states.size() * c.width);
-    for (std::size_t k = 0; k < states.size(); ++k) {
-      visited_.table().load(states[k], c.rows.data() + k * c.width);
-      c.sleep[k] = visited_.take_sleep(states[k]);
-    }
-  }
-
-  void expand_blocks(Worker& w, Chunk& c) {
-    for (std::size_t b; (b = c.next_block.fetch_add(1)) < c.blocks();) {
-      auto& batch = c.batches[b];
-      batch.clear();
-      for (std::size_t k = b * Chunk::kBlock; k < std::min(c.states.size(), (b + 1) * Chunk::kBlock); ++k) expand(w, c, k, batch);
-      w.firings_bytes.store(w.firings.bytes(), std::memory_order_relaxed);
-    }
-  }
-
-  // The pool's threads start expanding the chunk.
-  void launch(Chunk& c) {
-    c.next_block = 0;
-    c.errors.assign(workers_.size(), nullptr);
-    if (!pool_) return;
-    c.pool_done = std::make_unique<Eigen::Barrier>(static_cast<unsigned>(workers_.size() - 1));
-    for (std::size_t t = 1; t < workers_.size(); ++t)
-      pool_->Schedule([this, &c, t] {
-        try {
-          expand_blocks(*workers_[t], c);
-        } catch (...) {
-          c.errors[t] = std::current_exception();
-        }
-        c.pool_done->Notify();
-      });
-  }
-
-  void wait(Chunk& c) {
-    if (c.pool_done) c.pool_done->Wait();
-    c.pool_done.reset();
-  }
-
-  // The search stopped: no block of the chunk is started any more.
-  void cancel(Chunk& c) {
-    c.next_block.store(c.blocks());
-    wait(c);
-  }
-
-  // The merging thread expands what is left of the chunk, then waits for the pool.
-  void join(Chunk& c) {
-    try {
-      expand_blocks(*workers_[0], c);
-    } catch (...) {
-      c.errors[0] = std::current_exception();
-    }
-    wait(c);
-    for (const auto& e : c.errors)
+    for (const auto& e : errors)
       if (e) std::rethrow_exception(e);
   }
 
-  void expand(Worker& w, const Chunk& c, std::size_t k, Batch& out) {
-    const auto si = c.states[k];
-    const std::span<const Code> row(c.rows.data() + k * c.width, c.width);
-    auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
-    expanded.terminal = w.terminal(row);
-    if (!expanded.terminal) {
-      w.races(row, race_flags_, out.races);
-      expanded.pruned = w.successors(row, c.sleep[k], [&](const SuccessorSeen& s) {
-        out.sleep.insert(out.sleep.end(), s.sleep.begin(), s.sleep.end());
-        out.rows.insert(out.rows.end(), s.row.begin(), s.row.end());
-        out.steps.insert(out.steps.end(), s.steps.begin(), s.steps.end());
-        out.successors.push_back({{si, s.move, s.result}, StateTable::hash(s.row), static_cast<std::uint32_t>(out.rows.size()),
-                                  static_cast<std::uint32_t>(out.sleep.size()), static_cast<std::uint32_t>(out.steps.size()),
-                                  s.exceeds});
+  void search_bucket(const std::vector<StateIndex>& bucket, std::size_t depth) {
+    const auto mask = visited_.shards() - 1;
+    for (std::size_t begin = 0; begin < bucket.size() && result_.complete; begin += chunk_.states.size()) {
+      chunk_.states = std::span(bucket.data() + begin, std::min(chunk_size(), bucket.size() - begin));
+      chunk_.width = visited_.width();
+      parallel(chunk_.blocks(), [&](Worker& w, std::size_t b) {
+        auto& batch = chunk_.batches[b];
+        batch.clear();
+        for (std::size_t k = b * Chunk::kBlock; k < std::min(chunk_.states.size(), (b + 1) * Chunk::kBlock); ++k)
+          expand(w, chunk_, k, batch);
+        batch.group(visited_.shards(), mask);
       });
-    }
-    expanded.races_end = static_cast<std::uint32_t>(out.races.size());
-    expanded.successors_end = static_cast<std::uint32_t>(out.successors.size());
-  }
-
-  // ---- Merging: one thread, in the order of the bucket. ----
-
-  void merge(const Batch& batch, std::size_t depth) {
-    std::uint32_t race = 0, successor = 0, rows = 0, sleep = 0, step = 0;
-    for (const auto& e : batch.states) {
-      const auto si = e.state;
-      if (opts_.observer.state) opts_.observer.state(si, state_at(si), e.terminal);
-      if (e.terminal) record_terminal(si);
-      for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
-      result_.counters.transitions_pruned += e.pruned;
-      if (!room_for(batch, successor, e.successors_end, depth)) return;
-      for (; successor < e.successors_end; ++successor) {
-        const auto& s = batch.successors[successor];
-        if (s.exceeds.valid()) return stop_at_bound(s.exceeds);
-        const std::span<const Code> row(batch.rows.data() + rows, s.rows_end - rows);
-        const std::span<const Transition> next_sleep(batch.sleep.data() + sleep, s.sleep_end - sleep);
-        const std::span<const Step> steps(batch.steps.data() + step, s.steps_end - step);
-        ++result_.counters.transitions;
-        const auto to = add(row, s.hash, s.how, depth + steps.size(), next_sleep, visited_.paths(si));
-        if (opts_.observer.transition) opts_.observer.transition(si, to, Schedule(steps.begin(), steps.end()));
-        rows = s.rows_end, sleep = s.sleep_end, step = s.steps_end;
-      }
+      const auto cut = cut_of(chunk_);
+      if (!room_for(chunk_, cut, depth)) return;
+      parallel(visited_.shards(), [&](Worker&, std::size_t s) { merge(chunk_, static_cast<unsigned>(s), cut, depth); });
+      report(chunk_, cut);
+      for (std::size_t b = 0; b < chunk_.blocks(); ++b) arrivals_ += chunk_.batches[b].successors.size();
+      if (cut.exceeds.valid()) return stop_at_bound(cut.exceeds);
       if (!within_limits()) return;
       if (opts_.progress && Clock::now() - last_report_ > std::chrono::milliseconds(250)) {
         last_report_ = Clock::now();
@@ -332,12 +269,119 @@ class Search {
     }
   }
 
-  // Records an arrival at a state, `depth` firings from the initial state.
-  StateIndex add(std::span<const Code> row, std::uint64_t hash, Arrival how, std::size_t depth,
-                 std::span<const Transition> sleep, PathCount paths) {
-    const auto [i, fresh] = visited_.add(row, hash, how, depth, sleep, paths);
-    if (!fresh) ++result_.counters.states_matched;
-    return i;
+  // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
+
+  void expand(Worker& w, const Chunk& c, std::size_t k, Batch& out) {
+    const auto si = c.states[k];
+    w.row.resize(c.width);
+    visited_.load(si, w.row.data(), c.width);
+    const std::span<const Code> row(w.row);
+    const auto* sleep = visited_.sleep(si);
+    const auto paths = visited_.paths(si);
+    auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
+    expanded.terminal = w.terminal(row);
+    if (!expanded.terminal) {
+      w.races(row, race_flags_, out.races);
+      expanded.pruned = w.successors(row, sleep ? *sleep : kNoSleep, [&](const SuccessorSeen& s) {
+        out.sleep.insert(out.sleep.end(), s.sleep.begin(), s.sleep.end());
+        out.rows.insert(out.rows.end(), s.row.begin(), s.row.end());
+        out.steps.insert(out.steps.end(), s.steps.begin(), s.steps.end());
+        out.successors.push_back({{si, s.move, s.result}, StateTable::hash(s.row), paths,
+                                  static_cast<std::uint32_t>(out.rows.size()), static_cast<std::uint32_t>(out.sleep.size()),
+                                  static_cast<std::uint32_t>(out.steps.size()), s.exceeds});
+      });
+    }
+    expanded.races_end = static_cast<std::uint32_t>(out.races.size());
+    expanded.successors_end = static_cast<std::uint32_t>(out.successors.size());
+  }
+
+  // ---- Merging: each shard by one thread, in the order of the chunk. ----
+
+  static Cut cut_of(const Chunk& c) {
+    for (std::size_t b = 0; b < c.blocks(); ++b) {
+      const auto& successors = c.batches[b].successors;
+      for (std::uint32_t k = 0; k < successors.size(); ++k)
+        if (successors[k].exceeds.valid()) return {b, k, successors[k].exceeds};
+    }
+    return {c.blocks(), 0, {}};
+  }
+
+  // Whether merging the chunk's successors before the cut stays within
+  // --max-memory, counted before they are added: a structure that grows holds
+  // its old storage and its new one at once.
+  bool room_for(const Chunk& c, const Cut& cut, std::size_t depth) {
+    std::vector<std::size_t> arrivals(visited_.shards(), 0);
+    std::size_t width = 0, steps = 0;  // the longest row, the most firings of a successor
+    for (std::size_t b = 0; b < c.blocks(); ++b) {
+      const auto& batch = c.batches[b];
+      for (std::uint32_t k = 0; k < batch.successors.size() && cut.before(b, k); ++k) {
+        const auto& s = batch.successors[k];
+        ++arrivals[visited_.shard_of(s.hash)];
+        width = std::max<std::size_t>(width, s.rows_end - batch.rows_begin(k));
+        steps = std::max<std::size_t>(steps, s.steps_end - batch.steps_begin(k));
+      }
+    }
+    const auto growth = visited_.growth_bytes(arrivals, width, depth + 1, depth + steps);
+    const auto max = opts_.limits.max_memory_bytes;
+    if (memory() + growth <= max) return true;
+    result_.stopped_by = "max-memory " + std::to_string(max >> 20) + " MiB";
+    result_.complete = false;
+    return false;
+  }
+
+  // Shard s's arrivals before the cut, in order; each one's index slot is
+  // fetched kAhead arrivals before it is looked up.
+  static constexpr std::uint32_t kAhead = 8;
+  void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
+    for (const auto si : c.states)  // expanded: nothing arrives at them any more
+      if (visited_.shard_holding(si) == s) visited_.drop_sleep(si);
+    auto order = arrivals_;
+    for (std::size_t b = 0; b < c.blocks(); order += c.batches[b++].successors.size()) {
+      auto& batch = c.batches[b];
+      for (auto g = s ? batch.shard_end[s - 1] : 0; g < batch.shard_end[s]; ++g) {
+        const auto k = batch.by_shard[g];
+        if (!cut.before(b, k)) break;
+        if (g + kAhead < batch.shard_end[s]) visited_.prefetch(batch.successors[batch.by_shard[g + kAhead]].hash);
+        const auto& x = batch.successors[k];
+        const std::span<const Code> row(batch.rows.data() + batch.rows_begin(k), x.rows_end - batch.rows_begin(k));
+        const std::span<const Transition> sleep(batch.sleep.data() + batch.sleep_begin(k), x.sleep_end - batch.sleep_begin(k));
+        const auto level = depth + (x.steps_end - batch.steps_begin(k));
+        const auto [to, fresh] = visited_.add(row, x.hash, x.how, level, sleep, x.paths, order + k);
+        batch.to[k] = to;
+        batch.fresh[k] = fresh ? 1 : 0;
+      }
+    }
+  }
+
+  // What the chunk found, in order, up to the cut: terminal states, races,
+  // counters, the observer's calls. The state whose successor passes a bound
+  // is the last one reported.
+  void report(const Chunk& c, const Cut& cut) {
+    for (std::size_t b = 0; b < c.blocks() && b <= cut.block; ++b) {
+      const auto& batch = c.batches[b];
+      std::uint32_t race = 0, k = 0;
+      for (const auto& e : batch.states) {
+        const auto si = e.state;
+        if (opts_.observer.state) opts_.observer.state(numbered(si), state_at(si), e.terminal);
+        if (e.terminal) record_terminal(si);
+        for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
+        result_.counters.transitions_pruned += e.pruned;
+        for (; k < e.successors_end && cut.before(b, k); ++k) {
+          ++result_.counters.transitions;
+          if (batch.fresh[k] == 0) ++result_.counters.states_matched;
+          if (opts_.observer.transition) {
+            const auto steps = batch.steps_of(k);
+            opts_.observer.transition(numbered(si), numbered(batch.to[k]), Schedule(steps.begin(), steps.end()));
+          }
+        }
+        if (k < e.successors_end) return;  // the cut
+      }
+    }
+  }
+
+  // The observer's number of state i: the states numbered in the order they were first reached.
+  std::uint32_t numbered(StateIndex i) {
+    return numbers_.try_emplace(i, static_cast<std::uint32_t>(numbers_.size())).first->second;
   }
 
   // The schedule reaching s: its moves replayed from the initial state.
@@ -359,7 +403,7 @@ class Search {
 
   State state_at(StateIndex si) const {
     Row row;
-    visited_.table().load(si, row);
+    visited_.load(si, row);
     return codec_.unpack(row);
   }
 

@@ -31,8 +31,9 @@ struct Limits {
   // of its frame instances), or make a call max_depth + 1 deep, stops the
   // search, naming the loop or the function.
   Bounds bounds{};
-  // Set from outside (another thread, a signal handler): the search stops at
-  // the next state it merges, "stopped by interrupt", with what it has found.
+  // Set from outside (another thread, a signal handler): the search stops
+  // after the chunk of states it is expanding, "stopped by interrupt", with
+  // what it has found.
   const std::atomic<bool>* stop = nullptr;
 };
 

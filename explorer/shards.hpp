@@ -1,0 +1,145 @@
+// The visited states of explore.cpp's search, split by hash into shards
+// (issue 17's parallel merge): each shard is a Visited store of its own, so
+// threads merge into different shards at once, without locks. A state's
+// index tells its shard (the low bits) and its index there.
+//
+// Every arrival carries its position in the search's sequence of arrivals,
+// the order one thread would merge them in. A shard receives its arrivals in
+// that order, so the first arrival at a state (its parent) is the one a single
+// store would keep; and a level is handed out in the order its states were
+// first reached, merged from the shards by position. So what the search
+// reports does not depend on the number of shards, nor of threads.
+#pragma once
+
+#include "explorer/visited.hpp"
+
+#include <bit>
+#include <queue>
+#include <stdexcept>
+
+namespace tfsem::explorer {
+
+template <class Arrival>
+class ShardedVisited {
+ public:
+  // `shards` a power of two, at most 64.
+  ShardedVisited(std::size_t width, unsigned shards) : shift_(static_cast<unsigned>(std::countr_zero(shards))) {
+    for (unsigned s = 0; s < shards; ++s) shards_.push_back(std::make_unique<Shard>(width, kMaxStates >> shift_));
+  }
+
+  [[nodiscard]] unsigned shards() const { return static_cast<unsigned>(shards_.size()); }
+  // The shard a row with this hash goes to; the shard that holds state i.
+  [[nodiscard]] unsigned shard_of(std::uint64_t hash) const { return static_cast<unsigned>(hash & (shards_.size() - 1)); }
+  [[nodiscard]] unsigned shard_holding(StateIndex i) const { return static_cast<unsigned>(i & (shards_.size() - 1)); }
+
+  // Visited::add in the shard the hash picks, `order` the arrival's position
+  // in the search's sequence of arrivals. Threads may add to different shards at once.
+  std::pair<StateIndex, bool> add(std::span<const Code> row, std::uint64_t hash, const Arrival& how, std::size_t level,
+                                  std::span<const Transition> sleep, PathCount paths, std::uint64_t order) {
+    const auto s = shard_of(hash);
+    auto& shard = *shards_[s];
+    const auto [local, fresh] = shard.visited.add(row, hash, how, level, sleep, paths);
+    if (local >= (kMaxStates >> shift_) - 1) throw std::length_error("state table: 2^32 states");
+    if (fresh) {
+      if (shard.orders.size() <= level) shard.orders.resize(level + 1);
+      shard.orders[level].push_back(order);
+    }
+    return {local << shift_ | s, fresh};
+  }
+
+  void prefetch(std::uint64_t hash) const { shards_[shard_of(hash)]->visited.table().prefetch(hash); }
+
+  // Level `level`'s unexpanded states, in the order they were first reached, taken out.
+  std::vector<StateIndex> take_level(std::size_t level) {
+    std::vector<StateIndex> out;
+    using Head = std::pair<std::uint64_t, unsigned>;  // (order, shard) of a shard's next state
+    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+    std::vector<std::size_t> next(shards_.size(), 0);
+    for (unsigned s = 0; s < shards_.size(); ++s)
+      if (level < shards_[s]->orders.size() && !shards_[s]->orders[level].empty()) heads.emplace(shards_[s]->orders[level][0], s);
+    while (!heads.empty()) {
+      const auto s = heads.top().second;
+      heads.pop();
+      auto& shard = *shards_[s];
+      out.push_back(shard.visited.levels()[level][next[s]] << shift_ | s);
+      if (++next[s] < shard.orders[level].size()) heads.emplace(shard.orders[level][next[s]], s);
+    }
+    for (auto& shard : shards_)
+      if (level < shard->orders.size()) {
+        std::vector<std::uint64_t>().swap(shard->orders[level]);
+        std::vector<StateIndex>().swap(shard->visited.levels()[level]);
+      }
+    return out;
+  }
+  // Whether some level from `level` on may hold unexpanded states.
+  [[nodiscard]] bool levels_from(std::size_t level) const {
+    for (const auto& shard : shards_)
+      if (level < shard->orders.size()) return true;
+    return false;
+  }
+
+  // Visited::sleep and drop_sleep; threads may drop in different shards at once.
+  [[nodiscard]] const SleepSet* sleep(StateIndex i) const { return shard(i).sleep(local(i)); }
+  void drop_sleep(StateIndex i) { shard(i).drop_sleep(local(i)); }
+  [[nodiscard]] const Arrival& arrival(StateIndex i) const { return shard(i).arrival(local(i)); }
+  [[nodiscard]] PathCount paths(StateIndex i) const { return shard(i).paths(local(i)); }
+  // State i's row into out, `width` codes (at least width()), padded with EMPTY.
+  void load(StateIndex i, Code* out, std::size_t width) const {
+    const auto& table = shard(i).table();
+    table.load(local(i), out);
+    std::fill(out + table.width(), out + width, kEmptyCode);
+  }
+  void load(StateIndex i, Row& out) const {
+    out.resize(width());
+    load(i, out.data(), out.size());
+  }
+
+  // The widest row stored.
+  [[nodiscard]] std::size_t width() const {
+    std::size_t w = 0;
+    for (const auto& s : shards_) w = std::max(w, s->visited.table().width());
+    return w;
+  }
+  [[nodiscard]] std::size_t size() const {
+    std::size_t n = 0;
+    for (const auto& s : shards_) n += s->visited.size();
+    return n;
+  }
+  [[nodiscard]] std::size_t bytes() const {
+    std::size_t n = 0;
+    for (const auto& s : shards_) {
+      n += s->visited.bytes();
+      for (const auto& l : s->orders) n += l.capacity() * sizeof(std::uint64_t);
+    }
+    return n;
+  }
+  // Visited::growth_bytes, shard s receiving arrivals[s] of the arrivals.
+  [[nodiscard]] std::size_t growth_bytes(std::span<const std::size_t> arrivals, std::size_t width, std::size_t first,
+                                         std::size_t last) const {
+    std::size_t n = 0;
+    for (unsigned s = 0; s < shards_.size(); ++s) {
+      const auto& shard = *shards_[s];
+      n += shard.visited.growth_bytes(arrivals[s], width, first, last);
+      for (auto l = first; l <= last && l < shard.orders.size(); ++l)
+        if (shard.orders[l].size() + arrivals[s] > shard.orders[l].capacity())
+          n += (shard.orders[l].size() + arrivals[s]) * sizeof(std::uint64_t);
+    }
+    return n;
+  }
+
+ private:
+  static constexpr std::size_t kMaxStates = std::size_t{1} << 32;
+  struct Shard {
+    Shard(std::size_t width, std::size_t max_states) : visited(width, max_states) {}
+    Visited<Arrival> visited;
+    std::vector<std::vector<std::uint64_t>> orders;  // by level: the order of each of visited.levels()'s states
+  };
+  [[nodiscard]] const Visited<Arrival>& shard(StateIndex i) const { return shards_[shard_holding(i)]->visited; }
+  Visited<Arrival>& shard(StateIndex i) { return shards_[shard_holding(i)]->visited; }
+  [[nodiscard]] StateIndex local(StateIndex i) const { return i >> shift_; }
+
+  unsigned shift_;
+  std::vector<std::unique_ptr<Shard>> shards_;
+};
+
+}  // namespace tfsem::explorer
