@@ -107,22 +107,23 @@ void Reduction::stubborn_set(std::span<const Code> row, const Frontier& f, Trans
   // enabled (Semantics::conflicts and necessary). Returns the enabled members.
   out.clear();
   work_.clear();
-  marked_.clear();  // every member, to clear the marks afterwards
-  auto add = [&](Transition v) {
-    if (v.context == kRootContext) {
-      if (member_root_[v.node.index()]) return;
-      member_root_[v.node.index()] = 1;
-    } else if (!member_.insert(v).second) {
-      return;
+  marked_.clear();
+  edges_.clear();
+  auto add = [&](Transition v) {  // v's index + 1
+    auto& i = member_index(v);
+    if (i == 0) {
+      marked_.push_back(v);
+      i = static_cast<std::uint32_t>(marked_.size());
+      work_.push_back(v);
     }
-    work_.push_back(v);
-    marked_.push_back(v);
+    return i;
   };
   add(t);
   const auto view = f_.view(row);
   while (!work_.empty()) {
     const auto u = work_.back();
     work_.pop_back();
+    const auto from = member_index(u);
     scratch_.clear();
     if (std::binary_search(f.enabled.begin(), f.enabled.end(), u)) {
       out.push_back(u);
@@ -130,12 +131,41 @@ void Reduction::stubborn_set(std::span<const Code> row, const Frontier& f, Trans
     } else {
       sem_.necessary(view, f, u, scratch_);
     }
-    for (auto v : scratch_) add(v);
+    for (auto v : scratch_) edges_.emplace_back(from - 1, add(v) - 1);
   }
+  cover_same(f, out);
   for (auto v : marked_)
     if (v.context == kRootContext) member_root_[v.node.index()] = 0;
   member_.clear();
   std::sort(out.begin(), out.end());
+}
+
+// An enabled member u that brings t in again (a path of the closure's edges
+// from u to t) closes to the same set: no smaller one, so it need not be tried.
+void Reduction::cover_same(const Frontier& f, std::span<const Transition> enabled_members) {
+  const auto n = marked_.size();
+  // The edges by their head, to walk them backwards from t (member 0).
+  into_.assign(n + 1, 0);
+  for (const auto& [a, b] : edges_) ++into_[b + 1];
+  for (std::size_t i = 0; i < n; ++i) into_[i + 1] += into_[i];
+  from_.resize(edges_.size());
+  reach_.assign(into_.begin(), into_.end() - 1);
+  for (const auto& [a, b] : edges_) from_[reach_[b]++] = a;
+  reaches_.assign(n, 0);
+  reaches_[0] = 1;
+  reach_.assign(1, 0);
+  while (!reach_.empty()) {
+    const auto b = reach_.back();
+    reach_.pop_back();
+    for (auto k = into_[b]; k < into_[b + 1]; ++k)
+      if (const auto a = from_[k]; reaches_[a] == 0) {
+        reaches_[a] = 1;
+        reach_.push_back(a);
+      }
+  }
+  for (auto u : enabled_members)
+    if (reaches_[member_index(u) - 1] != 0)
+      covered_[static_cast<std::size_t>(std::lower_bound(f.enabled.begin(), f.enabled.end(), u) - f.enabled.begin())] = 1;
 }
 
 void Reduction::write_phase(std::span<const Code> row, VarId x, std::vector<NodeId>& out) {
@@ -172,9 +202,11 @@ void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepS
   // The smallest stubborn set, trying transitions that touch no variable first
   // (a relation's set is often itself alone).
   best_.clear();
+  covered_.assign(f.enabled.size(), 0);
   for (const bool pure : {true, false})
-    for (auto t : f.enabled) {
-      if ((sem_.access(t.node).kind == Access::Kind::none) != pure) continue;
+    for (std::size_t k = 0; k < f.enabled.size(); ++k) {
+      const auto t = f.enabled[k];
+      if ((sem_.access(t.node).kind == Access::Kind::none) != pure || covered_[k] != 0) continue;
       stubborn_set(row, f, t, candidate_);
       if (best_.empty() || candidate_.size() < best_.size()) best_.swap(candidate_);
       if (best_.size() == 1) return awake(best_);

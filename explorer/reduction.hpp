@@ -17,7 +17,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 namespace tfsem::explorer {
@@ -105,13 +105,25 @@ class Reduction {
   std::vector<bool> root_only_;                  // by variable: every accessor is in the root frame
   // Scratch space, reused from call to call.
   Frontier frontier_;
-  std::vector<char> member_root_;
-  std::unordered_set<Transition> member_;
-  std::vector<Transition> work_, marked_, scratch_, candidate_, best_;
+  // A stubborn set's members, in the order they joined; each one's index + 1
+  // (0: not a member), by node for the root context.
+  std::vector<std::uint32_t> member_root_;
+  std::unordered_map<Transition, std::uint32_t> member_;
+  std::vector<Transition> marked_, work_, scratch_, candidate_, best_;
+  // The closure's edges (member, member it brought in), and scratch space for
+  // finding the members that bring in its first one.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges_;
+  std::vector<std::uint32_t> into_, from_, reach_;
+  std::vector<char> reaches_, covered_;
   std::vector<NodeId> writes_, others_;
 
-  // The enabled members of a stubborn set containing t, sorted, into out.
+  // The enabled members of the stubborn set closed from t, sorted, into out.
+  // Marks in covered_ (by index in f.enabled) the enabled members whose own
+  // closure is this one: those from which t is brought in again.
   void stubborn_set(std::span<const Code> row, const Frontier& f, Transition t, std::vector<Transition>& out);
+  std::uint32_t& member_index(Transition v) { return v.context == kRootContext ? member_root_[v.node.index()] : member_[v]; }
+  // Marks in covered_ the enabled members (of the closure just computed) that bring its first member in again.
+  void cover_same(const Frontier& f, std::span<const Transition> enabled_members);
   // The pending overwrites of x, if x is in a write phase in row: at least two,
   // all enabled, and every other pending access to x comes after all of them.
   // Only the last of them is ever observed, so one order per last write suffices.
