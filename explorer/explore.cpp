@@ -79,14 +79,15 @@ struct Batch {
   [[nodiscard]] std::span<const Step> steps_of(std::uint32_t k) const {
     return {steps.data() + steps_begin(k), steps.data() + successors[k].steps_end};
   }
-  // Groups the successors by shard (a counting sort, stable).
-  void group(unsigned shards, unsigned mask) {
+  // Groups the successors by shard_of(hash), below `shards` (a counting sort, stable).
+  template <class ShardOf>
+  void group(unsigned shards, ShardOf shard_of) {
     shard_end.assign(shards, 0);
-    for (const auto& s : successors) ++shard_end[s.hash & mask];
+    for (const auto& s : successors) ++shard_end[shard_of(s.hash)];
     std::uint32_t sum = 0;
     for (auto& e : shard_end) sum += std::exchange(e, sum);  // each group's start
     by_shard.resize(successors.size());
-    for (std::uint32_t k = 0; k < successors.size(); ++k) by_shard[shard_end[successors[k].hash & mask]++] = k;
+    for (std::uint32_t k = 0; k < successors.size(); ++k) by_shard[shard_end[shard_of(successors[k].hash)]++] = k;
     to.resize(successors.size());
     fresh.resize(successors.size());
   }
@@ -244,7 +245,6 @@ class Search {
   }
 
   void search_bucket(const std::vector<StateIndex>& bucket, std::size_t depth) {
-    const auto mask = visited_.shards() - 1;
     for (std::size_t begin = 0; begin < bucket.size() && result_.complete; begin += chunk_.states.size()) {
       chunk_.states = std::span(bucket.data() + begin, std::min(chunk_size(), bucket.size() - begin));
       chunk_.width = visited_.width();
@@ -253,7 +253,7 @@ class Search {
         batch.clear();
         for (std::size_t k = b * Chunk::kBlock; k < std::min(chunk_.states.size(), (b + 1) * Chunk::kBlock); ++k)
           expand(w, chunk_, k, batch);
-        batch.group(visited_.shards(), mask);
+        batch.group(visited_.shards(), [&](std::uint64_t h) { return visited_.shard_of(h); });
       });
       const auto cut = cut_of(chunk_);
       if (!room_for(chunk_, cut, depth)) return;
