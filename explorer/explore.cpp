@@ -330,7 +330,7 @@ class Search {
   }
 
   // Shard s's arrivals before the cut, in order; each one's index slot is
-  // fetched kAhead arrivals before it is looked up.
+  // fetched 2 * kAhead arrivals before it is looked up, the row it names kAhead before.
   static constexpr std::uint32_t kAhead = 8;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
     for (const auto si : c.states)  // expanded: nothing arrives at them any more
@@ -341,7 +341,8 @@ class Search {
       for (auto g = s ? batch.shard_end[s - 1] : 0; g < batch.shard_end[s]; ++g) {
         const auto k = batch.by_shard[g];
         if (!cut.before(b, k)) break;
-        if (g + kAhead < batch.shard_end[s]) visited_.prefetch(batch.successors[batch.by_shard[g + kAhead]].hash);
+        if (g + 2 * kAhead < batch.shard_end[s]) visited_.prefetch_slot(batch.successors[batch.by_shard[g + 2 * kAhead]].hash);
+        if (g + kAhead < batch.shard_end[s]) visited_.prefetch_row(batch.successors[batch.by_shard[g + kAhead]].hash);
         const auto& x = batch.successors[k];
         const std::span<const Code> row(batch.rows.data() + batch.rows_begin(k), x.rows_end - batch.rows_begin(k));
         const std::span<const Transition> sleep(batch.sleep.data() + batch.sleep_begin(k), x.sleep_end - batch.sleep_begin(k));

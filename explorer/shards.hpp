@@ -47,7 +47,9 @@ class ShardedVisited {
     return {local << shift_ | s, fresh};
   }
 
-  void prefetch(std::uint64_t hash) const { shards_[shard_of(hash)]->visited.table().prefetch(hash); }
+  // StateTable::prefetch_slot and prefetch_row, in the shard the hash picks.
+  void prefetch_slot(std::uint64_t hash) const { shards_[shard_of(hash)]->visited.table().prefetch_slot(hash); }
+  void prefetch_row(std::uint64_t hash) const { shards_[shard_of(hash)]->visited.table().prefetch_row(hash); }
 
   // Level `level`'s unexpanded states, in the order they were first reached, taken out.
   std::vector<StateIndex> take_level(std::size_t level) {

@@ -31,8 +31,13 @@ class StateTable {
   [[nodiscard]] static std::uint64_t hash(std::span<const Code> row);
   // Returns the row's index and whether it was new; h is hash(row).
   std::pair<StateIndex, bool> insert(std::span<const Code> row, std::uint64_t h);
-  // Brings the index slot where a row with hash h is looked for into the cache.
-  void prefetch(std::uint64_t h) const { __builtin_prefetch(&slots_[(h >> 32) & (slots_.size() - 1)]); }
+  // Brings into the cache the index slot where a row with hash h is looked
+  // for; then (once that slot is there) the stored row it names, if its fragment matches.
+  void prefetch_slot(std::uint64_t h) const { __builtin_prefetch(&slots_[(h >> 32) & (slots_.size() - 1)]); }
+  void prefetch_row(std::uint64_t h) const {
+    const auto slot = slots_[(h >> 32) & (slots_.size() - 1)];
+    if (slot != 0 && slot >> 32 == h >> 32) __builtin_prefetch(at(static_cast<StateIndex>((slot & 0xffffffffU) - 1)));
+  }
   // Copies row i to out (width() codes).
   void load(StateIndex i, Row& out) const;
   void load(StateIndex i, Code* out) const;
