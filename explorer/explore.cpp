@@ -20,12 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// What one thread needs to expand states.
-struct Worker : Expander {
-  using Expander::Expander;
-  Row row;  // the state being expanded
-};
-
 // How a state was first reached: a move from its parent, and which result;
 // 16 bytes, one for every stored state.
 class Arrival {
@@ -93,13 +87,16 @@ struct Batch {
   }
 };
 
-// A chunk of a bucket, and what expanding its blocks found. Its states'
-// rows, sleep sets and path counts are final when it is taken: merging adds
-// states of greater depth only.
+// A chunk of a bucket: its states' rows, sleep sets and path counts, copied
+// out of the store before it is expanded (expanding reads nothing that
+// merging writes), and what expanding its blocks found.
 struct Chunk {
   static constexpr std::size_t kBlock = 64, kStates = 64 * kBlock;
   std::span<const StateIndex> states;
-  std::size_t width = 0;  // of every row: the widest stored when the chunk was taken
+  std::size_t width = 0;  // of every row: the widest stored when the chunk was taken out
+  Row rows;
+  std::vector<SleepSet> sleep = std::vector<SleepSet>(kStates);
+  std::vector<PathCount> paths = std::vector<PathCount>(kStates);
   std::vector<Batch> batches = std::vector<Batch>(kStates / kBlock);
   [[nodiscard]] std::size_t blocks() const { return (states.size() + kBlock - 1) / kBlock; }
 };
@@ -121,18 +118,18 @@ unsigned shards_for(unsigned threads) { return threads <= 1 ? 1 : std::min(64U, 
 // States are expanded in order of how many firings reach them (every path to a
 // state fires the same nodes), so every arrival at a state, with its path
 // count and sleep set, is known before the state is expanded. A bucket is
-// taken in chunks; every thread expands a chunk's blocks, then every thread
-// merges its successors into the shards of the visited store, a shard at a
-// time (shards.hpp); then one thread reports, in order, what the chunk found.
-// Each arrival keeps its position in the order of the chunk, so the result
-// does not depend on the number of threads.
+// taken in chunks. Every thread takes part in each step: the shards of the
+// visited store (shards.hpp) merging one chunk's successors, then the blocks
+// of the next chunk to expand. Between steps, one thread reports the merged
+// chunk in order and takes out the one after. Each arrival keeps its position
+// in the order of the chunk, so the result does not depend on the number of threads.
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width(), shards_for(std::max(1U, opts.threads))),
         race_flags_(sem) {
     const auto threads = std::max(1U, opts.threads);
-    for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Worker>(sem, codec_, opts));
+    for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Expander>(sem, codec_, opts));
     if (threads > 1) pool_ = std::make_unique<Eigen::ThreadPool>(static_cast<int>(threads - 1));
   }
 
@@ -157,16 +154,15 @@ class Search {
 
  private:
   static constexpr StateIndex kNoParent = UINT32_MAX;
-  inline static const SleepSet kNoSleep{};
 
   const Semantics& sem_;
   const ExploreOptions& opts_;
   Codec codec_;
   ShardedVisited<Arrival> visited_;
   RaceFlags race_flags_;
-  std::vector<std::unique_ptr<Worker>> workers_;  // workers_[0] is the calling thread's
+  std::vector<std::unique_ptr<Expander>> workers_;  // workers_[0] is the calling thread's
   std::unique_ptr<Eigen::ThreadPool> pool_;
-  Chunk chunk_;
+  Chunk chunks_[2];  // one being merged while the other is expanded
   std::uint64_t arrivals_ = 0;  // merged so far: the next arrival's position
   Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
@@ -208,7 +204,7 @@ class Search {
   }
 
   // The states of the next chunk: fewer as --max-states comes near, so that
-  // the search stops within a block of states past it (it looks after each chunk).
+  // the search stops within two blocks of states past it (it looks after each chunk).
   std::size_t chunk_size() const {
     const auto stored = visited_.size(), max = opts_.limits.max_states;
     return stored >= max ? Chunk::kBlock : std::clamp<std::size_t>(max - stored, Chunk::kBlock, Chunk::kStates);
@@ -244,49 +240,81 @@ class Search {
       if (e) std::rethrow_exception(e);
   }
 
+  // Chunk k of the bucket is taken out, then expanded while chunk k - 1 is
+  // merged, then merged while chunk k + 1 is expanded, then reported.
   void search_bucket(const std::vector<StateIndex>& bucket, std::size_t depth) {
-    for (std::size_t begin = 0; begin < bucket.size() && result_.complete; begin += chunk_.states.size()) {
-      chunk_.states = std::span(bucket.data() + begin, std::min(chunk_size(), bucket.size() - begin));
-      chunk_.width = visited_.width();
-      parallel(chunk_.blocks(), [&](Worker& w, std::size_t b) {
-        auto& batch = chunk_.batches[b];
-        batch.clear();
-        for (std::size_t k = b * Chunk::kBlock; k < std::min(chunk_.states.size(), (b + 1) * Chunk::kBlock); ++k)
-          expand(w, chunk_, k, batch);
-        batch.group(visited_.shards(), [&](std::uint64_t h) { return visited_.shard_of(h); });
-      });
-      const auto cut = cut_of(chunk_);
-      if (!room_for(chunk_, cut, depth)) return;
-      parallel(visited_.shards(), [&](Worker&, std::size_t s) { merge(chunk_, static_cast<unsigned>(s), cut, depth); });
-      report(chunk_, cut);
-      for (std::size_t b = 0; b < chunk_.blocks(); ++b) arrivals_ += chunk_.batches[b].successors.size();
+    std::size_t taken = 0;
+    auto take = [&](Chunk& c) {
+      const auto n = std::min(chunk_size(), bucket.size() - taken);
+      take_out(c, std::span(bucket.data() + taken, n));
+      taken += n;
+    };
+    Chunk* now = &chunks_[0];
+    Chunk* next = &chunks_[1];
+    take(*now);
+    step(nullptr, {}, now, depth);
+    while (!now->states.empty()) {
+      const auto cut = cut_of(*now);
+      if (!room_for(*now, cut, depth)) return;
+      if (taken < bucket.size()) take(*next);
+      else next->states = {};
+      step(now, cut, next, depth);
+      report(*now, cut);
+      for (std::size_t b = 0; b < now->blocks(); ++b) arrivals_ += now->batches[b].successors.size();
       if (cut.exceeds.valid()) return stop_at_bound(cut.exceeds);
       if (!within_limits()) return;
       if (opts_.progress && Clock::now() - last_report_ > std::chrono::milliseconds(250)) {
         last_report_ = Clock::now();
         opts_.progress({visited_.size(), memory(), elapsed()});
       }
+      std::swap(now, next);
     }
+  }
+
+  // One step on every thread: the shards of `merging` (null: none) merged
+  // up to the cut, and the blocks of `expanding` expanded. Merging comes
+  // first: it is what the next step waits for.
+  void step(Chunk* merging, const Cut& cut, Chunk* expanding, std::size_t depth) {
+    const std::size_t shards = merging != nullptr ? visited_.shards() : 0;
+    parallel(shards + expanding->blocks(), [&](Expander& w, std::size_t task) {
+      if (task < shards) return merge(*merging, static_cast<unsigned>(task), cut, depth);
+      const auto b = task - shards;
+      auto& batch = expanding->batches[b];
+      batch.clear();
+      for (auto k = b * Chunk::kBlock; k < std::min(expanding->states.size(), (b + 1) * Chunk::kBlock); ++k)
+        expand(w, *expanding, k, batch);
+      batch.group(visited_.shards(), [&](std::uint64_t h) { return visited_.shard_of(h); });
+    });
   }
 
   // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
 
-  void expand(Worker& w, const Chunk& c, std::size_t k, Batch& out) {
+  // Takes the chunk's states out of the store, while nothing merges: their
+  // rows (copied), sleep sets (moved: nothing arrives at them any more) and
+  // path counts are final.
+  void take_out(Chunk& c, std::span<const StateIndex> states) {
+    c.width = visited_.width();
+    c.states = states;
+    c.rows.resize(states.size() * c.width);
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      visited_.load(states[k], c.rows.data() + k * c.width, c.width);
+      c.sleep[k] = visited_.take_sleep(states[k]);
+      c.paths[k] = visited_.paths(states[k]);
+    }
+  }
+
+  void expand(Expander& w, const Chunk& c, std::size_t k, Batch& out) {
     const auto si = c.states[k];
-    w.row.resize(c.width);
-    visited_.load(si, w.row.data(), c.width);
-    const std::span<const Code> row(w.row);
-    const auto* sleep = visited_.sleep(si);
-    const auto paths = visited_.paths(si);
+    const std::span<const Code> row(c.rows.data() + k * c.width, c.width);
     auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
     expanded.terminal = w.terminal(row);
     if (!expanded.terminal) {
       w.races(row, race_flags_, out.races);
-      expanded.pruned = w.successors(row, sleep ? *sleep : kNoSleep, [&](const SuccessorSeen& s) {
+      expanded.pruned = w.successors(row, c.sleep[k], [&](const SuccessorSeen& s) {
         out.sleep.insert(out.sleep.end(), s.sleep.begin(), s.sleep.end());
         out.rows.insert(out.rows.end(), s.row.begin(), s.row.end());
         out.steps.insert(out.steps.end(), s.steps.begin(), s.steps.end());
-        out.successors.push_back({{si, s.move, s.result}, StateTable::hash(s.row), paths,
+        out.successors.push_back({{si, s.move, s.result}, StateTable::hash(s.row), c.paths[k],
                                   static_cast<std::uint32_t>(out.rows.size()), static_cast<std::uint32_t>(out.sleep.size()),
                                   static_cast<std::uint32_t>(out.steps.size()), s.exceeds});
       });
@@ -333,8 +361,6 @@ class Search {
   // fetched 2 * kAhead arrivals before it is looked up, the row it names kAhead before.
   static constexpr std::uint32_t kAhead = 8;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
-    for (const auto si : c.states)  // expanded: nothing arrives at them any more
-      if (visited_.shard_holding(si) == s) visited_.drop_sleep(si);
     auto order = arrivals_;
     for (std::size_t b = 0; b < c.blocks(); order += c.batches[b++].successors.size()) {
       auto& batch = c.batches[b];

@@ -28,9 +28,8 @@ class ShardedVisited {
   }
 
   [[nodiscard]] unsigned shards() const { return static_cast<unsigned>(shards_.size()); }
-  // The shard a row with this hash goes to; the shard that holds state i.
+  // The shard a row with this hash goes to.
   [[nodiscard]] unsigned shard_of(std::uint64_t hash) const { return static_cast<unsigned>(hash & (shards_.size() - 1)); }
-  [[nodiscard]] unsigned shard_holding(StateIndex i) const { return static_cast<unsigned>(i & (shards_.size() - 1)); }
 
   // Visited::add in the shard the hash picks, `order` the arrival's position
   // in the search's sequence of arrivals. Threads may add to different shards at once.
@@ -80,9 +79,7 @@ class ShardedVisited {
     return false;
   }
 
-  // Visited::sleep and drop_sleep; threads may drop in different shards at once.
-  [[nodiscard]] const SleepSet* sleep(StateIndex i) const { return shard(i).sleep(local(i)); }
-  void drop_sleep(StateIndex i) { shard(i).drop_sleep(local(i)); }
+  SleepSet take_sleep(StateIndex i) { return shard(i).take_sleep(local(i)); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return shard(i).arrival(local(i)); }
   [[nodiscard]] PathCount paths(StateIndex i) const { return shard(i).paths(local(i)); }
   // State i's row into out, `width` codes (at least width()), padded with EMPTY.
@@ -136,6 +133,7 @@ class ShardedVisited {
     Visited<Arrival> visited;
     std::vector<std::vector<std::uint64_t>> orders;  // by level: the order of each of visited.levels()'s states
   };
+  [[nodiscard]] unsigned shard_holding(StateIndex i) const { return static_cast<unsigned>(i & (shards_.size() - 1)); }
   [[nodiscard]] const Visited<Arrival>& shard(StateIndex i) const { return shards_[shard_holding(i)]->visited; }
   Visited<Arrival>& shard(StateIndex i) { return shards_[shard_holding(i)]->visited; }
   [[nodiscard]] StateIndex local(StateIndex i) const { return i >> shift_; }

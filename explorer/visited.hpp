@@ -54,15 +54,6 @@ class Visited {
     return s;
   }
 
-  // The sleep set of a state about to be expanded, read in place (null: empty);
-  // valid until drop_sleep(i) or the next add.
-  [[nodiscard]] const SleepSet* sleep(StateIndex i) const {
-    const auto it = sleep_.find(i);
-    return it == sleep_.end() ? nullptr : &it->second;
-  }
-  // Forgets the sleep set of an expanded state.
-  void drop_sleep(StateIndex i) { sleep_.erase(i); }
-
   [[nodiscard]] const StateTable& table() const { return table_; }
   [[nodiscard]] std::size_t size() const { return table_.size(); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return arrival_[i]; }
