@@ -37,16 +37,19 @@ inline std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 0xcbf29ce484222
 // A fast hash of 32-bit words, 8 bytes a step (for in-memory tables only: not
 // stable across versions, never published).
 inline std::uint64_t hash_words(const std::uint32_t* words, std::size_t n) {
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+  // Two lanes, 16 bytes a step, so that the multiplications of one step overlap.
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, g = 0xc2b2ae3d27d4eb4fULL;
   std::size_t i = 0;
-  for (; i + 2 <= n; i += 2) {
-    std::uint64_t w;
-    std::memcpy(&w, words + i, sizeof w);
-    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+  for (; i + 4 <= n; i += 4) {
+    std::uint64_t w[2];
+    std::memcpy(w, words + i, sizeof w);
+    h = (h ^ w[0]) * 0xff51afd7ed558ccdULL;
+    g = (g ^ w[1]) * 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 29;
+    g ^= g >> 31;
   }
-  if (i < n) h = (h ^ words[i]) * 0xff51afd7ed558ccdULL;
-  return mix64(h);
+  for (; i < n; ++i) h = (h ^ words[i]) * 0xff51afd7ed558ccdULL;
+  return mix64(h ^ mix64(g));
 }
 
 }  // namespace tfsem
