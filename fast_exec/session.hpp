@@ -173,8 +173,9 @@ class Session {
   void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
   // Routes t's data outputs and control value (C-SLOT), then counts t as done in its iteration.
   void route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready);
-  // The instance that Enter or Call node n in iteration it starts, made if new.
-  Instance* child_of(IterState& it, std::uint32_t n, Ready& ready);
+  // The instance that Enter or Call node n in iteration it starts, made if new;
+  // null for a DEAD Call (live false) of a site that has no instance yet.
+  Instance* child_of(IterState& it, std::uint32_t n, bool live, Ready& ready);
   // deliver, or for an output edge its fetched contents.
   void put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
   // Iteration i of inst, started: invariants delivered, sources queued.
