@@ -144,7 +144,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
     if (const auto code = it.aux[c.local]; code < 0) {
       const auto port = static_cast<std::uint32_t>(-code - 1);
       data.push_back(take(port));
-      if (c.out_count > 1) data.emplace_back(Tensor::scalar(static_cast<std::int32_t>(port)));
+      if (c.out_count > 1) data.emplace_back(Scalar::of(static_cast<std::int32_t>(port)));
       if (options_.record_merges) {
         const std::lock_guard guard(run.trace_lock);
         run.choices.push_back({NodeId(t.node), context_of(graph_, t.it), port});
@@ -173,10 +173,9 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   switch (c.kind) {
     case Op::Kind::function:
       if (c.constant != 0) {
-        const auto& tuple = graph_.constants[c.constant - 1];
         if (placement_.on_accelerator[t.node]) data.emplace_back(device_constants_[c.constant - 1]);
         else
-          for (const auto& v : tuple) data.emplace_back(v);
+          for (const auto& v : host_constants_[c.constant - 1]) data.push_back(v);
       } else {
         compute(run, t, std::span<Slot>(args.data(), args.size()), rng, data);
       }
@@ -185,7 +184,9 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
     case Op::Kind::read: data.push_back(read(t)); break;
     case Op::Kind::assign: assign(run, t, std::move(args[1]), rng); break;
     case OpKind::switch_: {  // C-SWITCH
-      const auto pred = switch_predicate(on_host(run, std::move(args[1])));
+      const auto* b = args[1].scalar();  // a bool scalar is its value; anything else, switch_predicate's
+      const auto pred = b != nullptr && b->dtype == DType::boolean ? std::variant<bool, Tensor>(b->boolean)
+                                                                    : switch_predicate(on_host(run, std::move(args[1])));
       if (const auto* error = std::get_if<Tensor>(&pred)) {
         every_output(*error);
       } else {
