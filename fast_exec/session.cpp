@@ -26,7 +26,13 @@ Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
     : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_, options.calls, options.threads > 1)) {
   place();
   inline_next_ = inline_successors(graph_);
-  for (const auto& tuple : graph_.constants) host_constants_.emplace_back(tuple.begin(), tuple.end());
+  host_constants_.resize(graph_.constants.size());
+  for (const auto& c : graph_.nodes) {
+    if (c.constant == 0) continue;
+    const auto outs = std::span(graph_.outs).subspan(c.out_begin, c.out_count);
+    const bool fetched = std::any_of(outs.begin(), outs.end(), [](const CompiledOut& o) { return o.route == Route::output; });
+    for (const auto& v : graph_.constants[c.constant - 1]) host_constants_[c.constant - 1].push_back(fetched ? Slot::boxed(v) : Slot(v));
+  }
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
 }

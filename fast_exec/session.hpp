@@ -138,7 +138,7 @@ class Session {
   CompiledGraph graph_;
   ExecOptions options_;
   Placement placement_;
-  std::vector<std::vector<Slot>> host_constants_;  // by constant: its tuple as tokens, scalars unboxed
+  std::vector<std::vector<Slot>> host_constants_;  // by constant: its tuple as tokens, scalars unboxed unless fetched
   std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
   std::vector<std::uint32_t> inline_next_;  // by node (inline_successors)

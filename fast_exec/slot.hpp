@@ -26,7 +26,7 @@ class Slot {
   Slot(Go) noexcept : tag_(Tag::go) {}
   Slot(Dead) noexcept : tag_(Tag::dead) {}
   Slot(VarId x) noexcept : tag_(Tag::var), var_(x) {}
-  // A dense scalar is kept unboxed.
+  // A dense scalar is kept unboxed (see boxed).
   Slot(Tensor t) noexcept {
     if (const auto s = Scalar::of_tensor(t)) {
       tag_ = Tag::scalar;
@@ -37,6 +37,14 @@ class Slot {
     }
   }
   Slot(Scalar s) noexcept : tag_(Tag::scalar) { new (&scalar_) Scalar(s); }
+  // t as a tensor even when it is a scalar: a constant that leaves the graph,
+  // which would be boxed again, a new Tensor, at every fetch.
+  static Slot boxed(Tensor t) noexcept {
+    Slot s;
+    s.tag_ = Tag::tensor;
+    new (&s.tensor_) Tensor(std::move(t));
+    return s;
+  }
   explicit Slot(DevicePtr d) noexcept : tag_(Tag::device) { new (&device_) DevicePtr(std::move(d)); }
   // Host contents.
   explicit Slot(const Content& c) {
@@ -76,7 +84,7 @@ class Slot {
   [[nodiscard]] bool dead() const { return tag_ == Tag::dead; }
   // A tensor on the accelerator; else host contents.
   [[nodiscard]] const DevicePtr* device() const { return tag_ == Tag::device ? &device_ : nullptr; }
-  [[nodiscard]] const Tensor* tensor() const { return tag_ == Tag::tensor ? &tensor_ : nullptr; }  // never a dense scalar
+  [[nodiscard]] const Tensor* tensor() const { return tag_ == Tag::tensor ? &tensor_ : nullptr; }
   [[nodiscard]] const Scalar* scalar() const { return tag_ == Tag::scalar ? &scalar_ : nullptr; }
   // The host tensor, moved out (requires tensor()).
   Tensor take_tensor() {
