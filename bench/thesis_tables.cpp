@@ -7,11 +7,13 @@
 // while loop with a trivial body (models/while-sum.json), in ns per iteration
 // and per node fired, beside a chain of trivial nodes without control flow.
 //
-// Usage: thesis_tables [--quick] [SOURCE_DIR]   (--quick: the first row of each table)
+// Usage: thesis_tables [--quick] [--row LABEL]... [SOURCE_DIR]   (--quick: the first row of each table;
+// --row: only the rows so labelled, e.g. 'fib(30)')
 #include "bench/shapes.hpp"
 #include "fast_exec/session.hpp"
 #include "semantics/format/graph_json.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -118,15 +120,16 @@ void loop_overhead(const std::string& dir) {
   std::printf("| chain of %zu trivial nodes, no control flow | | | %.0f |\n", kChain, per_node);
 }
 
-// Every row (the first of each table when quick), then the loop's overhead;
-// returns how many results differ from the thesis's.
-int tables(bool quick, const std::string& dir) {
+// Every row (the first of each table when quick, those labelled `rows` when
+// given), then the loop's overhead; returns how many results differ from the thesis's.
+int tables(bool quick, const std::vector<std::string>& rows, const std::string& dir) {
   std::printf("| program | result | thesis result | static 1T s | static 2T s | dynamic 1T s | dynamic 2T s | TF r1.4 static s "
               "(other hardware) | TF r1.4 dynamic s (other hardware) | static vs TF static | speeding 1T | thesis speeding |\n"
               "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   int wrong = 0;
   for (const auto& table : kTables) {
     for (const auto& row : table) {
+      if (!rows.empty() && std::find(rows.begin(), rows.end(), row.label) == rows.end()) continue;
       const auto p = load(dir, row.model, row.feeds);
       double secs[4] = {};
       std::string result;
@@ -155,17 +158,20 @@ int tables(bool quick, const std::string& dir) {
 
 int main(int argc, char** argv) {
   bool quick = false;
+  std::vector<std::string> rows;
   std::string dir = TFSEM_SOURCE_DIR;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--row") == 0 && i + 1 < argc) rows.emplace_back(argv[++i]);
     else if (argv[i][0] != '-') dir = argv[i];
     else {
-      std::fprintf(stderr, "usage: thesis_tables [--quick] [SOURCE_DIR]   (--quick: the first row of each table)\n");
+      std::fprintf(stderr,
+                   "usage: thesis_tables [--quick] [--row LABEL]... [SOURCE_DIR]   (--quick: the first row of each table; --row: only that row, e.g. 'fib(30)')\n");
       return std::strcmp(argv[i], "--help") == 0 ? 0 : 2;
     }
   }
   try {
-    const int wrong = tables(quick, dir);
+    const int wrong = tables(quick, rows, dir);
     if (wrong > 0) std::printf("\nWRONG: %d results differ from the thesis's\n", wrong);
     return wrong == 0 ? 0 : 1;
   } catch (const std::exception& e) {

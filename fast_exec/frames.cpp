@@ -22,6 +22,7 @@ IterState* FramePools::make_iteration(std::uint32_t f) const {
   it->flags.assign(cf.nodes.size(), 0);
   it->slots.resize(cf.slots);
   it->children.assign(cf.children, nullptr);
+  it->dead_calls.assign(cf.children, 0);
   return it;
 }
 
@@ -50,6 +51,7 @@ IterState* FramePools::iteration(std::uint32_t f) {
   auto* it = take(f, &Pool::iterations, &Pool::owned_iterations, [this](std::uint32_t g) { return make_iteration(g); });
   it->pending = graph_.frames[f].pending;  // the same size: a copy, no allocation
   std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
+  std::fill(it->dead_calls.begin(), it->dead_calls.end(), 0);  // a stuck iteration may leave some counted
   it->outstanding_ops = it->outstanding_frames = 0;
   it->fired = 0;
   return it;
@@ -142,7 +144,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
     if (const auto code = it.aux[c.local]; code < 0) {
       const auto port = static_cast<std::uint32_t>(-code - 1);
       data.push_back(take(port));
-      if (c.out_count > 1) data.emplace_back(Tensor::scalar(static_cast<std::int32_t>(port)));
+      if (c.out_count > 1) data.emplace_back(Scalar::of(static_cast<std::int32_t>(port)));
       if (options_.record_merges) {
         const std::lock_guard guard(run.trace_lock);
         run.choices.push_back({NodeId(t.node), context_of(graph_, t.it), port});
@@ -171,10 +173,9 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   switch (c.kind) {
     case Op::Kind::function:
       if (c.constant != 0) {
-        const auto& tuple = graph_.constants[c.constant - 1];
         if (placement_.on_accelerator[t.node]) data.emplace_back(device_constants_[c.constant - 1]);
         else
-          for (const auto& v : tuple) data.emplace_back(v);
+          for (const auto& v : host_constants_[c.constant - 1]) data.push_back(v);
       } else {
         compute(run, t, std::span<Slot>(args.data(), args.size()), rng, data);
       }
@@ -183,7 +184,9 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
     case Op::Kind::read: data.push_back(read(t)); break;
     case Op::Kind::assign: assign(run, t, std::move(args[1]), rng); break;
     case OpKind::switch_: {  // C-SWITCH
-      const auto pred = switch_predicate(on_host(run, std::move(args[1])));
+      const auto* b = args[1].scalar();  // a bool scalar is its value; anything else, switch_predicate's
+      const auto pred = b != nullptr && b->dtype == DType::boolean ? std::variant<bool, Tensor>(b->boolean)
+                                                                    : switch_predicate(on_host(run, std::move(args[1])));
       if (const auto* error = std::get_if<Tensor>(&pred)) {
         every_output(*error);
       } else {
@@ -249,17 +252,24 @@ void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready
   if (const auto k = graph_.fetch_index[o.edge]; k != kNone) run.fetched[k] = std::move(v);  // G-FETCH: the root's
 }
 
-Instance* Session::child_of(IterState& it, std::uint32_t n, Ready& ready) {
+Instance* Session::child_of(IterState& it, std::uint32_t n, bool live, Ready& ready) {
   const auto& c = graph_.nodes[n];
   auto*& child = it.children[c.child];
   if (child != nullptr) return child;
+  // C-CALL-DEAD: an instance whose Calls were all DEAD would start no iteration
+  // and complete at once; a site's DEAD Calls are counted until one is live.
+  auto& dead = it.dead_calls[c.child];
+  const auto calls = static_cast<std::int32_t>(graph_.calls_at_site[n]);
+  if (!live) {
+    if (++dead == calls) dead = 0;
+    return nullptr;
+  }
   child = pools_->instance(c.target);
   child->run = it.inst->run;
   child->parent = &it;
   child->child = c.child;
   child->site = c.site;
-  child->pending_inputs = c.kind == OpKind::enter ? graph_.frames[c.target].enters
-                                                  : static_cast<std::int32_t>(graph_.calls_at_site[n]);
+  child->pending_inputs = c.kind == OpKind::enter ? graph_.frames[c.target].enters : calls - std::exchange(dead, 0);
   ++it.outstanding_frames;
   // A loop's iteration 0 starts with the instance; a call's at its first live argument.
   if (c.kind == OpKind::enter) start_iteration(*child, 0, ready);
@@ -393,10 +403,10 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
     Instance* child = nullptr;
     {
       const Guard guard(inst.lock, run.shared);
-      child = child_of(it, t.node, ready);
+      child = child_of(it, t.node, c.kind == OpKind::enter || !data.empty(), ready);
     }
     bool child_complete = false;
-    {
+    if (child != nullptr) {
       const Guard guard(child->lock, run.shared);
       if (c.kind == OpKind::call && !data.empty() && child->iterations == 0) start_iteration(*child, 0, ready);
       for (std::size_t j = 0; j < outs.size(); ++j) {

@@ -60,6 +60,9 @@ struct IterState {
   std::vector<std::uint8_t> flags;  // by local node: IterFlag
   std::vector<Slot> slots;          // input slots
   std::vector<Instance*> children;  // by child slot
+  // By child slot, for a call site without an instance: its Calls that were
+  // DEAD. When all are, no call is made and no instance is ever started.
+  std::vector<std::int32_t> dead_calls;
 };
 
 struct Instance {

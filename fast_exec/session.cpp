@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <optional>
 #include <thread>
 
 namespace tfsem::fast_exec {
@@ -25,6 +26,13 @@ Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
     : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_, options.calls, options.threads > 1)) {
   place();
   inline_next_ = inline_successors(graph_);
+  host_constants_.resize(graph_.constants.size());
+  for (const auto& c : graph_.nodes) {
+    if (c.constant == 0) continue;
+    const auto outs = std::span(graph_.outs).subspan(c.out_begin, c.out_count);
+    const bool fetched = std::any_of(outs.begin(), outs.end(), [](const CompiledOut& o) { return o.route == Route::output; });
+    for (const auto& v : graph_.constants[c.constant - 1]) host_constants_[c.constant - 1].push_back(fetched ? Slot::boxed(v) : Slot(v));
+  }
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
 }
@@ -86,7 +94,9 @@ Tensor Session::on_host(Run& run, Slot v) const {
 
 Slot Session::to_accelerator(Run& run, Slot v) const {
   if (v.device()) return v;
-  const auto* t = v.tensor();
+  std::optional<Tensor> boxed;  // an unboxed scalar, made a tensor to upload
+  if (const auto* s = v.scalar()) boxed = s->tensor();
+  const auto* t = boxed ? &*boxed : v.tensor();
   if (t == nullptr || !options_.accelerator->holds(*t)) return v;  // stays on the host
   run.uploads.fetch_add(1, std::memory_order_relaxed);
   return Slot(std::make_shared<const DeviceTensor>(options_.accelerator->upload(*t)));
@@ -122,6 +132,11 @@ void Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& r
         return;
       }
   }
+  if (args.size() == 2 && args[0].scalar() != nullptr && args[1].scalar() != nullptr)  // no Tensor made
+    if (auto r = apply_binary(f, *args[0].scalar(), *args[1].scalar())) {
+      out.emplace_back(*r);
+      return;
+    }
   InlineVector<Tensor, 4> host;
   for (auto& a : args) host.push_back(a.tensor() != nullptr ? a.take_tensor() : on_host(run, std::move(a)));
   const std::span<const Tensor> in(host.data(), host.size());

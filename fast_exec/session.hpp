@@ -138,6 +138,7 @@ class Session {
   CompiledGraph graph_;
   ExecOptions options_;
   Placement placement_;
+  std::vector<std::vector<Slot>> host_constants_;  // by constant: its tuple as tokens, scalars unboxed unless fetched
   std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
   std::vector<std::uint32_t> inline_next_;  // by node (inline_successors)
@@ -173,8 +174,9 @@ class Session {
   void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
   // Routes t's data outputs and control value (C-SLOT), then counts t as done in its iteration.
   void route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready);
-  // The instance that Enter or Call node n in iteration it starts, made if new.
-  Instance* child_of(IterState& it, std::uint32_t n, Ready& ready);
+  // The instance that Enter or Call node n in iteration it starts, made if new;
+  // null for a DEAD Call (live false) of a site that has no instance yet.
+  Instance* child_of(IterState& it, std::uint32_t n, bool live, Ready& ready);
   // deliver, or for an output edge its fetched contents.
   void put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
   // Iteration i of inst, started: invariants delivered, sources queued.

@@ -1,12 +1,15 @@
 // What an edge or a variable holds in the executor: an edge's contents on the
-// host (EMPTY, GO, DEAD, a variable, a tensor; semantics/content.hpp), or a
-// tensor resident on the accelerator. A tag beside one pointer-sized payload,
+// host (EMPTY, GO, DEAD, a variable, a tensor; semantics/content.hpp), a
+// dense scalar unboxed (semantics/scalar.hpp: no allocation, no reference
+// count; a tensor on the host when taken as contents), or a tensor resident on
+// the accelerator. A tag beside one pointer-sized payload,
 // 24 bytes, so that the tokens the executor moves at every firing are cheap to
 // move and to destroy; moving one out leaves EMPTY behind.
 #pragma once
 
 #include "fast_exec/device.hpp"
 #include "semantics/content.hpp"
+#include "semantics/scalar.hpp"
 
 #include <memory>
 #include <new>
@@ -23,13 +26,30 @@ class Slot {
   Slot(Go) noexcept : tag_(Tag::go) {}
   Slot(Dead) noexcept : tag_(Tag::dead) {}
   Slot(VarId x) noexcept : tag_(Tag::var), var_(x) {}
-  Slot(Tensor t) noexcept : tag_(Tag::tensor) { new (&tensor_) Tensor(std::move(t)); }
+  // A dense scalar is kept unboxed (see boxed).
+  Slot(Tensor t) noexcept {
+    if (const auto s = Scalar::of_tensor(t)) {
+      tag_ = Tag::scalar;
+      new (&scalar_) Scalar(*s);
+    } else {
+      tag_ = Tag::tensor;
+      new (&tensor_) Tensor(std::move(t));
+    }
+  }
+  Slot(Scalar s) noexcept : tag_(Tag::scalar) { new (&scalar_) Scalar(s); }
+  // t as a tensor even when it is a scalar: a constant that leaves the graph,
+  // which would be boxed again, a new Tensor, at every fetch.
+  static Slot boxed(Tensor t) noexcept {
+    Slot s;
+    s.tag_ = Tag::tensor;
+    new (&s.tensor_) Tensor(std::move(t));
+    return s;
+  }
   explicit Slot(DevicePtr d) noexcept : tag_(Tag::device) { new (&device_) DevicePtr(std::move(d)); }
   // Host contents.
   explicit Slot(const Content& c) {
     if (const auto* t = std::get_if<Tensor>(&c)) {
-      tag_ = Tag::tensor;
-      new (&tensor_) Tensor(*t);
+      *this = Slot(*t);
     } else if (const auto* x = std::get_if<VarId>(&c)) {
       tag_ = Tag::var;
       var_ = *x;
@@ -41,6 +61,7 @@ class Slot {
   }
   Slot(const Slot& o) : tag_(o.tag_), var_(o.var_) {
     if (tag_ == Tag::tensor) new (&tensor_) Tensor(o.tensor_);
+    else if (tag_ == Tag::scalar) new (&scalar_) Scalar(o.scalar_);
     else if (tag_ == Tag::device) new (&device_) DevicePtr(o.device_);
   }
   Slot(Slot&& o) noexcept : tag_(o.tag_), var_(o.var_) { steal(o); }
@@ -64,6 +85,7 @@ class Slot {
   // A tensor on the accelerator; else host contents.
   [[nodiscard]] const DevicePtr* device() const { return tag_ == Tag::device ? &device_ : nullptr; }
   [[nodiscard]] const Tensor* tensor() const { return tag_ == Tag::tensor ? &tensor_ : nullptr; }
+  [[nodiscard]] const Scalar* scalar() const { return tag_ == Tag::scalar ? &scalar_ : nullptr; }
   // The host tensor, moved out (requires tensor()).
   Tensor take_tensor() {
     Tensor t = std::move(tensor_);
@@ -71,7 +93,7 @@ class Slot {
     tag_ = Tag::empty;
     return t;
   }
-  // The host contents, moved out (requires !device()).
+  // The host contents, moved out (requires !device()); a scalar made a tensor.
   Content take_content() {
     Content c = Empty{};
     switch (tag_) {
@@ -79,6 +101,7 @@ class Slot {
       case Tag::dead: c = Dead{}; break;
       case Tag::var: c = var_; break;
       case Tag::tensor: c = std::move(tensor_); break;
+      case Tag::scalar: c = scalar_.tensor(); break;
       default: break;
     }
     destroy();
@@ -87,7 +110,7 @@ class Slot {
   }
 
  private:
-  enum class Tag : std::uint8_t { empty, go, dead, var, tensor, device };
+  enum class Tag : std::uint8_t { empty, go, dead, var, tensor, scalar, device };
   void destroy() noexcept {
     if (tag_ == Tag::tensor) tensor_.~Tensor();
     else if (tag_ == Tag::device) device_.~DevicePtr();
@@ -97,6 +120,8 @@ class Slot {
     if (tag_ == Tag::tensor) {
       new (&tensor_) Tensor(std::move(o.tensor_));
       o.tensor_.~Tensor();
+    } else if (tag_ == Tag::scalar) {
+      new (&scalar_) Scalar(o.scalar_);
     } else if (tag_ == Tag::device) {
       new (&device_) DevicePtr(std::move(o.device_));
       o.device_.~DevicePtr();
@@ -108,6 +133,7 @@ class Slot {
   VarId var_{};
   union {
     Tensor tensor_;
+    Scalar scalar_;
     DevicePtr device_;
   };
 };

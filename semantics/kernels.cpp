@@ -68,6 +68,22 @@ std::optional<T> arith(Binary op, T a, T b) {
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<Scalar> binary_scalar(Binary op, const Scalar& a, const Scalar& b) {
+  if (a.dtype != b.dtype) return std::nullopt;
+  return with_element_type(a.dtype, [&](auto t) -> std::optional<Scalar> {
+    using T = decltype(t);
+    const T x = a.get<T>(), y = b.get<T>();
+    if (op == Binary::less || op == Binary::equal) return Scalar::of(op == Binary::less ? x < y : x == y);
+    if constexpr (!std::is_same_v<T, bool>)
+      if (auto r = arith(op, x, y)) return Scalar::of(*r);
+    return std::nullopt;
+  });
+}
+
+namespace {
+
 template <class T>
 Tensor binary_typed(Binary op, std::string_view name, const Tensor::Dense& a, const Tensor::Dense& b) {
   const auto& x = std::get<Buffer<T>>(a.data);
@@ -76,11 +92,8 @@ Tensor binary_typed(Binary op, std::string_view name, const Tensor::Dense& a, co
   const Shape& shape = a_scalar ? b.shape : a.shape;
   const auto n = element_count(shape);
   auto at = [](const Buffer<T>& buf, bool scalar, Eigen::Index i) { return buf[scalar ? 0 : i]; };
-  if (shape.empty()) {  // two scalars: made in place
-    if (op == Binary::less || op == Binary::equal) return Tensor::scalar(op == Binary::less ? x[0] < y[0] : x[0] == y[0]);
-    if constexpr (!std::is_same_v<T, bool>)
-      if (auto r = arith(op, x[0], y[0])) return Tensor::scalar(*r);
-  }
+  if (shape.empty())  // two scalars: made in place
+    if (auto r = binary_scalar(op, Scalar::of(x[0]), Scalar::of(y[0]))) return r->tensor();
   if (op == Binary::less || op == Binary::equal) {
     Buffer<bool> out(n);
     for (Eigen::Index i = 0; i < n; ++i) {

@@ -3,6 +3,7 @@
 // Integer arithmetic wraps around (two's complement), as TensorFlow's does.
 #pragma once
 
+#include "semantics/scalar.hpp"
 #include "semantics/tensor.hpp"
 
 #include <optional>
@@ -17,6 +18,9 @@ enum class Reduce { sum, mean };
 
 // Same shapes, or one operand a scalar (broadcast).
 Tensor binary(Binary op, std::string_view name, const Tensor& a, const Tensor& b);
+// The same on two scalars of one dtype, without a Tensor: nullopt where
+// binary decides otherwise (an error element).
+std::optional<Scalar> binary_scalar(Binary op, const Scalar& a, const Scalar& b);
 Tensor unary(Unary op, std::string_view name, const Tensor& a);
 Tensor matmul(const Tensor& a, const Tensor& b);
 // Over all elements (to a scalar) or along one axis.

@@ -42,6 +42,7 @@ FunctionDef binary(std::string_view name, kernels::Binary op, Laws laws, std::st
           .inputs = 2,
           .laws = laws,
           .kernel = [name, op](std::span<const Tensor> a, const Attrs&) { return one(kernels::binary(op, name, a[0], a[1])); },
+          .binary = [op](const Scalar& a, const Scalar& b) { return kernels::binary_scalar(op, a, b); },
           .doc = doc};
 }
 
@@ -228,6 +229,11 @@ Tuples apply(const FunctionDef& f, std::span<const Tensor> args, const Attrs& at
 Tuple apply_function(const FunctionDef& f, std::span<const Tensor> args, const Attrs& attrs, const TermOptions& opts) {
   if (auto r = without_kernel(f, args, opts)) return std::move(*r);
   return f.kernel(args, attrs);
+}
+
+std::optional<Scalar> apply_binary(const FunctionDef& f, const Scalar& a, const Scalar& b) {
+  if (!f.binary) return std::nullopt;
+  return f.binary(a, b);
 }
 
 }  // namespace tfsem

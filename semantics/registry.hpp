@@ -3,6 +3,7 @@
 // checklist is in docs/adding-an-op.md.
 #pragma once
 
+#include "semantics/scalar.hpp"
 #include "semantics/tensor.hpp"
 
 #include <boost/container/small_vector.hpp>
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -65,6 +67,10 @@ struct FunctionDef {
   // The kernel of a function on dense arguments (k = 0: on attributes only):
   // its one result tuple.
   std::function<Tuple(std::span<const Tensor>, const Attrs&)> kernel{};
+  // A binary function's kernel on two dense scalars, for an executor that
+  // carries them unboxed (apply_binary): nullopt where the kernel's result is
+  // not a scalar of theirs (an error element). Absent: the kernel only.
+  std::function<std::optional<Scalar>(const Scalar&, const Scalar&)> binary{};
   // A relation's kernel instead (nondeterministic): every tuple it may return.
   std::function<Tuples(std::span<const Tensor>, const Attrs&)> relation{};
   std::string_view doc{};
@@ -98,6 +104,11 @@ Tuples apply(const FunctionDef& f, std::span<const Tensor> args, const Attrs& at
 // The same for a function (not a relation): its one result tuple, without a
 // vector of alternatives around it.
 Tuple apply_function(const FunctionDef& f, std::span<const Tensor> args, const Attrs& attrs, const TermOptions& opts);
+
+// A binary function f on two dense scalars, as apply_function would compute
+// it, without a Tensor; nullopt where apply_function must (no scalar kernel,
+// or its result is an error element).
+std::optional<Scalar> apply_binary(const FunctionDef& f, const Scalar& a, const Scalar& b);
 
 // Reads an attribute, or `fallback` when it is absent.
 std::int64_t int_attr(const Attrs& attrs, std::string_view name, std::int64_t fallback);

@@ -34,6 +34,21 @@ TEST_CASE("elementwise arithmetic with scalar broadcast") {
   CHECK(call("Equal", {t("[1,5]"), t("5")}) == "bool:[false,true]");
 }
 
+TEST_CASE("a binary function on two unboxed scalars agrees with its kernel, or leaves the error to it") {
+  const std::vector<Tensor> scalars = {t("7"), t("0"), t("-2147483648"), t("-1"), t("2.5"), t("0.0"), t("true"), t("false")};
+  for (const char* fn : {"Add", "Sub", "Mul", "Div", "Less", "Equal"}) {
+    const auto* f = Registry::builtin().find(fn);
+    REQUIRE(f != nullptr);
+    for (const auto& a : scalars)
+      for (const auto& b : scalars) {
+        const std::vector<Tensor> args = {a, b};
+        const auto expected = apply_function(*f, args, {}, {})[0];
+        const auto r = apply_binary(*f, *Scalar::of_tensor(a), *Scalar::of_tensor(b));
+        CHECK((r ? r->tensor() == expected : expected.is_error()));
+      }
+  }
+}
+
 TEST_CASE("integer arithmetic wraps around instead of overflowing") {
   CHECK(call("Add", {t("2147483647"), t("1")}) == "i32:-2147483648");
   CHECK(call("Neg", {t("-2147483648")}) == "i32:-2147483648");
