@@ -110,18 +110,24 @@ class Slot {
   }
 
  private:
-  enum class Tag : std::uint8_t { empty, go, dead, var, tensor, scalar, device };
+  // The tags from tensor on own their payload (a Tensor, a shared pointer):
+  // destroying any other token (GO, DEAD, a scalar: most of them) is one test.
+  enum class Tag : std::uint8_t { empty, go, dead, var, scalar, tensor, device };
+  [[nodiscard]] bool owns() const { return tag_ >= Tag::tensor; }
   void destroy() noexcept {
+    if (owns()) release();
+  }
+  void release() noexcept {
     if (tag_ == Tag::tensor) tensor_.~Tensor();
-    else if (tag_ == Tag::device) device_.~DevicePtr();
+    else device_.~DevicePtr();
   }
   // This slot's tag is o's: takes o's payload, leaving o EMPTY.
   void steal(Slot& o) noexcept {
-    if (tag_ == Tag::tensor) {
+    if (tag_ == Tag::scalar) {
+      new (&scalar_) Scalar(o.scalar_);
+    } else if (tag_ == Tag::tensor) {
       new (&tensor_) Tensor(std::move(o.tensor_));
       o.tensor_.~Tensor();
-    } else if (tag_ == Tag::scalar) {
-      new (&scalar_) Scalar(o.scalar_);
     } else if (tag_ == Tag::device) {
       new (&device_) DevicePtr(std::move(o.device_));
       o.device_.~DevicePtr();
