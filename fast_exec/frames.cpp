@@ -96,7 +96,31 @@ std::size_t FramePools::instances_held(std::uint32_t f) const {
   return pool.owned_instances.size();
 }
 
-std::vector<std::uint32_t> inline_successors(const CompiledGraph& g) {
+std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g) {
+  std::vector<std::uint8_t> at_once(g.nodes.size(), 0);
+  for (std::size_t n = 0; n < g.nodes.size(); ++n) {
+    const auto& c = g.nodes[n];
+    if (c.returns) continue;  // a result goes to the caller's instance
+    switch (c.kind) {
+      case OpKind::function:
+      case OpKind::ref_identity: {
+        const bool forwards = c.kind == OpKind::ref_identity || c.fn->forwards;
+        at_once[n] = forwards && c.in_count == 1 && c.pending == 1 ? kWhenDead | kForwarder : kWhenDead;
+        break;
+      }
+      case OpKind::var:
+      case OpKind::read:
+      case OpKind::assign:
+      case OpKind::switch_:
+      case OpKind::call:
+      case OpKind::return_: at_once[n] = kWhenDead; break;
+      default: break;
+    }
+  }
+  return at_once;
+}
+
+std::vector<std::uint32_t> inline_successors(const CompiledGraph& g, const std::vector<std::uint8_t>& at_once) {
   std::vector<std::uint32_t> next(g.nodes.size(), kNone);
   for (std::size_t n = 0; n < g.nodes.size(); ++n) {
     const auto& c = g.nodes[n];
@@ -109,7 +133,8 @@ std::vector<std::uint32_t> inline_successors(const CompiledGraph& g) {
       const auto& o = g.outs[c.out_begin + j];
       if (o.route == Route::output) continue;
       const auto& d = g.nodes[o.dst];
-      ok = o.route == Route::same && found == kNone && d.pending == 1 && d.kind != OpKind::merge && d.kind != OpKind::return_;
+      ok = o.route == Route::same && found == kNone && d.pending == 1 && d.kind != OpKind::merge && d.kind != OpKind::return_ &&
+           (at_once[o.dst] & kForwarder) == 0;
       found = j;
     }
     if (ok) next[n] = found;
@@ -154,13 +179,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
     every_output(Dead{});
     return out(Dead{});
   }
-  bool dead = (it.flags[c.local] & kDeadControl) != 0;
-  InlineVector<Slot, 4> args;
-  for (std::uint32_t i = 0; i < c.in_count; ++i) {
-    args.push_back(take(i));
-    dead = dead || args.back().dead();
-  }
-  if (dead) {
+  if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
     switch (c.kind) {
       case OpKind::next_iteration: return out(Empty{});  // C-NEXT-DEAD: deadness stops here
       case OpKind::call: return out(Dead{});             // C-CALL-DEAD: no call is made
@@ -170,6 +189,8 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
         return out(Dead{});
     }
   }
+  InlineVector<Slot, 4> args;
+  for (std::uint32_t i = 0; i < c.in_count; ++i) args.push_back(take(i));
   switch (c.kind) {
     case Op::Kind::function:
       if (c.constant != 0) {
@@ -202,17 +223,24 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
 }
 
 void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
+  if (!arrive(it, o, std::move(v))) return;
+  if (fires_at_once(it, o.dst)) return fire_at_once(it, o.dst, ready);
+  ++it.outstanding_ops;
+  ready.push_back(Task{&it, o.dst});
+}
+
+bool Session::arrive(IterState& it, const CompiledOut& o, Slot&& v) {
   const auto& d = graph_.nodes[o.dst];
   const auto l = d.local;
   auto& flags = it.flags[l];
   const bool dead = v.dead();
   if (d.kind == OpKind::merge) {
-    if ((flags & kFired) != 0) return;  // a second live input (C-MERGE-TWO-LIVE), or too late: dropped
+    if ((flags & kFired) != 0) return false;  // a second live input (C-MERGE-TWO-LIVE), or too late: dropped
     auto& aux = it.aux[l];
     if (o.control) {
       --it.pending[l];
     } else if (!dead) {
-      if (aux < 0) return;  // a second live input: the first one wins
+      if (aux < 0) return false;  // a second live input: the first one wins
       aux = -static_cast<std::int32_t>(o.port) - 1;
       it.slots[o.slot] = std::move(v);
     } else if (aux > 0) {
@@ -223,7 +251,7 @@ void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& read
                                           : !d.loop_merge || (graph_.back_edge[o.edge] != 0) == (it.iteration > 0);
       if (expected) --aux;
     }
-    if (it.pending[l] != 0 || aux > 0) return;
+    if (it.pending[l] != 0 || aux > 0) return false;
     flags |= kFired;
   } else {
     if (o.control) {
@@ -238,13 +266,57 @@ void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& read
         }
       }
     } else {
-      if (d.kind == OpKind::return_ && (flags & kDeadCall) != 0) return;
+      if (d.kind == OpKind::return_ && (flags & kDeadCall) != 0) return false;
+      if (dead) flags |= kDeadInput;
       it.slots[o.slot] = std::move(v);
     }
-    if (--it.pending[l] != 0) return;
+    if (--it.pending[l] != 0) return false;
   }
-  ++it.outstanding_ops;
-  ready.push_back(Task{&it, o.dst});
+  return true;
+}
+
+bool Session::fires_at_once(const IterState& it, std::uint32_t n) const {
+  const auto a = at_once_[n];
+  if (a == 0 || !it.inst->run->at_once) return false;
+  const auto& c = graph_.nodes[n];
+  if ((a & kForwarder) == 0 && (it.flags[c.local] & (kDeadControl | kDeadInput)) == 0) return false;
+  return c.kind != OpKind::call || it.children[c.child] == nullptr;  // the call site's instance has its own lock
+}
+
+void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready) {
+  auto& run = *it.inst->run;
+  InlineVector<std::uint32_t, 8> todo{n};
+  while (!todo.empty()) {
+    const auto node = todo.back();
+    todo.pop_back();
+    const auto& c = graph_.nodes[node];
+    ++it.fired;
+    const bool dead = (it.flags[c.local] & (kDeadControl | kDeadInput)) != 0;
+    std::uint32_t first = 0;  // the first output that gets a token
+    if (dead && c.kind == OpKind::call) {
+      child_of(it, node, false, ready);  // C-CALL-DEAD: counted at its site; no call made, nothing to the callee
+      first = c.out_count;
+    }
+    // A forwarder's token. C-DEAD leaves the DEAD inputs in their slots, emptied when the iteration is given back.
+    Slot v = dead ? Slot(Dead{}) : std::move(it.slots[graph_.in_slots[c.in_begin]]);
+    auto token = [&](std::uint32_t j) -> Slot {
+      if (j >= c.out_count) return dead ? Slot(Dead{}) : Slot(Go{});  // a control output
+      return j + 1 < c.out_count ? Slot(v) : std::move(v);           // the last data output takes it
+    };
+    for (std::uint32_t j = first; j < c.out_count + c.control_out_count; ++j) {
+      const auto& o = graph_.outs[c.out_begin + j];
+      if (o.dst == kNone) {
+        put(run, it, o, token(j), ready);
+      } else if (arrive(it, o, token(j))) {
+        if (fires_at_once(it, o.dst)) {
+          todo.push_back(o.dst);
+        } else {
+          ++it.outstanding_ops;
+          ready.push_back(Task{&it, o.dst});
+        }
+      }
+    }
+  }
 }
 
 void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
@@ -390,8 +462,13 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
       if (j != k && sent(j)) put(run, it, outs[j], value(j), ready);
     const auto& o = outs[k];
     const auto l = graph_.nodes[o.dst].local;
-    if (!o.control) it.slots[o.slot] = value(k);
-    else if (control.dead()) it.flags[l] |= kDeadControl;
+    if (!o.control) {
+      auto& s = it.slots[o.slot];
+      s = value(k);
+      if (s.dead()) it.flags[l] |= kDeadInput;
+    } else if (control.dead()) {
+      it.flags[l] |= kDeadControl;
+    }
     it.pending[l] = 0;
     ready.push_back(Task{&it, o.dst, t.inlined + 1});
     return;

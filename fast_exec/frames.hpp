@@ -45,6 +45,7 @@ enum IterFlag : std::uint8_t {
   kDeadControl = 2,  // a control input was DEAD
   kDeadExit = 4,     // an Exit whose input was DEAD (C-EXIT-DEAD looks at the last iteration's)
   kDeadCall = 8,     // a Return told by its Call that no call was made: it needs no result
+  kDeadInput = 16,   // a data input was DEAD (C-DEAD)
 };
 
 struct IterState {
@@ -151,16 +152,32 @@ struct Session::Run {
   std::uint64_t seed = 0;
   bool perturb = false;
   bool shared = false;  // fired on more than one thread: instances are locked
+  bool at_once = true;  // firings at once (AtOnce); off for run_schedule, which names each step
 };
+
+// By node, which firings run at once where the last token a node waits for
+// arrives (Session::fire_at_once), rather than as a queued task. Each is one
+// of the schedules the semantics allows (the node is enabled), has no side
+// effect, and keeps its tokens in its iteration, so it runs under the lock of
+// the instance that received the token, and costs no task. None for a node
+// whose results go to a caller's Return, in the caller's instance.
+enum AtOnce : std::uint8_t {
+  kWhenDead = 1,   // C-DEAD: DEAD on every output (not a Merge, Enter, Exit or NextIteration, which have their own);
+                   // C-CALL-DEAD for a Call whose site has no instance: DEAD on its control outputs
+  kForwarder = 2,  // live too: Identity, Copy, LoopCond or RefIdentity with one data input and no control input
+                   // (S-FUNCTION, f the identity): its token on every data output, GO on every control output
+};
+std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g);
 
 // By node: the index among its outputs of the one edge to the inline
 // successor it hands its operation to, or kNone. A node has one when it routes
 // every token within its iteration (no Enter, Exit, NextIteration, Call, or
 // result to a caller), every output but one leaves the graph, and that one
-// goes to a node that waits for nothing else and is neither a Merge nor a
-// Return. Only the node fills that successor's state, so it does so without the
-// instance's lock, and its outstanding operation passes to the successor.
-std::vector<std::uint32_t> inline_successors(const CompiledGraph& g);
+// goes to a node that waits for nothing else and is neither a Merge, a Return
+// nor a forwarder (AtOnce::kForwarder). Only the node fills that successor's state,
+// so it does so without the instance's lock, and its outstanding operation
+// passes to the successor.
+std::vector<std::uint32_t> inline_successors(const CompiledGraph& g, const std::vector<std::uint8_t>& at_once);
 
 // The context an iteration is, outermost first (ExecContext).
 ExecContext context_of(const CompiledGraph& g, const IterState* it);

@@ -25,7 +25,8 @@ struct Session::Pool {
 Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
     : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_, options.calls, options.threads > 1)) {
   place();
-  inline_next_ = inline_successors(graph_);
+  at_once_ = at_once_firings(graph_);
+  inline_next_ = inline_successors(graph_, at_once_);
   host_constants_.resize(graph_.constants.size());
   for (const auto& c : graph_.nodes) {
     if (c.constant == 0) continue;
@@ -304,7 +305,7 @@ std::vector<std::pair<std::string, Content>> Session::outputs(const RunResult& r
 
 // S-INIT: the root instance with its one iteration, the input edges' contents
 // delivered; `ready` gets the nodes that can fire.
-Session::Run& Session::start_run(Ready& ready) {
+Session::Run& Session::start_run(Ready& ready, bool forced) {
   if (!run_) {
     run_ = std::make_unique<Run>();
     run_->session = this;
@@ -318,6 +319,7 @@ Session::Run& Session::start_run(Ready& ready) {
   run.stuck_iteration.store(false, std::memory_order_relaxed);
   run.perturb = options_.perturb_seed.has_value();
   run.shared = pool_ != nullptr;
+  run.at_once = !forced;
   run.seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
   auto* root = pools_->instance(0);
   root->run = &run;
@@ -331,7 +333,7 @@ Session::Run& Session::start_run(Ready& ready) {
 
 RunResult Session::run() {
   Ready ready;
-  auto& run = start_run(ready);
+  auto& run = start_run(ready, false);
   RandomScheduler rng(run.seed);
   if (run.perturb) rng.shuffle(ready);
   {
@@ -356,7 +358,7 @@ RunResult Session::run_schedule(const Schedule& schedule) {
     throw InputError("X-EXEC", "schedule", "the schedule",
                      "a forced schedule runs a graph without control flow; tfsem check and trace replay this one");
   Ready ready;
-  auto& run = start_run(ready);
+  auto& run = start_run(ready, true);
   run.perturb = false;
   run.forced.assign(graph_.nodes.size(), 0);
   for (const auto& step : schedule) run.forced[step.node.value] = step.choice;

@@ -141,6 +141,7 @@ class Session {
   std::vector<std::vector<Slot>> host_constants_;  // by constant: its tuple as tokens, scalars unboxed unless fetched
   std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
+  std::vector<std::uint8_t> at_once_;       // by node: AtOnce (at_once_firings)
   std::vector<std::uint32_t> inline_next_;  // by node (inline_successors)
   std::unique_ptr<FramePools> pools_;
   // Declared before pool_, so destroyed after it: the pool joins its threads
@@ -170,8 +171,16 @@ class Session {
   void assign(Run& run, Task t, Slot v, RandomScheduler& rng);
 
   // ---- Frames (frames.cpp); each runs under the lock of the instance it names. ----
-  // Puts v on out edge o into iteration it; queues the destination when it is ready.
+  // Puts v on out edge o into iteration it; queues the destination when it is
+  // ready, or fires it at once (fire_at_once).
   void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
+  // Puts v on out edge o into iteration it; whether its destination is now ready.
+  bool arrive(IterState& it, const CompiledOut& o, Slot&& v);
+  // Whether ready node n of iteration it fires at once (AtOnce).
+  [[nodiscard]] bool fires_at_once(const IterState& it, std::uint32_t n) const;
+  // Fires ready node n of iteration it at once, and the nodes its tokens make
+  // ready that fire at once too; queues the others.
+  void fire_at_once(IterState& it, std::uint32_t n, Ready& ready);
   // Routes t's data outputs and control value (C-SLOT), then counts t as done in its iteration.
   void route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready);
   // The instance that Enter or Call node n in iteration it starts, made if new;
@@ -194,7 +203,8 @@ class Session {
   void schedule(Run& run, Task t, std::uint64_t seed);
   // A task of the pool (or run()'s own share) is over; the last one ends the run.
   static void release(Run& run);
-  Run& start_run(Ready& ready);
+  // forced: run_schedule's run, where every node fired is a step of the schedule.
+  Run& start_run(Ready& ready, bool forced);
   RunResult finish(Run& run);
 };
 

@@ -4,10 +4,12 @@
 
 #include "cli/conform.hpp"
 #include "models/generate/random_graph.hpp"
+#include "models/generate/spec_builder.hpp"
 #include "semantics/diagnostic.hpp"
 #include "support/graphs.hpp"
 
 #include <algorithm>
+#include <map>
 
 using namespace tfsem;
 
@@ -194,6 +196,65 @@ TEST_CASE("S-STUCK: a run that leaves a node unfired ends, says so, and its Retu
   CHECK(std::all_of(report.reference.outcomes.begin(), report.reference.outcomes.end(),
                     [](const explorer::Outcome& o) { return !o.stuck.empty(); }));
   CHECK(report.conforms());
+}
+
+TEST_CASE("forwarders and DEAD firings run where their token arrives, and count as fired") {
+  // A chain of 100,000 Identity nodes (fired from a work list, not recursively),
+  // a Copy whose control output triggers a Const, and a Switch whose untaken
+  // branch is DEAD through an Identity, a Neg and a Const it triggers.
+  generate::SpecBuilder b("at-once");
+  constexpr int kChain = 100000;
+  b.feed(Tensor::scalar(std::int32_t{7}), {"id0", 0});
+  for (int i = 0; i < kChain; ++i) {
+    b.node("id" + std::to_string(i), "Identity");
+    if (i > 0) b.tensor({"id" + std::to_string(i - 1), 0}, {"id" + std::to_string(i), 0});
+  }
+  b.output({"id" + std::to_string(kChain - 1), 0}, "chain");
+  b.node("copy", "Copy");
+  b.feed(Tensor::scalar(std::int32_t{5}), {"copy", 0});
+  b.output({"copy", 0}, "a");
+  b.output({"copy", 1}, "b");
+  b.node("k", "Const", "", {{"value", Tensor::scalar(std::int32_t{1})}});
+  b.control("copy", "k");
+  b.output({"k", 0}, "k");
+  b.node("switch", "Switch");
+  b.feed(Tensor::scalar(std::int32_t{3}), {"switch", 0});
+  b.feed(Tensor::scalar(true), {"switch", 1});
+  for (const std::string side : {"untaken", "taken"}) {
+    const auto port = side == "untaken" ? 0 : 1;
+    b.node(side, "Identity");
+    b.tensor({"switch", port}, {side, 0});
+    b.node(side + "_neg", "Neg");
+    b.tensor({side, 0}, {side + "_neg", 0});
+    b.node(side + "_k", "Const", "", {{"value", Tensor::scalar(std::int32_t{1})}});
+    b.control(side + "_neg", side + "_k");
+    b.output({side + "_neg", 0}, side);
+    b.output({side + "_k", 0}, side + "_k");
+  }
+  const auto p = Program::build(std::move(b).build());
+  const std::map<std::string, std::string> expected{{"chain", "i32:7"}, {"a", "i32:5"},     {"b", "i32:5"},
+                                                    {"k", "i32:1"},     {"untaken", "DEAD"}, {"untaken_k", "DEAD"},
+                                                    {"taken", "i32:-3"}, {"taken_k", "i32:1"}};
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    fast_exec::ExecOptions o;
+    o.threads = threads;
+    fast_exec::Session s(p, o);
+    const auto r = s.run();
+    CHECK_FALSE(r.stuck);  // every node fired once
+    for (const auto& [fetch, content] : s.outputs(r)) {
+      CAPTURE(fetch);
+      CHECK(content_to_string(*p, content) == expected.at(fetch));
+    }
+  }
+  // A forced schedule names each firing: there, a forwarder waits for its step.
+  generate::SpecBuilder small("forwarder-step");
+  small.node("id", "Identity");
+  small.feed(Tensor::scalar(std::int32_t{3}), {"id", 0});
+  small.output({"id", 0}, "out");
+  const auto q = Program::build(std::move(small).build());
+  fast_exec::Session forced(q);
+  CHECK(output_text(*q, forced.run_schedule(parse_schedule(Semantics(q), "id"))) == "i32:3");
 }
 
 TEST_CASE("X-EXEC: a forced schedule runs a graph without control flow only") {
