@@ -9,7 +9,25 @@
 #include <chrono>
 #include <thread>
 
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace tfsem::fast_exec {
+
+namespace {
+
+// A pooled instance's lock is a new lock each time the instance is taken from
+// the pool: it is ordered before its caller's (fire_at_once) only while the
+// instance lives. ThreadSanitizer, which knows a lock by its address, is told
+// so; otherwise an address reused at another depth reads as an inverted order.
+void renew([[maybe_unused]] std::mutex& lock) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_mutex_destroy(&lock, 0);
+#endif
+}
+
+}  // namespace
 
 FramePools::FramePools(const CompiledGraph& g, Calls calls, bool shared) : graph_(g), calls_(calls), shared_(shared) {
   for (std::size_t f = 0; f < g.frames.size(); ++f) pools_.push_back(std::make_unique<Pool>());
@@ -71,8 +89,10 @@ void FramePools::give_back(std::uint32_t f, IterState* it) {
 
 Instance* FramePools::instance(std::uint32_t f) {
   auto* inst = take(f, &Pool::instances, &Pool::owned_instances, [this](std::uint32_t g) { return make_instance(g); });
+  renew(inst->lock);
   inst->frame = f;
   inst->parent = nullptr;
+  inst->depth = 0;
   inst->pending_inputs = 0;
   inst->iterations = inst->done = inst->first = 0;
   std::fill(inst->exit_fired.begin(), inst->exit_fired.end(), std::uint8_t{0});
@@ -100,20 +120,20 @@ std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g) {
   std::vector<std::uint8_t> at_once(g.nodes.size(), 0);
   for (std::size_t n = 0; n < g.nodes.size(); ++n) {
     const auto& c = g.nodes[n];
-    if (c.returns) continue;  // a result goes to the caller's instance
     switch (c.kind) {
       case OpKind::function:
-      case OpKind::ref_identity: {
-        const bool forwards = c.kind == OpKind::ref_identity || c.fn->forwards;
-        at_once[n] = forwards && c.in_count == 1 && c.pending == 1 ? kWhenDead | kForwarder : kWhenDead;
+      case OpKind::ref_identity:
+      case OpKind::return_: {
+        const bool forwards = c.kind != OpKind::function || c.fn->forwards;
+        at_once[n] = forwards && c.in_count == 1 ? kWhenDead | kForwarder : kWhenDead;
         break;
       }
+      case OpKind::merge: at_once[n] = kMerge; break;
       case OpKind::var:
       case OpKind::read:
       case OpKind::assign:
       case OpKind::switch_:
-      case OpKind::call:
-      case OpKind::return_: at_once[n] = kWhenDead; break;
+      case OpKind::call: at_once[n] = kWhenDead; break;
       default: break;
     }
   }
@@ -134,7 +154,7 @@ std::vector<std::uint32_t> inline_successors(const CompiledGraph& g, const std::
       if (o.route == Route::output) continue;
       const auto& d = g.nodes[o.dst];
       ok = o.route == Route::same && found == kNone && d.pending == 1 && d.kind != OpKind::merge && d.kind != OpKind::return_ &&
-           (at_once[o.dst] & kForwarder) == 0;
+           (at_once[o.dst] & (kForwarder | kMerge)) == 0;
       found = j;
     }
     if (ok) next[n] = found;
@@ -164,21 +184,8 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   auto every_output = [&](const Slot& v) {
     for (std::uint32_t j = 0; j < c.out_count; ++j) data.push_back(v);
   };
-  if (c.kind == OpKind::merge) {
-    // C-MERGE: the live input and its index; C-MERGE-DEAD: every expected input DEAD.
-    if (const auto code = it.aux[c.local]; code < 0) {
-      const auto port = static_cast<std::uint32_t>(-code - 1);
-      data.push_back(take(port));
-      if (c.out_count > 1) data.emplace_back(Scalar::of(static_cast<std::int32_t>(port)));
-      if (options_.record_merges) {
-        const std::lock_guard guard(run.trace_lock);
-        run.choices.push_back({NodeId(t.node), context_of(graph_, t.it), port});
-      }
-      return out(Go{});
-    }
-    every_output(Dead{});
-    return out(Dead{});
-  }
+  // A Merge never gets here: it fires at once (fire_at_once), and run_schedule,
+  // which fires nothing at once, refuses a graph with control flow.
   if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
     switch (c.kind) {
       case OpKind::next_iteration: return out(Empty{});  // C-NEXT-DEAD: deadness stops here
@@ -279,7 +286,7 @@ bool Session::fires_at_once(const IterState& it, std::uint32_t n) const {
   const auto a = at_once_[n];
   if (a == 0 || !it.inst->run->at_once) return false;
   const auto& c = graph_.nodes[n];
-  if ((a & kForwarder) == 0 && (it.flags[c.local] & (kDeadControl | kDeadInput)) == 0) return false;
+  if ((a & (kForwarder | kMerge)) == 0 && (it.flags[c.local] & (kDeadControl | kDeadInput)) == 0) return false;
   return c.kind != OpKind::call || it.children[c.child] == nullptr;  // the call site's instance has its own lock
 }
 
@@ -291,21 +298,38 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready) {
     todo.pop_back();
     const auto& c = graph_.nodes[node];
     ++it.fired;
-    const bool dead = (it.flags[c.local] & (kDeadControl | kDeadInput)) != 0;
+    const bool merge = c.kind == OpKind::merge;
+    bool dead = (it.flags[c.local] & (kDeadControl | kDeadInput)) != 0;
+    std::uint32_t port = 0;   // the input whose token goes on
     std::uint32_t first = 0;  // the first output that gets a token
-    if (dead && c.kind == OpKind::call) {
+    if (merge) {
+      // C-MERGE: the live input on output 0, its index on output 1; C-MERGE-DEAD: every expected input DEAD.
+      dead = it.aux[c.local] >= 0;
+      if (!dead) port = static_cast<std::uint32_t>(-it.aux[c.local] - 1);
+      if (!dead && options_.record_merges) {
+        const std::lock_guard guard(run.trace_lock);
+        run.choices.push_back({NodeId(node), context_of(graph_, &it), port});
+      }
+    } else if (dead && c.kind == OpKind::call) {
       child_of(it, node, false, ready);  // C-CALL-DEAD: counted at its site; no call made, nothing to the callee
       first = c.out_count;
     }
-    // A forwarder's token. C-DEAD leaves the DEAD inputs in their slots, emptied when the iteration is given back.
-    Slot v = dead ? Slot(Dead{}) : std::move(it.slots[graph_.in_slots[c.in_begin]]);
+    // C-DEAD leaves the DEAD inputs in their slots, emptied when the iteration is given back.
+    Slot v = dead ? Slot(Dead{}) : std::move(it.slots[graph_.in_slots[c.in_begin + port]]);
     auto token = [&](std::uint32_t j) -> Slot {
       if (j >= c.out_count) return dead ? Slot(Dead{}) : Slot(Go{});  // a control output
-      return j + 1 < c.out_count ? Slot(v) : std::move(v);           // the last data output takes it
+      if (merge && j == 1) return dead ? Slot(Dead{}) : Slot(Scalar::of(static_cast<std::int32_t>(port)));
+      return j + 1 < c.out_count && !merge ? Slot(v) : std::move(v);  // the last output that carries v takes it
     };
     for (std::uint32_t j = first; j < c.out_count + c.control_out_count; ++j) {
       const auto& o = graph_.outs[c.out_begin + j];
-      if (o.dst == kNone) {
+      if (o.route == Route::caller) {
+        // C-RETURN: to the Return of the site that made this call, in the caller's
+        // instance: its lock taken inside this one's (always upward, so no cycle).
+        if (graph_.nodes[o.dst].site != it.inst->site) continue;
+        const Guard guard(it.inst->parent->inst->lock, run.shared);
+        deliver(*it.inst->parent, o, token(j), ready);
+      } else if (o.dst == kNone) {
         put(run, it, o, token(j), ready);
       } else if (arrive(it, o, token(j))) {
         if (fires_at_once(it, o.dst)) {
@@ -339,6 +363,7 @@ Instance* Session::child_of(IterState& it, std::uint32_t n, bool live, Ready& re
   child = pools_->instance(c.target);
   child->run = it.inst->run;
   child->parent = &it;
+  child->depth = it.inst->depth + 1;
   child->child = c.child;
   child->site = c.site;
   child->pending_inputs = c.kind == OpKind::enter ? graph_.frames[c.target].enters : calls - std::exchange(dead, 0);

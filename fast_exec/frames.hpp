@@ -70,6 +70,7 @@ struct Instance {
   Session::Run* run = nullptr;
   std::uint32_t frame = 0;
   IterState* parent = nullptr;  // the iteration that started it; null for the root
+  std::uint32_t depth = 0;      // its ancestors: 0 for the root
   std::uint32_t child = 0;      // its slot in parent->children
   std::uint32_t site = 0;       // a call's site
   std::mutex lock;
@@ -157,15 +158,16 @@ struct Session::Run {
 
 // By node, which firings run at once where the last token a node waits for
 // arrives (Session::fire_at_once), rather than as a queued task. Each is one
-// of the schedules the semantics allows (the node is enabled), has no side
-// effect, and keeps its tokens in its iteration, so it runs under the lock of
-// the instance that received the token, and costs no task. None for a node
-// whose results go to a caller's Return, in the caller's instance.
+// of the schedules the semantics allows (the node is enabled) and has no side
+// effect. It runs under the lock of the instance that received the token, and
+// a result for a caller's Return takes the caller's lock inside it: instance
+// locks nest only from callee to caller, never the other way.
 enum AtOnce : std::uint8_t {
   kWhenDead = 1,   // C-DEAD: DEAD on every output (not a Merge, Enter, Exit or NextIteration, which have their own);
                    // C-CALL-DEAD for a Call whose site has no instance: DEAD on its control outputs
-  kForwarder = 2,  // live too: Identity, Copy, LoopCond or RefIdentity with one data input and no control input
+  kForwarder = 2,  // live too: Identity, Copy, LoopCond, RefIdentity or Return (C-RETURN) with one data input
                    // (S-FUNCTION, f the identity): its token on every data output, GO on every control output
+  kMerge = 4,      // a Merge (C-MERGE, C-MERGE-DEAD): always at once
 };
 std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g);
 
@@ -173,8 +175,8 @@ std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g);
 // successor it hands its operation to, or kNone. A node has one when it routes
 // every token within its iteration (no Enter, Exit, NextIteration, Call, or
 // result to a caller), every output but one leaves the graph, and that one
-// goes to a node that waits for nothing else and is neither a Merge, a Return
-// nor a forwarder (AtOnce::kForwarder). Only the node fills that successor's state,
+// goes to a node that waits for nothing else and fires as a task (not a
+// Merge, a Return or a forwarder: AtOnce). Only the node fills that successor's state,
 // so it does so without the instance's lock, and its outstanding operation
 // passes to the successor.
 std::vector<std::uint32_t> inline_successors(const CompiledGraph& g, const std::vector<std::uint8_t>& at_once);

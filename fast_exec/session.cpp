@@ -229,11 +229,12 @@ void Session::release(Run& run) {
 
 namespace {
 
-// The number of tasks at the top of the local stack that belong to `inst`.
+// The number of tasks at the top of the local stack in instances deeper than t's.
 template <class Stack>
-std::size_t on_top(const Stack& local, const Instance* inst) {
+std::size_t deeper_on_top(const Stack& local, const Task& t) {
+  const auto depth = t.it->inst->depth;
   std::size_t k = 0;
-  while (k < local.size() && (local.end() - 1 - k)->it->inst == inst) ++k;
+  while (k < local.size() && (local.end() - 1 - k)->it->inst->depth > depth) ++k;
   return k;
 }
 
@@ -241,11 +242,12 @@ std::size_t on_top(const Stack& local, const Instance* inst) {
 
 // Fires t, then keeps going on this thread with one ready successor; the
 // others go to the pool (or, with one thread, to a local stack). As on a call
-// stack, a callee's tasks left on the stack run before its caller goes on: a
-// task in the parent's iteration (a Return fed by a result, a loop's Exit) goes
-// under them. Otherwise a callee's DEAD branch, left on the stack while its
-// live result went on up, would keep its instance until the end of the run
-// (Ackermann: tens of thousands of instances, gigabytes, at once).
+// stack, a callee's tasks left on the stack run before its callers go on: a
+// task in a shallower instance (a Return fed by a result, a loop's Exit, and
+// what they fire at once further up) goes under the deeper tasks on top.
+// Otherwise a callee's DEAD branch, left on the stack while its live result
+// went on up, would keep its instance until the end of the run (Ackermann:
+// tens of thousands of instances, gigabytes, at once).
 void Session::work(Run& run, Task t, std::uint64_t seed) {
   RandomScheduler rng(seed);
   // On the stack: Eigen's pool runs a task inline when its queue is full, so
@@ -255,27 +257,21 @@ void Session::work(Run& run, Task t, std::uint64_t seed) {
   while (!local.empty()) {
     auto m = local.back();
     local.pop_back();
-    // Read before firing: the firing may complete the instance and give it back.
-    const Instance* callee = nullptr;
-    const IterState* caller = nullptr;
     for (;;) {
-      callee = m.it->inst;
-      caller = callee->parent;
       ready.clear();
       fire(run, m, rng, ready);
-      if (ready.size() != 1 || (ready[0].it == caller && on_top(local, callee) > 0)) break;
+      if (ready.size() != 1 || deeper_on_top(local, ready[0]) > 0) break;
       m = ready[0];  // the one successor ready: fired next, on this thread, without queueing
     }
     if (perturb) rng.shuffle(ready);
     for (std::size_t i = 0; i < ready.size(); ++i) {
       if (pool_ && i + 1 < ready.size()) {
         schedule(run, ready[i], rng.next());
-      } else if (const auto k = ready[i].it == caller ? on_top(local, callee) : 0; k > 0) {
-        local.push_back(ready[i]);
-        std::rotate(local.end() - 1 - k, local.end() - 1, local.end());
-      } else {
-        local.push_back(ready[i]);
+        continue;
       }
+      const auto k = deeper_on_top(local, ready[i]);
+      local.push_back(ready[i]);
+      std::rotate(local.end() - 1 - k, local.end() - 1, local.end());
     }
   }
 }

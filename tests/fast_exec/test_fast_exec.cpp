@@ -135,7 +135,7 @@ TEST_CASE("the thesis's programs recurse and conform, static and dynamic") {
 TEST_CASE("a call's instance is given back when it completes: Ackermann holds about as many as it recurses deep") {
   // ack(3, 3) = 61 makes 2,432 calls, about 120 deep. With one thread, a call
   // whose live result had gone up to its caller once left its DEAD branch under
-  // the rest of the run, and kept its instance: 2,491 at once here (125 now)
+  // the rest of the run, and kept its instance: 2,491 at once here (122 now)
   // (42,000 for ack(3, 5), 5.7 GB for ack(3, 8)).
   const auto p = feed(feed(test::program_file("models/thesis-ackermann.json"), "m", 3), "n", 3);
   const auto& frames = p->frames();
