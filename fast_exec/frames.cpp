@@ -116,24 +116,27 @@ std::size_t FramePools::instances_held(std::uint32_t f) const {
   return pool.owned_instances.size();
 }
 
-std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g) {
+std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g, const std::vector<bool>& on_accelerator) {
   std::vector<std::uint8_t> at_once(g.nodes.size(), 0);
   for (std::size_t n = 0; n < g.nodes.size(); ++n) {
     const auto& c = g.nodes[n];
+    auto& a = at_once[n];
     switch (c.kind) {
       case OpKind::function:
-      case OpKind::ref_identity:
-      case OpKind::return_: {
-        const bool forwards = c.kind != OpKind::function || c.fn->forwards;
-        at_once[n] = forwards && c.in_count == 1 ? kWhenDead | kForwarder : kWhenDead;
+        a = kWhenDead;
+        if (c.fn->forwards && c.in_count == 1) a |= kForwarder;
+        else if (on_accelerator[n]) break;
+        else if (c.constant != 0) a |= kConstant;
+        else if (c.fn->binary && c.in_count == 2 && c.fn->outputs == 1) a |= kScalar;
         break;
-      }
-      case OpKind::merge: at_once[n] = kMerge; break;
+      case OpKind::ref_identity:
+      case OpKind::return_: a = c.in_count == 1 ? kWhenDead | kForwarder : kWhenDead; break;
+      case OpKind::merge: a = kMerge; break;
+      case OpKind::switch_: a = kWhenDead | kScalar; break;
       case OpKind::var:
       case OpKind::read:
       case OpKind::assign:
-      case OpKind::switch_:
-      case OpKind::call: at_once[n] = kWhenDead; break;
+      case OpKind::call: a = kWhenDead; break;
       default: break;
     }
   }
@@ -153,8 +156,8 @@ std::vector<std::uint32_t> inline_successors(const CompiledGraph& g, const std::
       const auto& o = g.outs[c.out_begin + j];
       if (o.route == Route::output) continue;
       const auto& d = g.nodes[o.dst];
-      ok = o.route == Route::same && found == kNone && d.pending == 1 && d.kind != OpKind::merge && d.kind != OpKind::return_ &&
-           (at_once[o.dst] & (kForwarder | kMerge)) == 0;
+      ok = o.route == Route::same && found == kNone && d.pending == 1 && d.kind != OpKind::return_ &&
+           (at_once[o.dst] & ~kWhenDead) == 0;
       found = j;
     }
     if (ok) next[n] = found;
@@ -285,9 +288,59 @@ bool Session::arrive(IterState& it, const CompiledOut& o, Slot&& v) {
 bool Session::fires_at_once(const IterState& it, std::uint32_t n) const {
   const auto a = at_once_[n];
   if (a == 0 || !it.inst->run->at_once) return false;
+  if ((a & (kForwarder | kMerge | kConstant)) != 0) return true;
   const auto& c = graph_.nodes[n];
-  if ((a & (kForwarder | kMerge)) == 0 && (it.flags[c.local] & (kDeadControl | kDeadInput)) == 0) return false;
-  return c.kind != OpKind::call || it.children[c.child] == nullptr;  // the call site's instance has its own lock
+  if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0)  // kWhenDead
+    return c.kind != OpKind::call || it.children[c.child] == nullptr;  // the call site's instance has its own lock
+  if ((a & kScalar) == 0) return false;
+  const auto* x = it.slots[graph_.in_slots[c.in_begin]].scalar();
+  const auto* y = it.slots[graph_.in_slots[c.in_begin + 1]].scalar();
+  return c.kind == OpKind::switch_ ? y != nullptr && y->dtype == DType::boolean : x != nullptr && y != nullptr;
+}
+
+bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s, Ready& ready) {
+  const auto& c = graph_.nodes[n];
+  auto input = [&](std::uint32_t port) -> Slot& { return it.slots[graph_.in_slots[c.in_begin + port]]; };
+  if (c.kind == OpKind::merge) {
+    // C-MERGE: the live input on output 0, its index on output 1; C-MERGE-DEAD: every expected input DEAD.
+    s.dead = it.aux[c.local] >= 0;
+    if (s.dead) return true;
+    s.shape = Sent::merge;
+    s.k = static_cast<std::uint32_t>(-it.aux[c.local] - 1);
+    s.v = std::move(input(s.k));
+    if (options_.record_merges) {
+      const std::lock_guard guard(it.inst->run->trace_lock);
+      it.inst->run->choices.push_back({NodeId(n), context_of(graph_, &it), s.k});
+    }
+    return true;
+  }
+  // C-DEAD, leaving the DEAD inputs in their slots, emptied when the iteration is given back.
+  if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
+    s.dead = true;
+    if (c.kind == OpKind::call) {
+      child_of(it, n, false, ready);  // C-CALL-DEAD: counted at its site; no call made, nothing to the callee
+      s.first = c.out_count;
+    }
+    return true;
+  }
+  const auto a = at_once_[n];
+  if ((a & kConstant) != 0) {
+    s.shape = Sent::constant;
+    s.constants = host_constants_[c.constant - 1].data();
+  } else if (c.kind == OpKind::switch_) {  // C-SWITCH: the data input on output 1 when true, on 0 when false
+    s.shape = Sent::one;
+    s.k = input(1).scalar()->boolean ? 1 : 0;
+    s.v = std::move(input(0));
+  } else if ((a & kScalar) != 0) {
+    const auto r = apply_binary(*c.fn, *input(0).scalar(), *input(1).scalar());
+    if (!r) return false;  // not a scalar of theirs: the kernel, as a task
+    input(0) = Slot{};
+    input(1) = Slot{};
+    s.v = Slot(*r);
+  } else {
+    s.v = std::move(input(0));  // a forwarder
+  }
+  return true;
 }
 
 void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready) {
@@ -296,42 +349,25 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready) {
   while (!todo.empty()) {
     const auto node = todo.back();
     todo.pop_back();
-    const auto& c = graph_.nodes[node];
-    ++it.fired;
-    const bool merge = c.kind == OpKind::merge;
-    bool dead = (it.flags[c.local] & (kDeadControl | kDeadInput)) != 0;
-    std::uint32_t port = 0;   // the input whose token goes on
-    std::uint32_t first = 0;  // the first output that gets a token
-    if (merge) {
-      // C-MERGE: the live input on output 0, its index on output 1; C-MERGE-DEAD: every expected input DEAD.
-      dead = it.aux[c.local] >= 0;
-      if (!dead) port = static_cast<std::uint32_t>(-it.aux[c.local] - 1);
-      if (!dead && options_.record_merges) {
-        const std::lock_guard guard(run.trace_lock);
-        run.choices.push_back({NodeId(node), context_of(graph_, &it), port});
-      }
-    } else if (dead && c.kind == OpKind::call) {
-      child_of(it, node, false, ready);  // C-CALL-DEAD: counted at its site; no call made, nothing to the callee
-      first = c.out_count;
+    Sent sent;
+    if (!apply_at_once(it, node, sent, ready)) {
+      ++it.outstanding_ops;
+      ready.push_back(Task{&it, node});
+      continue;
     }
-    // C-DEAD leaves the DEAD inputs in their slots, emptied when the iteration is given back.
-    Slot v = dead ? Slot(Dead{}) : std::move(it.slots[graph_.in_slots[c.in_begin + port]]);
-    auto token = [&](std::uint32_t j) -> Slot {
-      if (j >= c.out_count) return dead ? Slot(Dead{}) : Slot(Go{});  // a control output
-      if (merge && j == 1) return dead ? Slot(Dead{}) : Slot(Scalar::of(static_cast<std::int32_t>(port)));
-      return j + 1 < c.out_count && !merge ? Slot(v) : std::move(v);  // the last output that carries v takes it
-    };
-    for (std::uint32_t j = first; j < c.out_count + c.control_out_count; ++j) {
+    ++it.fired;
+    const auto& c = graph_.nodes[node];
+    for (std::uint32_t j = sent.first; j < c.out_count + c.control_out_count; ++j) {
       const auto& o = graph_.outs[c.out_begin + j];
       if (o.route == Route::caller) {
         // C-RETURN: to the Return of the site that made this call, in the caller's
         // instance: its lock taken inside this one's (always upward, so no cycle).
         if (graph_.nodes[o.dst].site != it.inst->site) continue;
         const Guard guard(it.inst->parent->inst->lock, run.shared);
-        deliver(*it.inst->parent, o, token(j), ready);
+        deliver(*it.inst->parent, o, sent.token(j, c.out_count), ready);
       } else if (o.dst == kNone) {
-        put(run, it, o, token(j), ready);
-      } else if (arrive(it, o, token(j))) {
+        put(run, it, o, sent.token(j, c.out_count), ready);
+      } else if (arrive(it, o, sent.token(j, c.out_count))) {
         if (fires_at_once(it, o.dst)) {
           todo.push_back(o.dst);
         } else {

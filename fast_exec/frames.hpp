@@ -157,10 +157,11 @@ struct Session::Run {
 };
 
 // By node, which firings run at once where the last token a node waits for
-// arrives (Session::fire_at_once), rather than as a queued task. Each is one
-// of the schedules the semantics allows (the node is enabled) and has no side
-// effect. It runs under the lock of the instance that received the token, and
-// a result for a caller's Return takes the caller's lock inside it: instance
+// arrives (Session::fire_at_once), rather than as a queued task, as
+// TensorFlow's executor runs an inexpensive kernel inline. Each is one of the
+// schedules the semantics allows (the node is enabled) and has no side effect.
+// It runs under the lock of the instance that received the token, and a
+// result for a caller's Return takes the caller's lock inside it: instance
 // locks nest only from callee to caller, never the other way.
 enum AtOnce : std::uint8_t {
   kWhenDead = 1,   // C-DEAD: DEAD on every output (not a Merge, Enter, Exit or NextIteration, which have their own);
@@ -168,15 +169,42 @@ enum AtOnce : std::uint8_t {
   kForwarder = 2,  // live too: Identity, Copy, LoopCond, RefIdentity or Return (C-RETURN) with one data input
                    // (S-FUNCTION, f the identity): its token on every data output, GO on every control output
   kMerge = 4,      // a Merge (C-MERGE, C-MERGE-DEAD): always at once
+  kConstant = 8,   // live too: a constant on the host (S-FUNCTION, f of no arguments): its tokens, copied
+  kScalar = 16,    // live too when the arguments are scalars: a binary function on the host with a scalar
+                   // kernel (S-FUNCTION), or a Switch whose predicate is a boolean (C-SWITCH)
 };
-std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g);
+std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g, const std::vector<bool>& on_accelerator);
+
+// What a firing at once sends: on data output j, token(j); on each control
+// output, GO, or DEAD when the firing is dead. Outputs before `first` get nothing.
+struct Session::Sent {
+  enum Shape : std::uint8_t { every, merge, one, constant };
+  Shape shape = every;
+  bool dead = false;
+  std::uint32_t first = 0;
+  Slot v;                           // every: on each data output; merge: on 0; one: on output k alone
+  std::uint32_t k = 0;              // merge: the live input, on output 1; one: the output v goes to
+  const Slot* constants = nullptr;  // constant: output j's token
+  // Moves v out to the last output that carries it.
+  Slot token(std::uint32_t j, std::uint32_t data_outputs) {
+    if (j >= data_outputs || dead) return dead ? Slot(Dead{}) : Slot(Go{});
+    switch (shape) {
+      case merge: return j == 0 ? std::move(v) : Slot(Scalar::of(static_cast<std::int32_t>(k)));
+      case one: return j == k ? std::move(v) : Slot(Dead{});
+      case constant: return constants[j];
+      case every: break;
+    }
+    return j + 1 < data_outputs ? Slot(v) : std::move(v);
+  }
+};
 
 // By node: the index among its outputs of the one edge to the inline
 // successor it hands its operation to, or kNone. A node has one when it routes
 // every token within its iteration (no Enter, Exit, NextIteration, Call, or
 // result to a caller), every output but one leaves the graph, and that one
-// goes to a node that waits for nothing else and fires as a task (not a
-// Merge, a Return or a forwarder: AtOnce). Only the node fills that successor's state,
+// goes to a node that waits for nothing else and fires as a task when live
+// (not a Return, nor a node AtOnce fires live: a Merge, a forwarder, a host
+// constant or a scalar function). Only the node fills that successor's state,
 // so it does so without the instance's lock, and its outstanding operation
 // passes to the successor.
 std::vector<std::uint32_t> inline_successors(const CompiledGraph& g, const std::vector<std::uint8_t>& at_once);

@@ -25,7 +25,7 @@ struct Session::Pool {
 Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
     : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_, options.calls, options.threads > 1)) {
   place();
-  at_once_ = at_once_firings(graph_);
+  at_once_ = at_once_firings(graph_, placement_.on_accelerator);
   inline_next_ = inline_successors(graph_, at_once_);
   host_constants_.resize(graph_.constants.size());
   for (const auto& c : graph_.nodes) {

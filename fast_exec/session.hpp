@@ -181,6 +181,10 @@ class Session {
   // Fires ready node n of iteration it at once, and the nodes its tokens make
   // ready that fire at once too; queues the others.
   void fire_at_once(IterState& it, std::uint32_t n, Ready& ready);
+  struct Sent;  // what a firing at once sends (frames.hpp)
+  // The rule of ready node n of iteration it, applied at once: what it sends;
+  // false, nothing taken, when its kernel declines and it must fire as a task.
+  bool apply_at_once(IterState& it, std::uint32_t n, Sent& sent, Ready& ready);
   // Routes t's data outputs and control value (C-SLOT), then counts t as done in its iteration.
   void route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready);
   // The instance that Enter or Call node n in iteration it starts, made if new;

@@ -198,18 +198,42 @@ TEST_CASE("S-STUCK: a run that leaves a node unfired ends, says so, and its Retu
   CHECK(report.conforms());
 }
 
-TEST_CASE("forwarders and DEAD firings run where their token arrives, and count as fired") {
-  // A chain of 100,000 Identity nodes (fired from a work list, not recursively),
-  // a Copy whose control output triggers a Const, and a Switch whose untaken
-  // branch is DEAD through an Identity, a Neg and a Const it triggers.
+TEST_CASE("forwarders, scalar functions, Consts and DEAD firings run where their token arrives, and count as fired") {
+  // Chains of 100,000 Identity nodes and of 100,000 Adds on scalars (fired
+  // from a work list, not recursively), a Copy whose control output triggers a
+  // Const, a Switch whose untaken branch is DEAD through an Identity, a Neg
+  // and a Const it triggers, a Switch on a Less, and a Div whose scalar entry
+  // declines (division by zero), so that its kernel gives the error as a task.
   generate::SpecBuilder b("at-once");
   constexpr int kChain = 100000;
   b.feed(Tensor::scalar(std::int32_t{7}), {"id0", 0});
+  b.feed(Tensor::scalar(std::int32_t{7}), {"add0", 0});
   for (int i = 0; i < kChain; ++i) {
-    b.node("id" + std::to_string(i), "Identity");
-    if (i > 0) b.tensor({"id" + std::to_string(i - 1), 0}, {"id" + std::to_string(i), 0});
+    const auto n = std::to_string(i);
+    b.node("id" + n, "Identity");
+    b.node("add" + n, "Add");
+    b.feed(Tensor::scalar(std::int32_t{1}), {"add" + n, 1});
+    if (i == 0) continue;
+    const auto before = std::to_string(i - 1);
+    b.tensor({"id" + before, 0}, {"id" + n, 0});
+    b.tensor({"add" + before, 0}, {"add" + n, 0});
   }
   b.output({"id" + std::to_string(kChain - 1), 0}, "chain");
+  b.output({"add" + std::to_string(kChain - 1), 0}, "sum");
+  b.node("args", "Copy");
+  b.feed(Tensor::scalar(std::int32_t{2}), {"args", 0});
+  b.node("div", "Div");
+  b.tensor({"args", 0}, {"div", 0});
+  b.feed(Tensor::scalar(std::int32_t{0}), {"div", 1});
+  b.output({"div", 0}, "div");
+  b.node("less", "Less");
+  b.tensor({"args", 1}, {"less", 0});
+  b.feed(Tensor::scalar(std::int32_t{3}), {"less", 1});
+  b.node("switch2", "Switch");
+  b.feed(Tensor::scalar(std::int32_t{9}), {"switch2", 0});
+  b.tensor({"less", 0}, {"switch2", 1});
+  b.output({"switch2", 0}, "if_false");
+  b.output({"switch2", 1}, "if_true");
   b.node("copy", "Copy");
   b.feed(Tensor::scalar(std::int32_t{5}), {"copy", 0});
   b.output({"copy", 0}, "a");
@@ -232,9 +256,12 @@ TEST_CASE("forwarders and DEAD firings run where their token arrives, and count 
     b.output({side + "_k", 0}, side + "_k");
   }
   const auto p = Program::build(std::move(b).build());
-  const std::map<std::string, std::string> expected{{"chain", "i32:7"}, {"a", "i32:5"},     {"b", "i32:5"},
-                                                    {"k", "i32:1"},     {"untaken", "DEAD"}, {"untaken_k", "DEAD"},
-                                                    {"taken", "i32:-3"}, {"taken_k", "i32:1"}};
+  const std::map<std::string, std::string> expected{
+      {"chain", "i32:7"},          {"sum", "i32:100007"}, {"a", "i32:5"},
+      {"b", "i32:5"},              {"k", "i32:1"},        {"untaken", "DEAD"},
+      {"untaken_k", "DEAD"},       {"taken", "i32:-3"},   {"taken_k", "i32:1"},
+      {"if_false", "DEAD"},        {"if_true", "i32:9"},
+      {"div", "error(domain: Div: integer division by zero or overflow)"}};
   for (int threads : {1, 2}) {
     CAPTURE(threads);
     fast_exec::ExecOptions o;
