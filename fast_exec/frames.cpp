@@ -324,21 +324,21 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s, Ready& read
     return true;
   }
   const auto a = at_once_[n];
-  if ((a & kConstant) != 0) {
+  if ((a & kConstant) != 0) {  // S-FUNCTION, f of no arguments: its tuple
     s.shape = Sent::constant;
     s.constants = host_constants_[c.constant - 1].data();
   } else if (c.kind == OpKind::switch_) {  // C-SWITCH: the data input on output 1 when true, on 0 when false
     s.shape = Sent::one;
     s.k = input(1).scalar()->boolean ? 1 : 0;
     s.v = std::move(input(0));
-  } else if ((a & kScalar) != 0) {
+  } else if ((a & kScalar) != 0) {  // S-FUNCTION on two unboxed scalars
     const auto r = apply_binary(*c.fn, *input(0).scalar(), *input(1).scalar());
     if (!r) return false;  // not a scalar of theirs: the kernel, as a task
     input(0) = Slot{};
     input(1) = Slot{};
     s.v = Slot(*r);
   } else {
-    s.v = std::move(input(0));  // a forwarder
+    s.v = std::move(input(0));  // a forwarder: S-FUNCTION, f the identity; C-RETURN
   }
   return true;
 }
