@@ -343,7 +343,7 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s, Ready& read
   return true;
 }
 
-void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready) {
+void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t returns) {
   auto& run = *it.inst->run;
   InlineVector<std::uint32_t, 8> todo{n};
   while (!todo.empty()) {
@@ -362,9 +362,18 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready) {
       if (o.route == Route::caller) {
         // C-RETURN: to the Return of the site that made this call, in the caller's
         // instance: its lock taken inside this one's (always upward, so no cycle).
+        // A chain of tail calls returns at once through kReturnsAtOnce callers at
+        // most, then as a task, so that the C++ stack does not grow with it.
         if (graph_.nodes[o.dst].site != it.inst->site) continue;
-        const Guard guard(it.inst->parent->inst->lock, run.shared);
-        deliver(*it.inst->parent, o, sent.token(j, c.out_count), ready);
+        auto& caller = *it.inst->parent;
+        const Guard guard(caller.inst->lock, run.shared);
+        if (!arrive(caller, o, sent.token(j, c.out_count))) continue;
+        if (returns < kReturnsAtOnce && fires_at_once(caller, o.dst)) {
+          fire_at_once(caller, o.dst, ready, returns + 1);
+        } else {
+          ++caller.outstanding_ops;
+          ready.push_back(Task{&caller, o.dst});
+        }
       } else if (o.dst == kNone) {
         put(run, it, o, sent.token(j, c.out_count), ready);
       } else if (arrive(it, o, sent.token(j, c.out_count))) {

@@ -179,8 +179,10 @@ class Session {
   // Whether ready node n of iteration it fires at once (AtOnce).
   [[nodiscard]] bool fires_at_once(const IterState& it, std::uint32_t n) const;
   // Fires ready node n of iteration it at once, and the nodes its tokens make
-  // ready that fire at once too; queues the others.
-  void fire_at_once(IterState& it, std::uint32_t n, Ready& ready);
+  // ready that fire at once too; queues the others. `returns`: how many
+  // callers this chain of firings at once has returned into (kReturnsAtOnce).
+  void fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t returns = 0);
+  static constexpr std::uint32_t kReturnsAtOnce = 16;
   struct Sent;  // what a firing at once sends (frames.hpp)
   // The rule of ready node n of iteration it, applied at once: what it sends;
   // false, nothing taken, when its kernel declines and it must fire as a task.

@@ -148,6 +148,20 @@ TEST_CASE("a call's instance is given back when it completes: Ackermann holds ab
   CHECK(s.instances_held(FrameId(static_cast<std::size_t>(ack - frames.begin()))) <= 400);
 }
 
+TEST_CASE("a chain of 100,000 tail calls returns without deepening the C++ stack") {
+  // is_even(n) and is_odd(n) call each other in tail position, so the last
+  // call's result returns through every caller at once; a bounded number of
+  // them return at once (Session::kReturnsAtOnce), the rest as tasks.
+  const auto p = feed(test::program_file("models/even-odd.json"), "n", 100000);
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    fast_exec::ExecOptions o;
+    o.threads = threads;
+    fast_exec::Session s(p, o);
+    CHECK(output_text(*p, s.run()) == "bool:true");
+  }
+}
+
 TEST_CASE("loops and recursion compute their results, on one thread and on two") {
   for (int threads : {1, 2}) {
     CAPTURE(threads);
