@@ -232,11 +232,18 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   out(Go{});
 }
 
-void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
+void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t returns) {
   if (!arrive(it, o, std::move(v))) return;
-  if (fires_at_once(it, o.dst)) return fire_at_once(it, o.dst, ready);
+  if (returns <= kReturnsAtOnce && fires_at_once(it, o.dst)) return fire_at_once(it, o.dst, ready, returns);
   ++it.outstanding_ops;
   ready.push_back(Task{&it, o.dst});
+}
+
+void Session::return_to_caller(Run& run, const Instance& callee, const CompiledOut& o, Slot&& v, Ready& ready,
+                               std::uint32_t returns) {
+  if (graph_.nodes[o.dst].site != callee.site) return;  // another site's Return: nothing from this call
+  const Guard guard(callee.parent->inst->lock, run.shared);
+  deliver(*callee.parent, o, std::move(v), ready, returns);
 }
 
 bool Session::arrive(IterState& it, const CompiledOut& o, Slot&& v) {
@@ -360,20 +367,7 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
     for (std::uint32_t j = sent.first; j < c.out_count + c.control_out_count; ++j) {
       const auto& o = graph_.outs[c.out_begin + j];
       if (o.route == Route::caller) {
-        // C-RETURN: to the Return of the site that made this call, in the caller's
-        // instance: its lock taken inside this one's (always upward, so no cycle).
-        // A chain of tail calls returns at once through kReturnsAtOnce callers at
-        // most, then as a task, so that the C++ stack does not grow with it.
-        if (graph_.nodes[o.dst].site != it.inst->site) continue;
-        auto& caller = *it.inst->parent;
-        const Guard guard(caller.inst->lock, run.shared);
-        if (!arrive(caller, o, sent.token(j, c.out_count))) continue;
-        if (returns < kReturnsAtOnce && fires_at_once(caller, o.dst)) {
-          fire_at_once(caller, o.dst, ready, returns + 1);
-        } else {
-          ++caller.outstanding_ops;
-          ready.push_back(Task{&caller, o.dst});
-        }
+        return_to_caller(run, *it.inst, o, sent.token(j, c.out_count), ready, returns + 1);
       } else if (o.dst == kNone) {
         put(run, it, o, sent.token(j, c.out_count), ready);
       } else if (arrive(it, o, sent.token(j, c.out_count))) {
@@ -389,6 +383,7 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
 }
 
 void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
+  if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready);  // an Exit's result
   if (o.dst != kNone) return deliver(it, o, std::move(v), ready);
   if (const auto k = graph_.fetch_index[o.edge]; k != kNone) run.fetched[k] = std::move(v);  // G-FETCH: the root's
 }
@@ -584,13 +579,10 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
         if (sent(j)) put(run, *inst.parent, outs[j], value(j), ready);
     }
   }
-  // C-RETURN: a result goes to the Return of the site that made this call;
-  // the edges to the other sites' Returns carry nothing from this call.
-  for (std::size_t j = 0; c.returns && j < outs.size(); ++j)
-    if (sent(j) && outs[j].route == Route::caller && graph_.nodes[outs[j].dst].site == inst.site) {
-      const Guard guard(inst.parent->inst->lock, run.shared);
-      deliver(*inst.parent, outs[j], value(j), ready);
-    }
+  // C-RETURN: a result goes to the Return of the site that made this call (an
+  // Exit's, from the instance it delivers into: put, above).
+  for (std::size_t j = 0; c.returns && c.kind != OpKind::exit && j < outs.size(); ++j)
+    if (sent(j) && outs[j].route == Route::caller) return_to_caller(run, inst, outs[j], value(j), ready);
   bool done = false;
   {
     const Guard guard(inst.lock, run.shared);

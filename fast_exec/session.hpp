@@ -172,15 +172,23 @@ class Session {
 
   // ---- Frames (frames.cpp); each runs under the lock of the instance it names. ----
   // Puts v on out edge o into iteration it; queues the destination when it is
-  // ready, or fires it at once (fire_at_once).
-  void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
+  // ready, or fires it at once (fire_at_once) unless `returns` is past kReturnsAtOnce.
+  void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t returns = 0);
+  // C-RETURN: v, a result of the call `callee` on edge o, to the Return of the
+  // site that made the call, in the caller's iteration, under its lock (taken
+  // inside the callee's where that is held: locks nest only upward). The edges
+  // to the other sites' Returns carry nothing from this call.
+  void return_to_caller(Run& run, const Instance& callee, const CompiledOut& o, Slot&& v, Ready& ready,
+                        std::uint32_t returns = 0);
   // Puts v on out edge o into iteration it; whether its destination is now ready.
   bool arrive(IterState& it, const CompiledOut& o, Slot&& v);
   // Whether ready node n of iteration it fires at once (AtOnce).
   [[nodiscard]] bool fires_at_once(const IterState& it, std::uint32_t n) const;
   // Fires ready node n of iteration it at once, and the nodes its tokens make
   // ready that fire at once too; queues the others. `returns`: how many
-  // callers this chain of firings at once has returned into (kReturnsAtOnce).
+  // callers this chain of firings at once has returned into. A chain of tail
+  // calls returns at once through kReturnsAtOnce callers at most, then as a
+  // task, so that the C++ stack does not grow with it.
   void fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t returns = 0);
   static constexpr std::uint32_t kReturnsAtOnce = 16;
   struct Sent;  // what a firing at once sends (frames.hpp)

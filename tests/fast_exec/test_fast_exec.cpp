@@ -29,12 +29,15 @@ constexpr std::uint64_t kFuzzSlack = 0;
 
 std::string output_text(const Program& p, const fast_exec::RunResult& r) { return content_to_string(p, r.fetched.at(0)); }
 
-// The program with input edge `edge` fed the i32 scalar v.
-std::shared_ptr<const Program> feed(const std::shared_ptr<const Program>& p, const std::string& edge, std::int32_t v) {
+// The program with input edge `edge` fed v.
+std::shared_ptr<const Program> feed(const std::shared_ptr<const Program>& p, const std::string& edge, const Tensor& v) {
   auto spec = p->spec();
   for (auto& e : spec.edges)
-    if (e.id == edge) e.value = Tensor::scalar(v);
+    if (e.id == edge) e.value = v;
   return Program::build(std::move(spec));
+}
+std::shared_ptr<const Program> feed(const std::shared_ptr<const Program>& p, const std::string& edge, std::int32_t v) {
+  return feed(p, edge, Tensor::scalar(v));
 }
 
 conform::Options stressed(std::size_t runs) {
@@ -146,6 +149,31 @@ TEST_CASE("a call's instance is given back when it completes: Ackermann holds ab
   fast_exec::Session s(p, o);
   CHECK(output_text(*p, s.run()) == "i32:61");
   CHECK(s.instances_held(FrameId(static_cast<std::size_t>(ack - frames.begin()))) <= 400);
+}
+
+TEST_CASE("a loop's Exits that are a function's results return to the caller, live and DEAD") {
+  // The Exits deliver into the function's iteration, and their results go on
+  // to the caller's Return (C-EXIT, C-RETURN); with p false, once the loop's
+  // instance completes (C-EXIT-DEAD). Before, the results went to the
+  // function's own iteration and the run was stuck.
+  const auto base = test::program_file("models/loop-in-function.json");
+  for (const bool p : {true, false}) {
+    const auto program = feed(base, "p", Tensor::scalar(p));
+    const std::map<std::string, std::string> expected = p ? std::map<std::string, std::string>{{"sum", "i32:55"}, {"i", "i32:11"}}
+                                                           : std::map<std::string, std::string>{{"sum", "DEAD"}, {"i", "DEAD"}};
+    for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
+      for (int threads : {1, 2}) {
+        CAPTURE(p);
+        CAPTURE(threads);
+        fast_exec::ExecOptions o;
+        o.threads = threads;
+        o.calls = calls;
+        fast_exec::Session s(program, o);
+        const auto r = s.run();
+        CHECK_FALSE(r.stuck);
+        for (const auto& [fetch, content] : s.outputs(r)) CHECK(content_to_string(*program, content) == expected.at(fetch));
+      }
+  }
 }
 
 TEST_CASE("a chain of 100,000 tail calls returns without deepening the C++ stack") {
