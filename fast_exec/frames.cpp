@@ -175,6 +175,12 @@ ExecContext context_of(const CompiledGraph& g, const IterState* it) {
   return c;
 }
 
+inline void Session::drop_inputs(IterState& it, const CompiledNode& c) const {
+  const auto* slot = graph_.in_slots.data() + c.in_begin;
+  for (const auto* end = slot + c.in_count; slot != end; ++slot)
+    if (auto& in = it.slots[*slot]; in.owns()) in = Slot{};  // the others own nothing; overwritten on reuse
+}
+
 void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   const auto& c = graph_.nodes[t.node];
   auto& it = *t.it;
@@ -190,6 +196,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   // A Merge never gets here: it fires at once (fire_at_once), and run_schedule,
   // which fires nothing at once, refuses a graph with control flow.
   if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
+    drop_inputs(it, c);
     switch (c.kind) {
       case OpKind::next_iteration: return out(Empty{});  // C-NEXT-DEAD: deadness stops here
       case OpKind::call: return out(Dead{});             // C-CALL-DEAD: no call is made
@@ -321,8 +328,9 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s, Ready& read
     }
     return true;
   }
-  // C-DEAD, leaving the DEAD inputs in their slots, emptied when the iteration is given back.
+  // C-DEAD.
   if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
+    drop_inputs(it, c);
     s.dead = true;
     if (c.kind == OpKind::call) {
       child_of(it, n, false, ready);  // C-CALL-DEAD: counted at its site; no call made, nothing to the callee

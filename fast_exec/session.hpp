@@ -191,6 +191,9 @@ class Session {
   // task, so that the C++ stack does not grow with it.
   void fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t returns = 0);
   static constexpr std::uint32_t kReturnsAtOnce = 16;
+  // A DEAD firing takes none of its inputs: the tensors among them (a large
+  // one beside a DEAD token) are let go now, not when the iteration is given back.
+  void drop_inputs(IterState& it, const CompiledNode& c) const;
   struct Sent;  // what a firing at once sends (frames.hpp)
   // The rule of ready node n of iteration it, applied at once: what it sends;
   // false, nothing taken, when its kernel declines and it must fire as a task.

@@ -81,6 +81,8 @@ class Slot {
   ~Slot() { destroy(); }
 
   [[nodiscard]] bool empty() const { return tag_ == Tag::empty; }
+  // Whether it holds a payload of its own (a tensor, on the host or the device).
+  [[nodiscard]] bool owns() const { return tag_ >= Tag::tensor; }
   [[nodiscard]] bool dead() const { return tag_ == Tag::dead; }
   // A tensor on the accelerator; else host contents.
   [[nodiscard]] const DevicePtr* device() const { return tag_ == Tag::device ? &device_ : nullptr; }
@@ -113,7 +115,6 @@ class Slot {
   // The tags from tensor on own their payload (a Tensor, a shared pointer):
   // destroying any other token (GO, DEAD, a scalar: most of them) is one test.
   enum class Tag : std::uint8_t { empty, go, dead, var, scalar, tensor, device };
-  [[nodiscard]] bool owns() const { return tag_ >= Tag::tensor; }
   void destroy() noexcept {
     if (owns()) release();
   }
