@@ -239,11 +239,15 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   out(Go{});
 }
 
+inline void Session::queue(IterState& it, std::uint32_t n, Ready& ready) {
+  ++it.outstanding_ops;
+  ready.push_back(Task{&it, n});
+}
+
 void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t returns) {
   if (!arrive(it, o, std::move(v))) return;
   if (returns <= kReturnsAtOnce && fires_at_once(it, o.dst)) return fire_at_once(it, o.dst, ready, returns);
-  ++it.outstanding_ops;
-  ready.push_back(Task{&it, o.dst});
+  queue(it, o.dst, ready);
 }
 
 void Session::return_to_caller(Run& run, const Instance& callee, const CompiledOut& o, Slot&& v, Ready& ready,
@@ -366,8 +370,7 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
     todo.pop_back();
     Sent sent;
     if (!apply_at_once(it, node, sent, ready)) {
-      ++it.outstanding_ops;
-      ready.push_back(Task{&it, node});
+      queue(it, node, ready);
       continue;
     }
     ++it.fired;
@@ -379,19 +382,15 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
       } else if (o.dst == kNone) {
         put(run, it, o, sent.token(j, c.out_count), ready);
       } else if (arrive(it, o, sent.token(j, c.out_count))) {
-        if (fires_at_once(it, o.dst)) {
-          todo.push_back(o.dst);
-        } else {
-          ++it.outstanding_ops;
-          ready.push_back(Task{&it, o.dst});
-        }
+        if (fires_at_once(it, o.dst)) todo.push_back(o.dst);
+        else queue(it, o.dst, ready);
       }
     }
   }
 }
 
 void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
-  if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready);  // an Exit's result
+  if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready);  // C-RETURN
   if (o.dst != kNone) return deliver(it, o, std::move(v), ready);
   if (const auto k = graph_.fetch_index[o.edge]; k != kNone) run.fetched[k] = std::move(v);  // G-FETCH: the root's
 }
@@ -446,10 +445,7 @@ IterState* Session::start_iteration(Instance& inst, std::uint32_t i, Ready& read
   // Done iterations before this one are not needed any more (C-EXIT-DEAD looks at the last).
   while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_->give_back(inst.frame, inst.at(inst.first++));
   for (const auto& [o, v] : inst.invariants) deliver(*it, graph_.outs[o], Slot(v), ready);
-  for (auto n : cf.sources) {
-    ++it->outstanding_ops;
-    ready.push_back(Task{it, n});
-  }
+  for (auto n : cf.sources) queue(*it, n, ready);
   return it;
 }
 
@@ -547,8 +543,8 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
     return;
   }
   // Into another instance first, each under its lock: Enter and Call start
-  // (or feed) a child instance, Exit delivers to the parent once, results go
-  // back to the caller's Return.
+  // (or feed) a child instance, Exit delivers to the parent once. A result
+  // goes back to the caller's Return below, from this instance's lock.
   if (c.kind == OpKind::enter || c.kind == OpKind::call) {
     Instance* child = nullptr;
     {
@@ -587,10 +583,6 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
         if (sent(j)) put(run, *inst.parent, outs[j], value(j), ready);
     }
   }
-  // C-RETURN: a result goes to the Return of the site that made this call (an
-  // Exit's, from the instance it delivers into: put, above).
-  for (std::size_t j = 0; c.returns && c.kind != OpKind::exit && j < outs.size(); ++j)
-    if (sent(j) && outs[j].route == Route::caller) return_to_caller(run, inst, outs[j], value(j), ready);
   bool done = false;
   {
     const Guard guard(inst.lock, run.shared);
@@ -607,6 +599,7 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
           else inst.deferred.emplace_back(c.out_begin + static_cast<std::uint32_t>(j), value(j));
           break;
         }
+        case Route::caller:  // C-RETURN, under the caller's lock inside this one's
         case Route::output: put(run, it, o, value(j), ready); break;
         default: break;  // delivered above
       }

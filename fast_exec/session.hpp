@@ -180,6 +180,8 @@ class Session {
   // to the other sites' Returns carry nothing from this call.
   void return_to_caller(Run& run, const Instance& callee, const CompiledOut& o, Slot&& v, Ready& ready,
                         std::uint32_t returns = 0);
+  // Counts an operation outstanding in iteration it, and queues its node n as a task.
+  void queue(IterState& it, std::uint32_t n, Ready& ready);
   // Puts v on out edge o into iteration it; whether its destination is now ready.
   bool arrive(IterState& it, const CompiledOut& o, Slot&& v);
   // Whether ready node n of iteration it fires at once (AtOnce).
@@ -203,7 +205,9 @@ class Session {
   // The instance that Enter or Call node n in iteration it starts, made if new;
   // null for a DEAD Call (live false) of a site that has no instance yet.
   Instance* child_of(IterState& it, std::uint32_t n, bool live, Ready& ready);
-  // deliver, or for an output edge its fetched contents.
+  // deliver; for a result, return_to_caller from the instance of iteration it
+  // (a loop's Exit puts into its function's iteration); for an output edge,
+  // its fetched contents.
   void put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
   // Iteration i of inst, started: invariants delivered, sources queued.
   IterState* start_iteration(Instance& inst, std::uint32_t i, Ready& ready);
