@@ -94,6 +94,9 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       o.dst = edge.dst.value;
       o.slot = slot[e];
       o.port = edge.dst_port;
+      o.local = nodes[o.dst].local;
+      const auto kind = prog.node(edge.dst).op.kind;
+      o.into = kind == OpKind::merge ? Into::merge : kind == OpKind::return_ ? Into::return_ : Into::node;
     }
     return o;
   };

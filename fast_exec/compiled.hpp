@@ -23,12 +23,18 @@ inline constexpr std::uint32_t kNone = ~std::uint32_t{0};
 // iteration (NextIteration), or out of the graph (an output edge).
 enum class Route : std::uint8_t { same, enter, exit, next, call, caller, output };
 
+// What kind of node an edge goes into, as arriving tokens tell them apart:
+// a Merge (C-MERGE) and a Return (C-RETURN) take tokens their own way.
+enum class Into : std::uint8_t { node, merge, return_ };
+
 struct CompiledOut {
   std::uint32_t edge = 0;
   std::uint32_t dst = kNone;   // the destination node; kNone for an output edge
   std::uint32_t slot = 0;      // its input slot in the destination's iteration state (data edges)
   std::uint32_t port = 0;      // the destination's input port (data edges)
+  std::uint32_t local = 0;     // the destination's CompiledNode::local
   Route route = Route::same;
+  Into into = Into::node;
   bool control = false;
 };
 

@@ -176,6 +176,7 @@ ExecContext context_of(const CompiledGraph& g, const IterState* it) {
 }
 
 inline void Session::drop_inputs(IterState& it, const CompiledNode& c) const {
+  if ((it.flags[c.local] & kHeldInput) == 0) return;
   const auto* slot = graph_.in_slots.data() + c.in_begin;
   for (const auto* end = slot + c.in_count; slot != end; ++slot)
     if (auto& in = it.slots[*slot]; in.owns()) in = Slot{};  // the others own nothing; overwritten on reuse
@@ -246,7 +247,8 @@ inline void Session::queue(IterState& it, std::uint32_t n, Ready& ready) {
 
 void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t returns) {
   if (!arrive(it, o, std::move(v))) return;
-  if (returns <= kReturnsAtOnce && fires_at_once(it, o.dst)) return fire_at_once(it, o.dst, ready, returns);
+  if (returns <= kReturnsAtOnce && it.inst->run->at_once && fires_at_once(it, o.dst))
+    return fire_at_once(it, o.dst, ready, returns);
   queue(it, o.dst, ready);
 }
 
@@ -258,55 +260,66 @@ void Session::return_to_caller(Run& run, const Instance& callee, const CompiledO
 }
 
 bool Session::arrive(IterState& it, const CompiledOut& o, Slot&& v) {
-  const auto& d = graph_.nodes[o.dst];
-  const auto l = d.local;
-  auto& flags = it.flags[l];
-  const bool dead = v.dead();
-  if (d.kind == OpKind::merge) {
-    if ((flags & kFired) != 0) return false;  // a second live input (C-MERGE-TWO-LIVE), or too late: dropped
-    auto& aux = it.aux[l];
-    if (o.control) {
-      --it.pending[l];
-    } else if (!dead) {
-      if (aux < 0) return false;  // a second live input: the first one wins
-      aux = -static_cast<std::int32_t>(o.port) - 1;
-      it.slots[o.slot] = std::move(v);
-    } else if (aux > 0) {
-      // C-MERGE-DEAD counts the inputs the Merge waits for: a loop's entering
-      // value in iteration 0, its NextIteration's after; the call's argument.
-      const auto site = graph_.call_site[o.edge];
-      const bool expected = site != kNone ? site == it.inst->site
-                                          : !d.loop_merge || (graph_.back_edge[o.edge] != 0) == (it.iteration > 0);
-      if (expected) --aux;
-    }
-    if (it.pending[l] != 0 || aux > 0) return false;
-    flags |= kFired;
-  } else {
-    if (o.control) {
-      if (dead) {
-        flags |= kDeadControl;
-        // C-RETURN: a call not made returns DEAD without waiting for a result
-        // (which may have come already, from a call made by the site's other Calls).
-        if (d.kind == OpKind::return_ && (flags & kDeadCall) == 0) {
-          flags |= kDeadCall;
-          const auto& result = it.slots[graph_.in_slots[d.in_begin]];
-          if (result.empty()) --it.pending[l];
-        }
-      }
-    } else {
-      if (d.kind == OpKind::return_ && (flags & kDeadCall) != 0) return false;
-      if (dead) flags |= kDeadInput;
-      it.slots[o.slot] = std::move(v);
-    }
-    if (--it.pending[l] != 0) return false;
+  if (o.into == Into::merge) return arrive_at_merge(it, o, std::move(v));
+  if (o.into == Into::return_) return arrive_at_return(it, o, std::move(v));
+  const auto l = o.local;
+  if (v.dead()) {
+    it.flags[l] |= o.control ? kDeadControl : kDeadInput;  // C-DEAD: the flag is all a DEAD firing reads
+  } else if (!o.control) {
+    if (v.owns()) it.flags[l] |= kHeldInput;
+    it.slots[o.slot].fill(std::move(v));
   }
+  return --it.pending[l] == 0;
+}
+
+bool Session::arrive_at_return(IterState& it, const CompiledOut& o, Slot&& v) {
+  const auto l = o.local;
+  auto& flags = it.flags[l];
+  if (!o.control) {
+    if ((flags & kDeadCall) != 0) return false;
+    if (v.dead()) flags |= kDeadInput;
+    else if (v.owns()) flags |= kHeldInput;
+    it.slots[o.slot].fill(std::move(v));  // C-RETURN looks at whether the result came
+  } else if (v.dead()) {
+    flags |= kDeadControl;
+    // C-RETURN: a call not made returns DEAD without waiting for a result
+    // (which may have come already, from a call made by the site's other Calls).
+    if ((flags & kDeadCall) == 0) {
+      flags |= kDeadCall;
+      if (it.slots[graph_.in_slots[graph_.nodes[o.dst].in_begin]].empty()) --it.pending[l];
+    }
+  }
+  return --it.pending[l] == 0;
+}
+
+bool Session::arrive_at_merge(IterState& it, const CompiledOut& o, Slot&& v) {
+  const auto l = o.local;
+  auto& flags = it.flags[l];
+  if ((flags & kFired) != 0) return false;  // a second live input (C-MERGE-TWO-LIVE), or too late: dropped
+  auto& aux = it.aux[l];
+  if (o.control) {
+    --it.pending[l];
+  } else if (!v.dead()) {
+    if (aux < 0) return false;  // a second live input: the first one wins
+    aux = -static_cast<std::int32_t>(o.port) - 1;
+    it.slots[o.slot].fill(std::move(v));
+  } else if (aux > 0) {
+    // C-MERGE-DEAD counts the inputs the Merge waits for: a loop's entering
+    // value in iteration 0, its NextIteration's after; the call's argument.
+    const auto site = graph_.call_site[o.edge];
+    const bool expected = site != kNone ? site == it.inst->site
+                                        : !graph_.nodes[o.dst].loop_merge || (graph_.back_edge[o.edge] != 0) == (it.iteration > 0);
+    if (expected) --aux;
+  }
+  if (it.pending[l] != 0 || aux > 0) return false;
+  flags |= kFired;
   return true;
 }
 
-bool Session::fires_at_once(const IterState& it, std::uint32_t n) const {
+inline bool Session::fires_at_once(const IterState& it, std::uint32_t n) const {
   const auto a = at_once_[n];
-  if (a == 0 || !it.inst->run->at_once) return false;
   if ((a & (kForwarder | kMerge | kConstant)) != 0) return true;
+  if (a == 0) return false;
   const auto& c = graph_.nodes[n];
   if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0)  // kWhenDead
     return c.kind != OpKind::call || it.children[c.child] == nullptr;  // the call site's instance has its own lock
@@ -316,7 +329,7 @@ bool Session::fires_at_once(const IterState& it, std::uint32_t n) const {
   return c.kind == OpKind::switch_ ? y != nullptr && y->dtype == DType::boolean : x != nullptr && y != nullptr;
 }
 
-bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s, Ready& ready) {
+bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
   const auto& c = graph_.nodes[n];
   auto input = [&](std::uint32_t port) -> Slot& { return it.slots[graph_.in_slots[c.in_begin + port]]; };
   if (c.kind == OpKind::merge) {
@@ -329,16 +342,6 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s, Ready& read
     if (options_.record_merges) {
       const std::lock_guard guard(it.inst->run->trace_lock);
       it.inst->run->choices.push_back({NodeId(n), context_of(graph_, &it), s.k});
-    }
-    return true;
-  }
-  // C-DEAD.
-  if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
-    drop_inputs(it, c);
-    s.dead = true;
-    if (c.kind == OpKind::call) {
-      child_of(it, n, false, ready);  // C-CALL-DEAD: counted at its site; no call made, nothing to the callee
-      s.first = c.out_count;
     }
     return true;
   }
@@ -365,27 +368,38 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s, Ready& read
 void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t returns) {
   auto& run = *it.inst->run;
   InlineVector<std::uint32_t, 8> todo{n};
+  auto send = [&](const CompiledOut& o, Slot&& v) __attribute__((always_inline)) {
+    if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready, returns + 1);
+    if (o.dst == kNone) return put(run, it, o, std::move(v), ready);
+    if (!arrive(it, o, std::move(v))) return;
+    if (fires_at_once(it, o.dst)) todo.push_back(o.dst);
+    else queue(it, o.dst, ready);
+  };
   while (!todo.empty()) {
     const auto node = todo.back();
     todo.pop_back();
+    const auto& c = graph_.nodes[node];
+    const auto* outs = graph_.outs.data() + c.out_begin;
+    const auto out_count = c.out_count + c.control_out_count;
+    if (c.kind != OpKind::merge && (it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
+      // C-DEAD: DEAD on every output; C-CALL-DEAD: counted at its site, nothing to the callee.
+      drop_inputs(it, c);
+      std::uint32_t first = 0;
+      if (c.kind == OpKind::call) {
+        child_of(it, node, false, ready);
+        first = c.out_count;
+      }
+      ++it.fired;
+      for (auto j = first; j < out_count; ++j) send(outs[j], Slot(Dead{}));
+      continue;
+    }
     Sent sent;
-    if (!apply_at_once(it, node, sent, ready)) {
+    if (!apply_at_once(it, node, sent)) {
       queue(it, node, ready);
       continue;
     }
     ++it.fired;
-    const auto& c = graph_.nodes[node];
-    for (std::uint32_t j = sent.first; j < c.out_count + c.control_out_count; ++j) {
-      const auto& o = graph_.outs[c.out_begin + j];
-      if (o.route == Route::caller) {
-        return_to_caller(run, *it.inst, o, sent.token(j, c.out_count), ready, returns + 1);
-      } else if (o.dst == kNone) {
-        put(run, it, o, sent.token(j, c.out_count), ready);
-      } else if (arrive(it, o, sent.token(j, c.out_count))) {
-        if (fires_at_once(it, o.dst)) todo.push_back(o.dst);
-        else queue(it, o.dst, ready);
-      }
-    }
+    for (std::uint32_t j = 0; j < out_count; ++j) send(outs[j], sent.token(j, c.out_count));
   }
 }
 
@@ -530,8 +544,8 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
     for (std::size_t j = 0; j < outs.size(); ++j)  // the graph's outputs: each fetch written by this node alone
       if (j != k && sent(j)) put(run, it, outs[j], value(j), ready);
     const auto& o = outs[k];
-    const auto l = graph_.nodes[o.dst].local;
-    if (!o.control) {
+    const auto l = o.local;
+    if (!o.control) {  // the successor's one input: a DEAD firing of it holds nothing else
       auto& s = it.slots[o.slot];
       s = value(k);
       if (s.dead()) it.flags[l] |= kDeadInput;

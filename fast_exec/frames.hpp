@@ -46,6 +46,7 @@ enum IterFlag : std::uint8_t {
   kDeadExit = 4,     // an Exit whose input was DEAD (C-EXIT-DEAD looks at the last iteration's)
   kDeadCall = 8,     // a Return told by its Call that no call was made: it needs no result
   kDeadInput = 16,   // a data input was DEAD (C-DEAD)
+  kHeldInput = 32,   // a data input holds a payload of its own (Slot::owns), which a DEAD firing lets go
 };
 
 struct IterState {
@@ -175,13 +176,12 @@ enum AtOnce : std::uint8_t {
 };
 std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g, const std::vector<bool>& on_accelerator);
 
-// What a firing at once sends: on data output j, token(j); on each control
-// output, GO, or DEAD when the firing is dead. Outputs before `first` get nothing.
+// What a live firing at once, or a Merge's, sends: on data output j,
+// token(j); on each control output, GO, or DEAD when the Merge is dead.
 struct Session::Sent {
   enum Shape : std::uint8_t { every, merge, one, constant };
   Shape shape = every;
   bool dead = false;
-  std::uint32_t first = 0;
   Slot v;                           // every: on each data output; merge: on 0; one: on output k alone
   std::uint32_t k = 0;              // merge: the live input, on output 1; one: the output v goes to
   const Slot* constants = nullptr;  // constant: output j's token

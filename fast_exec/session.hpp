@@ -184,7 +184,10 @@ class Session {
   void queue(IterState& it, std::uint32_t n, Ready& ready);
   // Puts v on out edge o into iteration it; whether its destination is now ready.
   bool arrive(IterState& it, const CompiledOut& o, Slot&& v);
-  // Whether ready node n of iteration it fires at once (AtOnce).
+  bool arrive_at_merge(IterState& it, const CompiledOut& o, Slot&& v);   // C-MERGE, C-MERGE-DEAD
+  bool arrive_at_return(IterState& it, const CompiledOut& o, Slot&& v);  // C-RETURN
+  // Whether ready node n of iteration it fires at once (AtOnce), when the run
+  // fires at once at all (Run::at_once).
   [[nodiscard]] bool fires_at_once(const IterState& it, std::uint32_t n) const;
   // Fires ready node n of iteration it at once, and the nodes its tokens make
   // ready that fire at once too; queues the others. `returns`: how many
@@ -197,9 +200,9 @@ class Session {
   // one beside a DEAD token) are let go now, not when the iteration is given back.
   void drop_inputs(IterState& it, const CompiledNode& c) const;
   struct Sent;  // what a firing at once sends (frames.hpp)
-  // The rule of ready node n of iteration it, applied at once: what it sends;
+  // The rule of ready node n of iteration it (a Merge, or no input DEAD), applied at once: what it sends;
   // false, nothing taken, when its kernel declines and it must fire as a task.
-  bool apply_at_once(IterState& it, std::uint32_t n, Sent& sent, Ready& ready);
+  bool apply_at_once(IterState& it, std::uint32_t n, Sent& sent);
   // Routes t's data outputs and control value (C-SLOT), then counts t as done in its iteration.
   void route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready);
   // The instance that Enter or Call node n in iteration it starts, made if new;

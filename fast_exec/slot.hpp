@@ -11,6 +11,7 @@
 #include "semantics/content.hpp"
 #include "semantics/scalar.hpp"
 
+#include <cassert>
 #include <memory>
 #include <new>
 #include <utility>
@@ -69,7 +70,7 @@ class Slot {
     if (this != &o) *this = Slot(o);
     return *this;
   }
-  Slot& operator=(Slot&& o) noexcept {
+  [[gnu::always_inline]] Slot& operator=(Slot&& o) noexcept {
     if (this != &o) {
       destroy();
       tag_ = o.tag_;
@@ -79,6 +80,14 @@ class Slot {
     return *this;
   }
   ~Slot() { destroy(); }
+  // Takes o's token into this slot, which is EMPTY (an input slot is filled
+  // once in an iteration): nothing to destroy first.
+  void fill(Slot&& o) noexcept {
+    assert(empty());
+    tag_ = o.tag_;
+    var_ = o.var_;
+    steal(o);
+  }
 
   [[nodiscard]] bool empty() const { return tag_ == Tag::empty; }
   // Whether it holds a payload of its own (a tensor, on the host or the device).
@@ -123,7 +132,7 @@ class Slot {
     else device_.~DevicePtr();
   }
   // This slot's tag is o's: takes o's payload, leaving o EMPTY.
-  void steal(Slot& o) noexcept {
+  [[gnu::always_inline]] void steal(Slot& o) noexcept {
     if (tag_ == Tag::scalar) {
       new (&scalar_) Scalar(o.scalar_);
     } else if (tag_ == Tag::tensor) {
