@@ -135,8 +135,11 @@ std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g, const std::vec
       case OpKind::switch_: a = kWhenDead | kScalar; break;
       case OpKind::var:
       case OpKind::read:
-      case OpKind::assign:
-      case OpKind::call: a = kWhenDead; break;
+      case OpKind::assign: a = kWhenDead; break;
+      case OpKind::call:
+        a = kWhenDead;
+        if (c.in_count == 1 && c.out_count == 1 && g.outs[c.out_begin].route == Route::call) a |= kCall;
+        break;
       default: break;
     }
   }
@@ -157,7 +160,7 @@ std::vector<std::uint32_t> inline_successors(const CompiledGraph& g, const std::
       if (o.route == Route::output) continue;
       const auto& d = g.nodes[o.dst];
       ok = o.route == Route::same && found == kNone && d.pending == 1 && d.kind != OpKind::return_ &&
-           (at_once[o.dst] & ~kWhenDead) == 0;
+           (at_once[o.dst] & ~(kWhenDead | kCall)) == 0;
       found = j;
     }
     if (ok) next[n] = found;
@@ -245,18 +248,18 @@ inline void Session::queue(IterState& it, std::uint32_t n, Ready& ready) {
   ready.push_back(Task{&it, n});
 }
 
-void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t returns) {
+void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t nested) {
   if (!arrive(it, o, std::move(v))) return;
-  if (returns <= kReturnsAtOnce && it.inst->run->at_once && fires_at_once(it, o.dst))
-    return fire_at_once(it, o.dst, ready, returns);
+  if (nested <= kNestedAtOnce && it.inst->run->at_once && fires_at_once(it, o.dst))
+    return fire_at_once(it, o.dst, ready, nested);
   queue(it, o.dst, ready);
 }
 
 void Session::return_to_caller(Run& run, const Instance& callee, const CompiledOut& o, Slot&& v, Ready& ready,
-                               std::uint32_t returns) {
+                               std::uint32_t nested) {
   if (graph_.nodes[o.dst].site != callee.site) return;  // another site's Return: nothing from this call
   const Guard guard(callee.parent->inst->lock, run.shared);
-  deliver(*callee.parent, o, std::move(v), ready, returns);
+  deliver(*callee.parent, o, std::move(v), ready, nested);
 }
 
 bool Session::arrive(IterState& it, const CompiledOut& o, Slot&& v) {
@@ -323,6 +326,7 @@ inline bool Session::fires_at_once(const IterState& it, std::uint32_t n) const {
   const auto& c = graph_.nodes[n];
   if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0)  // kWhenDead
     return c.kind != OpKind::call || it.children[c.child] == nullptr;  // the call site's instance has its own lock
+  if ((a & kCall) != 0) return !it.inst->run->shared && !last_call(it, n);
   if ((a & kScalar) == 0) return false;
   const auto* x = it.slots[graph_.in_slots[c.in_begin]].scalar();
   const auto* y = it.slots[graph_.in_slots[c.in_begin + 1]].scalar();
@@ -365,11 +369,31 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
   return true;
 }
 
-void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t returns) {
+bool Session::last_call(const IterState& it, std::uint32_t n) const {
+  const auto& c = graph_.nodes[n];
+  const auto* child = it.children[c.child];
+  return child != nullptr ? child->pending_inputs <= 1
+                          : static_cast<std::int32_t>(graph_.calls_at_site[n]) - it.dead_calls[c.child] <= 1;
+}
+
+bool Session::call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested) {
+  if (last_call(it, n)) return false;
+  const auto& c = graph_.nodes[n];
+  auto* child = child_of(it, n, true, ready);
+  if (child->iterations == 0) start_iteration(*child, 0, ready);
+  // Counted before the argument goes in: a Call of the site that its
+  // cascade makes ready sees that this one has come.
+  --child->pending_inputs;
+  Slot v{std::move(it.slots[graph_.in_slots[c.in_begin]])};
+  deliver(*child->at(0), graph_.outs[c.out_begin], std::move(v), ready, nested + 1);
+  return true;
+}
+
+void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested) {
   auto& run = *it.inst->run;
   InlineVector<std::uint32_t, 8> todo{n};
   auto send = [&](const CompiledOut& o, Slot&& v) __attribute__((always_inline)) {
-    if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready, returns + 1);
+    if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready, nested + 1);
     if (o.dst == kNone) return put(run, it, o, std::move(v), ready);
     if (!arrive(it, o, std::move(v))) return;
     if (fires_at_once(it, o.dst)) todo.push_back(o.dst);
@@ -391,6 +415,15 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
       }
       ++it.fired;
       for (auto j = first; j < out_count; ++j) send(outs[j], Slot(Dead{}));
+      continue;
+    }
+    if (c.kind == OpKind::call) {  // C-CALL: the argument to the callee, GO on the control outputs
+      if (!call_at_once(it, node, ready, nested)) {
+        queue(it, node, ready);
+        continue;
+      }
+      ++it.fired;
+      for (auto j = c.out_count; j < out_count; ++j) send(outs[j], Slot(Go{}));
       continue;
     }
     Sent sent;

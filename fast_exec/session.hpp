@@ -172,14 +172,14 @@ class Session {
 
   // ---- Frames (frames.cpp); each runs under the lock of the instance it names. ----
   // Puts v on out edge o into iteration it; queues the destination when it is
-  // ready, or fires it at once (fire_at_once) unless `returns` is past kReturnsAtOnce.
-  void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t returns = 0);
+  // ready, or fires it at once (fire_at_once) unless `nested` is past kNestedAtOnce.
+  void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t nested = 0);
   // C-RETURN: v, a result of the call `callee` on edge o, to the Return of the
   // site that made the call, in the caller's iteration, under its lock (taken
   // inside the callee's where that is held: locks nest only upward). The edges
   // to the other sites' Returns carry nothing from this call.
   void return_to_caller(Run& run, const Instance& callee, const CompiledOut& o, Slot&& v, Ready& ready,
-                        std::uint32_t returns = 0);
+                        std::uint32_t nested = 0);
   // Counts an operation outstanding in iteration it, and queues its node n as a task.
   void queue(IterState& it, std::uint32_t n, Ready& ready);
   // Puts v on out edge o into iteration it; whether its destination is now ready.
@@ -190,12 +190,20 @@ class Session {
   // fires at once at all (Run::at_once).
   [[nodiscard]] bool fires_at_once(const IterState& it, std::uint32_t n) const;
   // Fires ready node n of iteration it at once, and the nodes its tokens make
-  // ready that fire at once too; queues the others. `returns`: how many
-  // callers this chain of firings at once has returned into. A chain of tail
-  // calls returns at once through kReturnsAtOnce callers at most, then as a
-  // task, so that the C++ stack does not grow with it.
-  void fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t returns = 0);
-  static constexpr std::uint32_t kReturnsAtOnce = 16;
+  // ready that fire at once too; queues the others. `nested`: how many calls
+  // and returns this chain of firings at once has gone through. A chain of
+  // tail calls returns at once through kNestedAtOnce callers at most, then as
+  // a task, and a chain of calls goes as deep, so that the C++ stack does not
+  // grow with the recursion.
+  void fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested = 0);
+  static constexpr std::uint32_t kNestedAtOnce = 16;
+  // Whether live Call n of iteration it is the last of its site's Calls to
+  // come: the one its callee's instance waits for last (C-CALL).
+  [[nodiscard]] bool last_call(const IterState& it, std::uint32_t n) const;
+  // C-CALL at once (kCall): Call n's argument into its callee's instance, made
+  // if new; false, nothing done, when it has become its site's last Call,
+  // which fires as a task (the callee may complete then).
+  bool call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested);
   // A DEAD firing takes none of its inputs: the tensors among them (a large
   // one beside a DEAD token) are let go now, not when the iteration is given back.
   void drop_inputs(IterState& it, const CompiledNode& c) const;

@@ -179,7 +179,7 @@ TEST_CASE("a loop's Exits that are a function's results return to the caller, li
 TEST_CASE("a chain of 100,000 tail calls returns without deepening the C++ stack") {
   // is_even(n) and is_odd(n) call each other in tail position, so the last
   // call's result returns through every caller at once; a bounded number of
-  // them return at once (Session::kReturnsAtOnce), the rest as tasks.
+  // them return at once (Session::kNestedAtOnce), the rest as tasks.
   const auto p = feed(test::program_file("models/even-odd.json"), "n", 100000);
   for (int threads : {1, 2}) {
     CAPTURE(threads);
