@@ -377,7 +377,9 @@ bool Session::last_call(const IterState& it, std::uint32_t n) const {
 }
 
 bool Session::call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested) {
-  if (last_call(it, n)) return false;
+  // Past the bound, the argument's Merge in the callee would be queued, and a
+  // Merge fires only at once: the Call goes as a task, which starts afresh.
+  if (nested >= kNestedAtOnce || last_call(it, n)) return false;
   const auto& c = graph_.nodes[n];
   auto* child = child_of(it, n, true, ready);
   if (child->iterations == 0) start_iteration(*child, 0, ready);

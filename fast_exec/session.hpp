@@ -202,7 +202,8 @@ class Session {
   [[nodiscard]] bool last_call(const IterState& it, std::uint32_t n) const;
   // C-CALL at once (kCall): Call n's argument into its callee's instance, made
   // if new; false, nothing done, when it has become its site's last Call,
-  // which fires as a task (the callee may complete then).
+  // which fires as a task (the callee may complete then), or when the chain
+  // is kNestedAtOnce deep.
   bool call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested);
   // A DEAD firing takes none of its inputs: the tensors among them (a large
   // one beside a DEAD token) are let go now, not when the iteration is given back.

@@ -190,6 +190,49 @@ TEST_CASE("a chain of 100,000 tail calls returns without deepening the C++ stack
   }
 }
 
+TEST_CASE("a Call that is not its site's last fires at once, and a chain of them does not deepen the C++ stack") {
+  // count(x, y) = y if x == 0, else count(x - 1, y). The recursive call's
+  // first argument depends on x alone, so on one thread its Call fires at once
+  // (kCall) before y comes, and so does the callee's, 100,000 deep: a bounded
+  // number nest (Session::kNestedAtOnce), the rest are tasks. The second
+  // Call, its site's last, is a task: the callee completes then.
+  const auto p = test::program_from(R"({
+    "name": "count", "variables": {},
+    "nodes": [{"id": "call", "op": "count"}],
+    "edges": [{"id": "x", "kind": "tensor", "to": "call:0", "value": 100000},
+              {"id": "y", "kind": "tensor", "to": "call:1", "value": 7},
+              {"id": "r", "kind": "tensor", "from": "call"}],
+    "library": [{"name": "count", "args": ["x", "y"], "results": ["r"],
+      "nodes": [{"id": "eq", "op": "Equal"}, {"id": "sw_x", "op": "Switch"}, {"id": "sw_y", "op": "Switch"},
+                {"id": "cp", "op": "Copy"}, {"id": "sub", "op": "Sub"}, {"id": "rec", "op": "count"}, {"id": "merge", "op": "Merge"}],
+      "edges": [{"id": "x1", "kind": "tensor", "to": "eq:0", "arg": "x"},
+                {"id": "zero", "kind": "tensor", "to": "eq:1", "value": 0},
+                {"id": "x2", "kind": "tensor", "to": "sw_x:0", "arg": "x"},
+                {"id": "p", "kind": "tensor", "from": "eq:0", "to": "cp:0"},
+                {"id": "p1", "kind": "tensor", "from": "cp:0", "to": "sw_x:1"},
+                {"id": "y1", "kind": "tensor", "to": "sw_y:0", "arg": "y"},
+                {"id": "p2", "kind": "tensor", "from": "cp:1", "to": "sw_y:1"},
+                {"id": "drop", "kind": "tensor", "from": "sw_x:1"},
+                {"id": "x3", "kind": "tensor", "from": "sw_x:0", "to": "sub:0"},
+                {"id": "one", "kind": "tensor", "to": "sub:1", "value": 1},
+                {"id": "a0", "kind": "tensor", "from": "sub:0", "to": "rec:0"},
+                {"id": "a1", "kind": "tensor", "from": "sw_y:0", "to": "rec:1"},
+                {"id": "m0", "kind": "tensor", "from": "sw_y:1", "to": "merge:0"},
+                {"id": "m1", "kind": "tensor", "from": "rec:0", "to": "merge:1"},
+                {"id": "out", "kind": "tensor", "from": "merge:0", "result": "r"}]}]})");
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
+    for (int threads : {1, 2}) {
+      CAPTURE(threads);
+      fast_exec::ExecOptions o;
+      o.threads = threads;
+      o.calls = calls;
+      fast_exec::Session s(p, o);
+      const auto r = s.run();
+      CHECK_FALSE(r.stuck);
+      CHECK(output_text(*p, r) == "i32:7");
+    }
+}
+
 TEST_CASE("loops and recursion compute their results, on one thread and on two") {
   for (int threads : {1, 2}) {
     CAPTURE(threads);
