@@ -117,7 +117,10 @@ class Search {
     }
     while (level != kNoLevel) {
       if (level != level_) {
-        if (level_ < visited_.levels().size()) std::vector<StateIndex>().swap(visited_.levels()[level_]);
+        if (level_ < visited_.levels().size()) {
+          std::vector<StateIndex>().swap(visited_.levels()[level_]);
+          visited_.drop_sleep(level_);
+        }
         level_ = level, next_ = 0;
       }
       expand_round();
@@ -196,7 +199,7 @@ class Search {
 
   void expand(StateIndex si) {
     visited_.table().load(si, row_);
-    const auto sleep = visited_.take_sleep(si);
+    const auto sleep = visited_.sleep(level_, si);
     if (x_.terminal(row_)) return record_terminal(si);
     seen_.clear();
     x_.races(row_, flags_, seen_);

@@ -87,8 +87,8 @@ class Expander {
   // the reduction explores from row with `sleep`; returns the enabled
   // transitions it did not explore.
   template <class F>
-  std::uint64_t successors(std::span<const Code> row, const SleepSet& sleep, F&& f) {
-    sleep_ = sleep;
+  std::uint64_t successors(std::span<const Code> row, std::span<const Transition> sleep, F&& f) {
+    sleep_.assign(sleep.begin(), sleep.end());
     reduction.moves(row, frontier, sleep_, moves_);
     for (const auto& m : moves_) {
       reduction.fire(row, m, landings);

@@ -141,8 +141,10 @@ class Search {
     } else {
       visited_.add(initial_row_, StateTable::hash(initial_row_), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1, arrivals_++);
     }
-    for (std::size_t depth = 0; visited_.levels_from(depth) && result_.complete; ++depth)
+    for (std::size_t depth = 0; visited_.levels_from(depth) && result_.complete; ++depth) {
       search_bucket(visited_.take_level(depth), depth);
+      visited_.drop_sleep(depth);
+    }
     result_.counters.states_stored = visited_.size();
     result_.store_bytes = visited_.bytes();
     result_.seconds = elapsed();
@@ -246,7 +248,7 @@ class Search {
     std::size_t taken = 0;
     auto take = [&](Chunk& c) {
       const auto n = std::min(chunk_size(), bucket.size() - taken);
-      take_out(c, std::span(bucket.data() + taken, n));
+      take_out(c, std::span(bucket.data() + taken, n), depth);
       taken += n;
     };
     Chunk* now = &chunks_[0];
@@ -292,13 +294,14 @@ class Search {
   // Takes the chunk's states out of the store, while nothing merges: their
   // rows (copied), sleep sets (moved: nothing arrives at them any more) and
   // path counts are final.
-  void take_out(Chunk& c, std::span<const StateIndex> states) {
+  void take_out(Chunk& c, std::span<const StateIndex> states, std::size_t depth) {
     c.width = visited_.width();
     c.states = states;
     c.rows.resize(states.size() * c.width);
     for (std::size_t k = 0; k < states.size(); ++k) {
       visited_.load(states[k], c.rows.data() + k * c.width, c.width);
-      c.sleep[k] = visited_.take_sleep(states[k]);
+      const auto sleep = visited_.sleep(depth, states[k]);
+      c.sleep[k].assign(sleep.begin(), sleep.end());
       c.paths[k] = visited_.paths(states[k]);
     }
   }

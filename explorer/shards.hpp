@@ -79,7 +79,11 @@ class ShardedVisited {
     return false;
   }
 
-  SleepSet take_sleep(StateIndex i) { return shard(i).take_sleep(local(i)); }
+  // Visited::sleep and drop_sleep, in the shard holding i, or in every shard.
+  [[nodiscard]] std::span<const Transition> sleep(std::size_t level, StateIndex i) const { return shard(i).sleep(level, local(i)); }
+  void drop_sleep(std::size_t level) {
+    for (auto& s : shards_) s->visited.drop_sleep(level);
+  }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return shard(i).arrival(local(i)); }
   [[nodiscard]] PathCount paths(StateIndex i) const { return shard(i).paths(local(i)); }
   // State i's row into out, `width` codes (at least width()), padded with EMPTY.

@@ -4,7 +4,8 @@
 // explored behaviours reaching it, its sleep set while it is unexpanded, and
 // the unexpanded states by level (firings from the initial state). Arrivals
 // and path counts live in fixed-size chunks, so growing never holds the old
-// storage and the new at once.
+// storage and the new at once. The sleep sets of a level are ranges of one
+// pool, found by each state's position in its level: no allocation per state.
 #pragma once
 
 #include "explorer/expansion.hpp"
@@ -12,7 +13,7 @@
 #include "semantics/append_only.hpp"
 
 #include <span>
-#include <unordered_map>
+#include <stdexcept>
 #include <vector>
 
 namespace tfsem::explorer {
@@ -22,7 +23,7 @@ class Visited {
  public:
   // Room for max_states states (at most 2^32).
   explicit Visited(std::size_t width, std::size_t max_states = kMaxStates)
-      : table_(width), arrival_(chunks_for(max_states)), paths_(chunks_for(max_states)) {}
+      : table_(width), arrival_(chunks_for(max_states)), paths_(chunks_for(max_states)), position_(chunks_for(max_states)) {}
 
   // Records an arrival at a state `level` firings from the initial state,
   // along `paths` behaviours, with sleep set `sleep`. A new state is stored
@@ -35,23 +36,33 @@ class Visited {
     if (fresh) {
       arrival_.push_back(how);
       paths_.push_back(paths);
-      if (levels_.size() <= level) levels_.resize(level + 1);
+      if (levels_.size() <= level) {
+        levels_.resize(level + 1);
+        sleep_.resize(level + 1);
+      }
+      position_.push_back(static_cast<std::uint32_t>(levels_[level].size()));
       levels_[level].push_back(i);
-      if (!sleep.empty()) sleep_.emplace(i, SleepSet(sleep.begin(), sleep.end()));
+      auto& s = sleep_[level];
+      if (s.pool.size() + sleep.size() > UINT32_MAX) throw std::length_error("sleep sets: 2^32 transitions in one level");
+      s.at.push_back({static_cast<std::uint32_t>(s.pool.size()), static_cast<std::uint32_t>(s.pool.size() + sleep.size())});
+      s.pool.insert(s.pool.end(), sleep.begin(), sleep.end());
     } else {
       paths_[i] = saturating_add(paths_[i], paths);
-      sleep_again(i, sleep);
+      sleep_again(level, i, sleep);
     }
     return {i, fresh};
   }
 
-  // The sleep set of a state about to be expanded (nothing arrives at it any more).
-  SleepSet take_sleep(StateIndex i) {
-    const auto it = sleep_.find(i);
-    if (it == sleep_.end()) return {};
-    auto s = std::move(it->second);
-    sleep_.erase(it);
-    return s;
+  // The sleep set of state i of level `level`, about to be expanded (nothing
+  // arrives at it any more); valid until drop_sleep(level).
+  [[nodiscard]] std::span<const Transition> sleep(std::size_t level, StateIndex i) const {
+    const auto& s = sleep_[level];
+    const auto [begin, end] = s.at[position_[i]];
+    return {s.pool.data() + begin, s.pool.data() + end};
+  }
+  // Lets go of the sleep sets of a level that has been expanded.
+  void drop_sleep(std::size_t level) {
+    if (level < sleep_.size()) sleep_[level] = {};
   }
 
   [[nodiscard]] const StateTable& table() const { return table_; }
@@ -64,18 +75,21 @@ class Visited {
   [[nodiscard]] std::size_t bytes() const {
     std::size_t queued = 0;
     for (const auto& l : levels_) queued += l.capacity() * sizeof(StateIndex);
-    return table_.bytes() + arrival_.bytes() + paths_.bytes() + queued + sleep_.size() * 64 + sleep_.bucket_count() * sizeof(void*);
+    for (const auto& l : sleep_) queued += l.at.capacity() * sizeof(l.at[0]) + l.pool.capacity() * sizeof(Transition);
+    return table_.bytes() + arrival_.bytes() + paths_.bytes() + position_.bytes() + queued;
   }
 
   // What storing up to n more states, none longer than `width` codes, at
   // levels first..last, may allocate while storage it replaces is still held.
   [[nodiscard]] std::size_t growth_bytes(std::size_t n, std::size_t width, std::size_t first, std::size_t last) const {
     auto growth = table_.growth_bytes(n, width) + chunk_bytes(arrival_.size(), n, sizeof(Arrival)) +
-                  chunk_bytes(paths_.size(), n, sizeof(PathCount));
-    for (auto l = first; l <= last && l < levels_.size(); ++l)
+                  chunk_bytes(paths_.size(), n, sizeof(PathCount)) + chunk_bytes(position_.size(), n, sizeof(std::uint32_t));
+    for (auto l = first; l <= last && l < levels_.size(); ++l) {
       if (levels_[l].size() + n > levels_[l].capacity()) growth += (levels_[l].size() + n) * sizeof(StateIndex);
-    if (static_cast<double>(sleep_.size() + n) > static_cast<double>(sleep_.bucket_count()) * sleep_.max_load_factor())
-      growth += 2 * sleep_.bucket_count() * sizeof(void*);
+      const auto& s = sleep_[l];
+      if (s.at.size() + n > s.at.capacity()) growth += (s.at.size() + n) * sizeof(s.at[0]);
+      if (s.pool.size() + n > s.pool.capacity()) growth += 2 * std::max(s.pool.capacity(), n) * sizeof(Transition);
+    }
     return growth;
   }
 
@@ -92,21 +106,32 @@ class Visited {
   }
 
   // A state reached again before its expansion sleeps only on what every path
-  // agrees on: its sleep set (absent: empty) becomes the intersection with `sleep`.
-  void sleep_again(StateIndex state, std::span<const Transition> sleep) {
-    const auto it = sleep_.find(state);
-    if (it == sleep_.end()) return;
-    SleepSet both;
-    std::set_intersection(it->second.begin(), it->second.end(), sleep.begin(), sleep.end(), std::back_inserter(both));
-    if (both.empty()) sleep_.erase(it);
-    else it->second = std::move(both);
+  // agrees on: its sleep set becomes the intersection with `sleep`, in place.
+  void sleep_again(std::size_t level, StateIndex state, std::span<const Transition> sleep) {
+    auto& s = sleep_[level];
+    auto& [begin, end] = s.at[position_[state]];
+    auto* const base = s.pool.data();
+    auto out = begin;
+    auto other = sleep.begin();
+    for (auto k = begin; k < end && other != sleep.end(); ++k) {
+      while (other != sleep.end() && *other < base[k]) ++other;
+      if (other != sleep.end() && *other == base[k]) base[out++] = base[k];
+    }
+    end = out;
   }
+
+  // The sleep sets of a level's states: [begin, end) of pool, by position in the level.
+  struct LevelSleep {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> at;
+    std::vector<Transition> pool;
+  };
 
   StateTable table_;
   Chunked<Arrival> arrival_;
   Chunked<PathCount> paths_;
+  Chunked<std::uint32_t> position_;  // by state: its position in its level
   std::vector<std::vector<StateIndex>> levels_;
-  std::unordered_map<StateIndex, SleepSet> sleep_;
+  std::vector<LevelSleep> sleep_;  // by level
 };
 
 }  // namespace tfsem::explorer
