@@ -41,12 +41,15 @@ void Expander::inherited(std::span<const Step> steps) {
 
 void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vector<RaceSeen>& out) {
   const auto& enabled = frontier.enabled;
-  for (std::size_t i = 0; i < enabled.size(); ++i) {
-    const auto a = enabled[i];
-    if (sem_.access(a.node).kind == Access::Kind::none || firings.dead(row, a)) continue;
-    for (std::size_t j = i + 1; j < enabled.size(); ++j) {
-      const auto b = enabled[j];
-      if (!accesses_conflict(a, b) || firings.dead(row, b)) continue;  // a dead access touches nothing (C-DEAD)
+  // The enabled transitions that access a variable: a dead one touches nothing (C-DEAD).
+  accessing_.clear();
+  for (auto t : enabled)
+    if (sem_.access(t.node).kind != Access::Kind::none && !firings.dead(row, t)) accessing_.push_back(t);
+  for (std::size_t i = 0; i < accessing_.size(); ++i) {
+    const auto a = accessing_[i];
+    for (std::size_t j = i + 1; j < accessing_.size(); ++j) {
+      const auto b = accessing_[j];
+      if (!accesses_conflict(a, b)) continue;
       const bool root = a.context == kRootContext && b.context == kRootContext;
       const auto flag = root ? flags.get(sem_.access(a.node).var, a.node, b.node) : RaceFlags::unseen;
       if (flag == RaceFlags::harmful) continue;  // its witnesses are final

@@ -107,6 +107,7 @@ class Expander {
   const Semantics& sem_;
   std::vector<Move> moves_;
   SleepSet sleep_, next_sleep_;
+  std::vector<Transition> accessing_;  // races(): the enabled accesses, in order
   std::vector<Row> ab_, ba_;
   Row mid_;
 
