@@ -409,6 +409,12 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
     const auto out_count = c.out_count + c.control_out_count;
     if (c.kind != OpKind::merge && (it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
       // C-DEAD: DEAD on every output; C-CALL-DEAD: counted at its site, nothing to the callee.
+      if (c.kind == OpKind::call && it.children[c.child] != nullptr) {
+        // A live Call of its site fired at once after this one was found ready,
+        // and made the call: the callee waits for this one, which tells it as a task.
+        queue(it, node, ready);
+        continue;
+      }
       drop_inputs(it, c);
       std::uint32_t first = 0;
       if (c.kind == OpKind::call) {

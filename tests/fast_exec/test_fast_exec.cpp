@@ -233,6 +233,82 @@ TEST_CASE("a Call that is not its site's last fires at once, and a chain of them
     }
 }
 
+TEST_CASE("a DEAD Call whose site's call a live Call made at once tells the callee, which completes") {
+  // In each iteration of a loop, f(a, b) gets a DEAD from one branch of a
+  // Switch and b live from the other. On one thread, the DEAD Call was found
+  // ready first, then the live one fired at once (kCall) and made the call;
+  // the DEAD Call, fired at once after it, never told the callee, which
+  // waited for it, so the loop never went on (i EMPTY instead of 3). It now
+  // goes as a task (C-CALL-DEAD). Found by review. f's result waits for the
+  // DEAD argument's Merge, so every run is stuck, as the reference says.
+  const auto p = test::program_from(R"(
+    {"name": "loop-mixed-call", "variables": {},
+     "nodes": [{"id": "enter_i", "op": "Enter", "attrs": {"frame": "L", "parallel_iterations": 1}},
+           {"id": "enter_limit", "op": "Enter", "attrs": {"frame": "L", "is_constant": true, "parallel_iterations": 1}},
+           {"id": "enter_one", "op": "Enter", "attrs": {"frame": "L", "is_constant": true, "parallel_iterations": 1}},
+           {"id": "merge", "op": "Merge"},
+           {"id": "cpm", "op": "Copy"},
+           {"id": "less", "op": "Less"},
+           {"id": "cond", "op": "LoopCond"},
+           {"id": "sw_i", "op": "Switch"},
+           {"id": "exit", "op": "Exit"},
+           {"id": "pivot", "op": "Identity"},
+           {"id": "cp1", "op": "Copy"},
+           {"id": "cp2", "op": "Copy"},
+           {"id": "cp3", "op": "Copy"},
+           {"id": "eq", "op": "Equal"},
+           {"id": "sw2", "op": "Switch"},
+           {"id": "call", "op": "f"},
+           {"id": "add_i", "op": "Add"},
+           {"id": "next", "op": "NextIteration"}],
+     "edges": [{"id": "t0", "kind": "tensor", "to": "enter_i", "value": 0},
+           {"id": "tl", "kind": "tensor", "to": "enter_limit", "value": 3},
+           {"id": "t1", "kind": "tensor", "to": "enter_one", "value": 1},
+           {"id": "e_i", "kind": "tensor", "from": "enter_i", "to": "merge:0"},
+           {"id": "n_i", "kind": "tensor", "from": "next", "to": "merge:1"},
+           {"id": "m", "kind": "tensor", "from": "merge:0", "to": "cpm"},
+           {"id": "cpm0", "kind": "tensor", "from": "cpm:0", "to": "less:0"},
+           {"id": "cpm1", "kind": "tensor", "from": "cpm:1", "to": "sw_i:0"},
+           {"id": "lim", "kind": "tensor", "from": "enter_limit", "to": "less:1"},
+           {"id": "lt", "kind": "tensor", "from": "less", "to": "cond"},
+           {"id": "c", "kind": "tensor", "from": "cond", "to": "sw_i:1"},
+           {"id": "sw_i0", "kind": "tensor", "from": "sw_i:0", "to": "exit"},
+           {"id": "i", "kind": "tensor", "from": "exit", "fetch": "i"},
+           {"id": "sw_i1", "kind": "tensor", "from": "sw_i:1", "to": "pivot"},
+           {"id": "pv", "kind": "tensor", "from": "pivot", "to": "cp1"},
+           {"id": "cp1_0", "kind": "tensor", "from": "cp1:0", "to": "add_i:0"},
+           {"id": "one", "kind": "tensor", "from": "enter_one", "to": "add_i:1"},
+           {"id": "ad", "kind": "tensor", "from": "add_i", "to": "next"},
+           {"id": "cp1_1", "kind": "tensor", "from": "cp1:1", "to": "cp2"},
+           {"id": "cp2_0", "kind": "tensor", "from": "cp2:0", "to": "eq:0"},
+           {"id": "cp2_1", "kind": "tensor", "from": "cp2:1", "to": "cp3"},
+           {"id": "cp3_0", "kind": "tensor", "from": "cp3:0", "to": "eq:1"},
+           {"id": "cp3_1", "kind": "tensor", "from": "cp3:1", "to": "sw2:0"},
+           {"id": "pr", "kind": "tensor", "from": "eq", "to": "sw2:1"},
+           {"id": "a", "kind": "tensor", "from": "sw2:0", "to": "call:0"},
+           {"id": "b", "kind": "tensor", "from": "sw2:1", "to": "call:1"},
+           {"id": "r", "kind": "tensor", "from": "call", "fetch": ""}],
+     "library": [{"name": "f", "args": ["a", "b"], "results": ["r"],
+       "nodes": [{"id": "ida", "op": "Identity"}, {"id": "idb", "op": "Identity"}],
+       "edges": [{"id": "a_in", "kind": "tensor", "to": "ida", "arg": "a"},
+             {"id": "a_out", "kind": "tensor", "from": "ida", "fetch": ""},
+             {"id": "b_in", "kind": "tensor", "to": "idb", "arg": "b"},
+             {"id": "res", "kind": "tensor", "from": "idb", "result": "r"}]}]}
+  )");
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
+    for (int threads : {1, 2}) {
+      CAPTURE(threads);
+      fast_exec::ExecOptions o;
+      o.threads = threads;
+      o.calls = calls;
+      fast_exec::Session s(p, o);
+      const auto r = s.run();
+      CHECK(r.stuck);
+      CHECK(output_text(*p, r) == "i32:3");
+    }
+  CHECK(conform::conform(p, stressed(5)).conforms());
+}
+
 TEST_CASE("loops and recursion compute their results, on one thread and on two") {
   for (int threads : {1, 2}) {
     CAPTURE(threads);
