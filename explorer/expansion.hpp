@@ -77,7 +77,7 @@ class Expander {
   FrameId initial(Row& row, Schedule& steps);
   // The enabled transitions of row, into `frontier`; none: row is terminal.
   bool terminal(std::span<const Code> row) {
-    firings.frontier(row, frontier);
+    reduction.frontier(row, frontier);
     return frontier.enabled.empty();
   }
   // After terminal(row) is false: every pair of enabled conflicting accesses

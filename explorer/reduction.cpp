@@ -1,5 +1,7 @@
 #include "explorer/reduction.hpp"
 
+#include "semantics/hash.hpp"
+
 #include <algorithm>
 
 namespace tfsem::explorer {
@@ -199,8 +201,35 @@ void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepS
       for (auto w : writes_) out.push_back({{w, kRootContext}, true});
       return;
     }
-  // The smallest stubborn set, trying transitions that touch no variable first
-  // (a relation's set is often itself alone).
+  if (loops_) {
+    smallest_stubborn_set(row, f);
+    return awake(best_);
+  }
+  auto& known = shaped(row);
+  if (!known.stubborn_known) {
+    smallest_stubborn_set(row, f);
+    known.stubborn = best_;
+    known.stubborn_known = true;
+  }
+  awake(known.stubborn);
+}
+
+void Reduction::frontier(std::span<const Code> row, Frontier& out) {
+  if (loops_) return f_.frontier(row, out);
+  out = shaped(row).frontier;
+}
+
+Reduction::ByShape& Reduction::shaped(std::span<const Code> row) {
+  f_.codec().shape(row, shape_);
+  if (const auto it = by_shape_.find(shape_); it != by_shape_.end()) return it->second;
+  ByShape fresh;
+  f_.frontier(row, fresh.frontier);
+  if (by_shape_.size() >= kShapes) by_shape_.clear();
+  return by_shape_.emplace(shape_, std::move(fresh)).first->second;
+}
+
+void Reduction::smallest_stubborn_set(std::span<const Code> row, const Frontier& f) {
+  // Trying transitions that touch no variable first (a relation's set is often itself alone).
   best_.clear();
   covered_.assign(f.enabled.size(), 0);
   for (const bool pure : {true, false})
@@ -209,10 +238,11 @@ void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepS
       if ((sem_.access(t.node).kind == Access::Kind::none) != pure || covered_[k] != 0) continue;
       stubborn_set(row, f, t, candidate_);
       if (best_.empty() || candidate_.size() < best_.size()) best_.swap(candidate_);
-      if (best_.size() == 1) return awake(best_);
+      if (best_.size() == 1) return;
     }
-  awake(best_);
 }
+
+std::size_t Reduction::ShapeHash::operator()(const Row& r) const { return hash_words(r.data(), r.size()); }
 
 void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
   out.clear();

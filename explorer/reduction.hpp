@@ -87,7 +87,9 @@ class Reduction {
   // of what settling fires; with loops, the frontier is recomputed. Returns
   // the loop frame whose iteration --max-iterations a firing would start.
   FrameId settle(Row& row, Schedule& steps, std::vector<NodeId> seeds);
-  // The moves to explore from a settled, non-terminal state.
+  // C-ENABLED on a row: its frontier (Firings::frontier), into out.
+  void frontier(std::span<const Code> row, Frontier& out);
+  // The moves to explore from a settled, non-terminal state, f its frontier.
   void moves(std::span<const Code> row, const Frontier& f, const SleepSet& sleep, std::vector<Move>& out);
   // Every result of a move from row, in a fixed order.
   void fire(std::span<const Code> row, const Move& m, Landings& out);
@@ -116,7 +118,25 @@ class Reduction {
   std::vector<std::uint32_t> into_, from_, reach_;
   std::vector<char> reaches_, covered_;
   std::vector<NodeId> writes_, others_;
+  // Without loops or calls, the frontier and the smallest stubborn set are
+  // functions of the state's shape (Codec::shape): computed once per shape,
+  // at most kShapes kept.
+  struct ByShape {
+    Frontier frontier;
+    std::vector<Transition> stubborn;
+    bool stubborn_known = false;
+  };
+  struct ShapeHash {
+    std::size_t operator()(const Row& r) const;
+  };
+  static constexpr std::size_t kShapes = std::size_t{1} << 18;
+  std::unordered_map<Row, ByShape, ShapeHash> by_shape_;
+  Row shape_;
+  // The entry of row's shape, its frontier computed if new (without loops or calls only).
+  ByShape& shaped(std::span<const Code> row);
 
+  // The smallest stubborn set of the state, of the closures from each enabled transition, into best_.
+  void smallest_stubborn_set(std::span<const Code> row, const Frontier& f);
   // The enabled members of the stubborn set closed from t, sorted, into out.
   // Marks in covered_ (by index in f.enabled) the enabled members whose own
   // closure is this one: those from which t is brought in again.
