@@ -205,7 +205,7 @@ void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepS
     smallest_stubborn_set(row, f);
     return awake(best_);
   }
-  auto& known = shaped(row);
+  auto& known = last_ != nullptr && last_row_ == row.data() && last_size_ == row.size() ? *last_ : shaped(row);
   if (!known.stubborn_known) {
     smallest_stubborn_set(row, f);
     known.stubborn = best_;
@@ -220,12 +220,14 @@ void Reduction::frontier(std::span<const Code> row, Frontier& out) {
 }
 
 Reduction::ByShape& Reduction::shaped(std::span<const Code> row) {
+  last_row_ = row.data();
+  last_size_ = row.size();
   f_.codec().shape(row, shape_);
-  if (const auto it = by_shape_.find(shape_); it != by_shape_.end()) return it->second;
+  if (const auto it = by_shape_.find(shape_); it != by_shape_.end()) return *(last_ = &it->second);
   ByShape fresh;
   f_.frontier(row, fresh.frontier);
   if (by_shape_.size() >= kShapes) by_shape_.clear();
-  return by_shape_.emplace(shape_, std::move(fresh)).first->second;
+  return *(last_ = &by_shape_.emplace(shape_, std::move(fresh)).first->second);
 }
 
 void Reduction::smallest_stubborn_set(std::span<const Code> row, const Frontier& f) {

@@ -89,7 +89,8 @@ class Reduction {
   FrameId settle(Row& row, Schedule& steps, std::vector<NodeId> seeds);
   // C-ENABLED on a row: its frontier (Firings::frontier), into out.
   void frontier(std::span<const Code> row, Frontier& out);
-  // The moves to explore from a settled, non-terminal state, f its frontier.
+  // The moves to explore from a settled, non-terminal state, f its frontier
+  // (the last row given to frontier(), when it is the same row).
   void moves(std::span<const Code> row, const Frontier& f, const SleepSet& sleep, std::vector<Move>& out);
   // Every result of a move from row, in a fixed order.
   void fire(std::span<const Code> row, const Move& m, Landings& out);
@@ -132,8 +133,12 @@ class Reduction {
   static constexpr std::size_t kShapes = std::size_t{1} << 18;
   std::unordered_map<Row, ByShape, ShapeHash> by_shape_;
   Row shape_;
-  // The entry of row's shape, its frontier computed if new (without loops or calls only).
+  // The entry of row's shape, its frontier computed if new (without loops or
+  // calls only); kept as last_, which moves() takes for the row that frontier() was given.
   ByShape& shaped(std::span<const Code> row);
+  ByShape* last_ = nullptr;
+  const Code* last_row_ = nullptr;
+  std::size_t last_size_ = 0;
 
   // The smallest stubborn set of the state, of the closures from each enabled transition, into best_.
   void smallest_stubborn_set(std::span<const Code> row, const Frontier& f);
