@@ -29,14 +29,14 @@ Codec::Codec(const Semantics& sem)
   width_ = vars_ + block_size_[0];
 }
 
-void Codec::shape(std::span<const Code> row, Row& out) const {
+void Codec::shape(std::span<const Code> row, std::string& out) const {
   const auto slots = sem_.program().frames()[0].slots.size();
-  out.assign(block_size_[0], kEmptyCode);
+  out.assign(block_size_[0], static_cast<char>(kEmptyCode));
   const auto end = std::min<std::size_t>(row.size(), vars_ + block_size_[0]);
   for (auto col = vars_; col < end; ++col) {
     const auto i = col - vars_;
     const auto c = row[col];
-    out[i] = i >= slots || c == kEmptyCode || c == kDeadCode ? c : kGoCode;
+    out[i] = static_cast<char>(i >= slots || c == kEmptyCode || c == kDeadCode ? c : kGoCode);
   }
 }
 

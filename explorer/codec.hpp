@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <mutex>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -74,8 +75,9 @@ class Codec {
   // In a graph of one frame (no loops, no calls): row's shape, all of it that
   // C-ENABLED and the dependency data of partial-order reduction read
   // (Semantics::locally_enabled, conflicts, necessary): for each slot, EMPTY,
-  // DEAD or live (GO standing for every live content), then the fired records.
-  void shape(std::span<const Code> row, Row& out) const;
+  // DEAD or live (GO standing for every live content), then the fired records
+  // (eight to a code), a byte each.
+  void shape(std::span<const Code> row, std::string& out) const;
 
   void pack(const State& s, Row& row);
   [[nodiscard]] State unpack(std::span<const Code> row) const;

@@ -1,7 +1,5 @@
 #include "explorer/reduction.hpp"
 
-#include "semantics/hash.hpp"
-
 #include <algorithm>
 
 namespace tfsem::explorer {
@@ -243,8 +241,6 @@ void Reduction::smallest_stubborn_set(std::span<const Code> row, const Frontier&
       if (best_.size() == 1) return;
     }
 }
-
-std::size_t Reduction::ShapeHash::operator()(const Row& r) const { return hash_words(r.data(), r.size()); }
 
 void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
   out.clear();

@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -127,12 +128,9 @@ class Reduction {
     std::vector<Transition> stubborn;
     bool stubborn_known = false;
   };
-  struct ShapeHash {
-    std::size_t operator()(const Row& r) const;
-  };
   static constexpr std::size_t kShapes = std::size_t{1} << 18;
-  std::unordered_map<Row, ByShape, ShapeHash> by_shape_;
-  Row shape_;
+  std::unordered_map<std::string, ByShape> by_shape_;
+  std::string shape_;
   // The entry of row's shape, its frontier computed if new (without loops or
   // calls only); kept as last_, which moves() takes for the row that frontier() was given.
   ByShape& shaped(std::span<const Code> row);
