@@ -2,6 +2,7 @@
 
 #include "explorer/expansion.hpp"
 #include "explorer/memory_gauge.hpp"
+#include "explorer/recent_arrivals.hpp"
 #include "explorer/shards.hpp"
 
 #include <unsupported/Eigen/CXX11/ThreadPool>
@@ -127,7 +128,7 @@ class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width(), shards_for(std::max(1U, opts.threads))),
-        race_flags_(sem) {
+        recent_(visited_.shards()), race_flags_(sem) {
     const auto threads = std::max(1U, opts.threads);
     for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Expander>(sem, codec_, opts));
     if (threads > 1) pool_ = std::make_unique<Eigen::ThreadPool>(static_cast<int>(threads - 1));
@@ -161,6 +162,7 @@ class Search {
   const ExploreOptions& opts_;
   Codec codec_;
   ShardedVisited<Arrival> visited_;
+  std::vector<RecentArrivals> recent_;  // by shard: the arrivals of the chunk being merged
   RaceFlags race_flags_;
   std::vector<std::unique_ptr<Expander>> workers_;  // workers_[0] is the calling thread's
   std::unique_ptr<Eigen::ThreadPool> pool_;
@@ -183,7 +185,7 @@ class Search {
   std::uint64_t counted() const {
     std::uint64_t firings = 0;
     for (const auto& w : workers_) firings += w->firings.bytes();
-    return visited_.bytes() + codec_.bytes() + firings + race_flags_.bytes();
+    return visited_.bytes() + recent_.size() * RecentArrivals::bytes() + codec_.bytes() + firings + race_flags_.bytes();
   }
   // The memory --max-memory limits: the process's, as the gauge reads it.
   std::uint64_t memory() { return gauge_.bytes(counted()); }
@@ -361,9 +363,13 @@ class Search {
   }
 
   // Shard s's arrivals before the cut, in order; each one's index slot is
-  // fetched 2 * kAhead arrivals before it is looked up, the row it names kAhead before.
+  // fetched 2 * kAhead arrivals before it is looked up, the row it names
+  // kAhead before. An arrival at a state an earlier one of the chunk reached
+  // skips the table (recent_arrivals.hpp).
   static constexpr std::uint32_t kAhead = 8;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
+    auto& recent = recent_[s];
+    recent.next_chunk();
     auto order = arrivals_;
     for (std::size_t b = 0; b < c.blocks(); order += c.batches[b++].successors.size()) {
       auto& batch = c.batches[b];
@@ -376,7 +382,14 @@ class Search {
         const std::span<const Code> row(batch.rows.data() + batch.rows_begin(k), x.rows_end - batch.rows_begin(k));
         const std::span<const Transition> sleep(batch.sleep.data() + batch.sleep_begin(k), x.sleep_end - batch.sleep_begin(k));
         const auto level = depth + (x.steps_end - batch.steps_begin(k));
+        if (const auto known = recent.find(x.hash, row)) {
+          visited_.again(*known, level, sleep, x.paths);
+          batch.to[k] = *known;
+          batch.fresh[k] = 0;
+          continue;
+        }
         const auto [to, fresh] = visited_.add(row, x.hash, x.how, level, sleep, x.paths, order + k);
+        recent.remember(x.hash, row, to);
         batch.to[k] = to;
         batch.fresh[k] = fresh ? 1 : 0;
       }

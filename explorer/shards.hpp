@@ -46,6 +46,11 @@ class ShardedVisited {
     return {local << shift_ | s, fresh};
   }
 
+  // Visited::again in the shard holding i.
+  void again(StateIndex i, std::size_t level, std::span<const Transition> sleep, PathCount paths) {
+    shard(i).again(local(i), level, sleep, paths);
+  }
+
   // StateTable::prefetch_slot and prefetch_row, in the shard the hash picks.
   void prefetch_slot(std::uint64_t hash) const { shards_[shard_of(hash)]->visited.table().prefetch_slot(hash); }
   void prefetch_row(std::uint64_t hash) const { shards_[shard_of(hash)]->visited.table().prefetch_row(hash); }

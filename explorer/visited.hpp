@@ -47,10 +47,14 @@ class Visited {
       s.at.push_back({static_cast<std::uint32_t>(s.pool.size()), static_cast<std::uint32_t>(s.pool.size() + sleep.size())});
       s.pool.insert(s.pool.end(), sleep.begin(), sleep.end());
     } else {
-      paths_[i] = saturating_add(paths_[i], paths);
-      sleep_again(level, i, sleep);
+      again(i, level, sleep, paths);
     }
     return {i, fresh};
+  }
+  // Records another arrival at known state i, not yet expanded, as add does.
+  void again(StateIndex i, std::size_t level, std::span<const Transition> sleep, PathCount paths) {
+    paths_[i] = saturating_add(paths_[i], paths);
+    sleep_again(level, i, sleep);
   }
 
   // The sleep set of state i of level `level`, about to be expanded (nothing
