@@ -1,7 +1,9 @@
 // The state table: rows come back as stored, found again, across new layouts
-// (dictionaries outgrowing their bits), large codes and wider rows.
+// (dictionaries outgrowing their bits), large codes and wider rows. The merge's
+// memo of recent arrivals finds only equal rows of the current chunk.
 #include <doctest/doctest.h>
 
+#include "explorer/recent_arrivals.hpp"
 #include "explorer/state_table.hpp"
 
 #include <algorithm>
@@ -58,4 +60,23 @@ TEST_CASE("longer rows widen the arena; shorter rows read as padded with EMPTY")
   CHECK(std::all_of(back.begin() + 4, back.end(), [](Code c) { return c == kEmptyCode; }));
   table.load(ib, back);
   CHECK(std::vector<Code>(back.begin(), back.begin() + 6) == b);
+}
+
+TEST_CASE("the memo of recent arrivals finds equal rows of its chunk only") {
+  RecentArrivals recent;
+  const std::vector<Code> a{3, 4, 5}, padded{3, 4, 5, kEmptyCode, kEmptyCode}, b{3, 4, 6};
+  CHECK(StateTable::hash(a) == StateTable::hash(padded));
+  CHECK_FALSE(recent.find(StateTable::hash(a), a));
+  recent.remember(StateTable::hash(a), a, 7);
+  CHECK(recent.find(StateTable::hash(a), a) == StateIndex{7});
+  CHECK(recent.find(StateTable::hash(padded), padded) == StateIndex{7});  // rows compare padded with EMPTY
+  CHECK_FALSE(recent.find(StateTable::hash(a), b));  // a hash that collides is not taken for the row
+  CHECK_FALSE(recent.find(StateTable::hash(b), b));
+  recent.remember(StateTable::hash(b), b, 8);
+  CHECK(recent.find(StateTable::hash(b), b) == StateIndex{8});
+  recent.next_chunk();  // the rows remembered may have gone
+  CHECK_FALSE(recent.find(StateTable::hash(a), a));
+  CHECK_FALSE(recent.find(StateTable::hash(b), b));
+  CHECK(RecentArrivals::padded_equal(std::vector<Code>{}, std::vector<Code>{kEmptyCode}));
+  CHECK_FALSE(RecentArrivals::padded_equal(std::vector<Code>{1}, std::vector<Code>{1, 2}));
 }
