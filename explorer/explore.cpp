@@ -13,6 +13,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace tfsem::explorer {
@@ -21,22 +22,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// How a state was first reached: a move from its parent, and which result;
-// 16 bytes, one for every stored state.
-class Arrival {
- public:
-  Arrival() = default;
-  Arrival(StateIndex from, Move m, std::uint32_t result)
-      : parent(from), t_(m.t), result_phase_(result << 1 | (m.write_phase ? 1U : 0U)) {}
-  StateIndex parent = 0;
-  [[nodiscard]] Move move() const { return {t_, (result_phase_ & 1U) != 0}; }
-  [[nodiscard]] std::uint32_t result() const { return result_phase_ >> 1; }
-
- private:
-  Transition t_;
-  std::uint32_t result_phase_ = 0;  // the result (a firing has far fewer than 2^31), then whether a write phase
-};
-static_assert(sizeof(Arrival) == 16);
+// How a state was first reached is its parent alone, 4 bytes for every
+// stored state; the move is found again when a witness is rebuilt (path_to).
+using Parent = StateIndex;
+constexpr Parent kNoParent = UINT32_MAX;
 
 // What expanding a block of states found.
 struct Batch {
@@ -47,7 +36,7 @@ struct Batch {
     std::uint32_t races_end, successors_end;
   };
   struct Successor {
-    Arrival how;
+    Parent parent;
     std::uint64_t hash;
     PathCount paths;  // the behaviours reaching its parent
     std::uint32_t rows_end, sleep_end, steps_end;
@@ -140,7 +129,7 @@ class Search {
     if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
       stop_at_bound(exceeds);
     } else {
-      visited_.add(initial_row_, StateTable::hash(initial_row_), {kNoParent, {}, 0}, initial_steps_.size(), {}, 1, arrivals_++);
+      visited_.add(initial_row_, StateTable::hash(initial_row_), kNoParent, initial_steps_.size(), {}, 1, arrivals_++);
     }
     for (std::size_t depth = 0; visited_.levels_from(depth) && result_.complete; ++depth) {
       search_bucket(visited_.take_level(depth), depth);
@@ -156,12 +145,10 @@ class Search {
   }
 
  private:
-  static constexpr StateIndex kNoParent = UINT32_MAX;
-
   const Semantics& sem_;
   const ExploreOptions& opts_;
   Codec codec_;
-  ShardedVisited<Arrival> visited_;
+  ShardedVisited<Parent> visited_;
   std::vector<RecentArrivals> recent_;  // by shard: the arrivals of the chunk being merged
   RaceFlags race_flags_;
   std::vector<std::unique_ptr<Expander>> workers_;  // workers_[0] is the calling thread's
@@ -179,7 +166,6 @@ class Search {
   Clock::time_point start_, last_report_;
   MemoryGauge gauge_;
 
-  Reduction& reduction() { return workers_[0]->reduction; }
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   // The search's own count of its largest structures (between phases).
   std::uint64_t counted() const {
@@ -319,7 +305,7 @@ class Search {
         out.sleep.insert(out.sleep.end(), s.sleep.begin(), s.sleep.end());
         out.rows.insert(out.rows.end(), s.row.begin(), s.row.end());
         out.steps.insert(out.steps.end(), s.steps.begin(), s.steps.end());
-        out.successors.push_back({{si, s.move, s.result}, StateTable::hash(s.row), c.paths[k],
+        out.successors.push_back({si, StateTable::hash(s.row), c.paths[k],
                                   static_cast<std::uint32_t>(out.rows.size()), static_cast<std::uint32_t>(out.sleep.size()),
                                   static_cast<std::uint32_t>(out.steps.size()), s.exceeds});
       });
@@ -388,7 +374,7 @@ class Search {
           batch.fresh[k] = 0;
           continue;
         }
-        const auto [to, fresh] = visited_.add(row, x.hash, x.how, level, sleep, x.paths, order + k);
+        const auto [to, fresh] = visited_.add(row, x.hash, x.parent, level, sleep, x.paths, order + k);
         recent.remember(x.hash, row, to);
         batch.to[k] = to;
         batch.fresh[k] = fresh ? 1 : 0;
@@ -427,21 +413,39 @@ class Search {
     return numbers_.try_emplace(i, static_cast<std::uint32_t>(numbers_.size())).first->second;
   }
 
-  // The schedule reaching s: its moves replayed from the initial state.
+  // The schedule reaching s: from the initial state, the firings of a move
+  // from each state on the way that lands on the next one.
   Schedule path_to(StateIndex s) {
-    std::vector<const Arrival*> chain;
-    for (; visited_.arrival(s).parent != kNoParent; s = visited_.arrival(s).parent) chain.push_back(&visited_.arrival(s));
+    std::vector<StateIndex> chain{s};  // s, its parent, ..., the initial state
+    while (visited_.arrival(chain.back()) != kNoParent) chain.push_back(visited_.arrival(chain.back()));
     Schedule out = initial_steps_;
-    auto at = initial_row_;
-    auto& landings = workers_[0]->landings;
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      reduction().fire(at, (*it)->move(), landings);
-      const auto steps = landings.steps((*it)->result());
-      out.insert(out.end(), steps.begin(), steps.end());
-      const auto row = landings.row((*it)->result());
-      at.assign(row.begin(), row.end());
+    Row at, to;
+    visited_.load(chain.back(), at);
+    for (auto it = chain.rbegin() + 1; it != chain.rend(); ++it) {
+      visited_.load(*it, to);
+      append_move(at, to, out);
+      at.swap(to);
     }
     return out;
+  }
+
+  // Appends the firings of the first move, in the reduction's order, with
+  // which `at` reaches `to`, among the moves from `at` under no sleep set (a
+  // sleep set only leaves moves out), each of its results in order. Any such
+  // move is a schedule from `at` to `to`; it is the one the search took first
+  // but where two moves land on one row, which the fired records in rows make
+  // rare. It depends on the rows alone, so on no thread count.
+  void append_move(std::span<const Code> at, std::span<const Code> to, Schedule& out) {
+    auto& w = *workers_[0];
+    bool found = false;
+    if (!w.terminal(at))
+      w.successors(at, {}, [&](const SuccessorSeen& s) {
+        if (!found && StateTable::same_row(s.row, to)) {
+          out.insert(out.end(), s.steps.begin(), s.steps.end());
+          found = true;
+        }
+      });
+    if (!found) throw std::logic_error("explore: no move from a state's parent reaches it");
   }
 
   State state_at(StateIndex si) const {

@@ -11,7 +11,6 @@
 #include "explorer/codec.hpp"
 #include "explorer/state_table.hpp"
 
-#include <algorithm>
 #include <optional>
 #include <span>
 #include <vector>
@@ -26,7 +25,7 @@ class RecentArrivals {
   // The state an earlier arrival of this chunk with this row reached, if remembered.
   [[nodiscard]] std::optional<StateIndex> find(std::uint64_t hash, std::span<const Code> row) const {
     const auto& e = entries_[slot(hash)];
-    if (e.chunk != chunk_ || e.hash != hash || !padded_equal({e.row, e.size}, row)) return std::nullopt;
+    if (e.chunk != chunk_ || e.hash != hash || !StateTable::same_row({e.row, e.size}, row)) return std::nullopt;
     return e.state;
   }
   // Remembers that the arrival with this row reached `state`; the row must
@@ -36,14 +35,6 @@ class RecentArrivals {
   }
 
   [[nodiscard]] static std::size_t bytes() { return kEntries * sizeof(Entry); }
-
-  // Whether two rows are equal once padded with EMPTY to the same width (as
-  // StateTable::hash ignores trailing EMPTY codes).
-  [[nodiscard]] static bool padded_equal(std::span<const Code> a, std::span<const Code> b) {
-    if (a.size() > b.size()) std::swap(a, b);
-    return std::equal(a.begin(), a.end(), b.begin()) &&
-           std::all_of(b.begin() + static_cast<std::ptrdiff_t>(a.size()), b.end(), [](Code c) { return c == kEmptyCode; });
-  }
 
  private:
   // A chunk's shard receives at most about 16,000 arrivals (4,096 states).

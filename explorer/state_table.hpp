@@ -14,10 +14,12 @@
 
 #include "explorer/codec.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace tfsem::explorer {
@@ -29,6 +31,13 @@ class StateTable {
   explicit StateTable(std::size_t width);
 
   [[nodiscard]] static std::uint64_t hash(std::span<const Code> row);
+  // Whether two rows are one state: equal once padded with EMPTY to one width
+  // (as hash ignores trailing EMPTY codes).
+  [[nodiscard]] static bool same_row(std::span<const Code> a, std::span<const Code> b) {
+    if (a.size() > b.size()) std::swap(a, b);
+    return std::equal(a.begin(), a.end(), b.begin()) &&
+           std::all_of(b.begin() + static_cast<std::ptrdiff_t>(a.size()), b.end(), [](Code c) { return c == kEmptyCode; });
+  }
   // Returns the row's index and whether it was new; h is hash(row).
   std::pair<StateIndex, bool> insert(std::span<const Code> row, std::uint64_t h);
   // Brings into the cache the index slot where a row with hash h is looked

@@ -77,6 +77,6 @@ TEST_CASE("the memo of recent arrivals finds equal rows of its chunk only") {
   recent.next_chunk();  // the rows remembered may have gone
   CHECK_FALSE(recent.find(StateTable::hash(a), a));
   CHECK_FALSE(recent.find(StateTable::hash(b), b));
-  CHECK(RecentArrivals::padded_equal(std::vector<Code>{}, std::vector<Code>{kEmptyCode}));
-  CHECK_FALSE(RecentArrivals::padded_equal(std::vector<Code>{1}, std::vector<Code>{1, 2}));
+  CHECK(StateTable::same_row(std::vector<Code>{}, std::vector<Code>{kEmptyCode}));
+  CHECK_FALSE(StateTable::same_row(std::vector<Code>{1}, std::vector<Code>{1, 2}));
 }
