@@ -280,20 +280,18 @@ class Search {
   // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
 
   // Takes the chunk's states out of the store, while nothing merges: their
-  // rows, sleep sets (nothing arrives at them any more) and path counts are
-  // final, and copied block by block on every thread (reading the store only).
+  // rows (copied), sleep sets (moved: nothing arrives at them any more) and
+  // path counts are final.
   void take_out(Chunk& c, std::span<const StateIndex> states, std::size_t depth) {
     c.width = visited_.width();
     c.states = states;
     c.rows.resize(states.size() * c.width);
-    parallel(c.blocks(), [&](Expander&, std::size_t b) {
-      for (auto k = b * Chunk::kBlock; k < std::min(states.size(), (b + 1) * Chunk::kBlock); ++k) {
-        visited_.load(states[k], c.rows.data() + k * c.width, c.width);
-        const auto sleep = visited_.sleep(depth, states[k]);
-        c.sleep[k].assign(sleep.begin(), sleep.end());
-        c.paths[k] = visited_.paths(states[k]);
-      }
-    });
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      visited_.load(states[k], c.rows.data() + k * c.width, c.width);
+      const auto sleep = visited_.sleep(depth, states[k]);
+      c.sleep[k].assign(sleep.begin(), sleep.end());
+      c.paths[k] = visited_.paths(states[k]);
+    }
   }
 
   void expand(Expander& w, const Chunk& c, std::size_t k, Batch& out) {
