@@ -36,7 +36,8 @@ Reduction::Reduction(Firings& firings, Por por)
       por_(por),
       loops_(sem_.program().frames().size() > 1),
       accessors_(sem_.program().variables().size()),
-      root_only_(sem_.program().variables().size(), true) {
+      root_only_(sem_.program().variables().size(), true),
+      shapes_(!loops_) {
   const auto& p = sem_.program();
   for (std::size_t i = 0; i < p.nodes().size(); ++i) {
     const NodeId n(i);
@@ -199,7 +200,7 @@ void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepS
       for (auto w : writes_) out.push_back({{w, kRootContext}, true});
       return;
     }
-  if (loops_) {
+  if (!shapes_) {
     smallest_stubborn_set(row, f);
     return awake(best_);
   }
@@ -213,15 +214,24 @@ void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepS
 }
 
 void Reduction::frontier(std::span<const Code> row, Frontier& out) {
-  if (loops_) return f_.frontier(row, out);
+  if (!shapes_) return f_.frontier(row, out);
   out = shaped(row).frontier;
+  if (shape_lookups_ >= kShapeTrial && shape_hits_ * 2 < shape_lookups_) {  // the cache does not pay: let go
+    shapes_ = false;
+    by_shape_ = {};
+    last_ = nullptr;
+  }
 }
 
 Reduction::ByShape& Reduction::shaped(std::span<const Code> row) {
   last_row_ = row.data();
   last_size_ = row.size();
   f_.codec().shape(row, shape_);
-  if (const auto it = by_shape_.find(shape_); it != by_shape_.end()) return *(last_ = &it->second);
+  ++shape_lookups_;
+  if (const auto it = by_shape_.find(shape_); it != by_shape_.end()) {
+    ++shape_hits_;
+    return *(last_ = &it->second);
+  }
   ByShape fresh;
   f_.frontier(row, fresh.frontier);
   if (by_shape_.size() >= kShapes) by_shape_.clear();

@@ -122,7 +122,14 @@ class Reduction {
   std::vector<NodeId> writes_, others_;
   // Without loops or calls, the frontier and the smallest stubborn set are
   // functions of the state's shape (Codec::shape): computed once per shape,
-  // at most kShapes kept.
+  // at most kShapes kept. Where states seldom share a shape (an unreduced
+  // search of independent chains: each state fires its own set of nodes), the
+  // cache only costs: once it has been asked kShapeTrial times, if fewer
+  // than half of its lookups so far found their shape, it is let go and
+  // everything is computed directly.
+  bool shapes_;  // the cache is in use
+  std::uint64_t shape_lookups_ = 0, shape_hits_ = 0;
+  static constexpr std::uint64_t kShapeTrial = std::uint64_t{1} << 16;
   struct ByShape {
     Frontier frontier;
     std::vector<Transition> stubborn;
