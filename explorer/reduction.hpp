@@ -129,7 +129,7 @@ class Reduction {
   // everything is computed directly.
   bool shapes_;  // the cache is in use
   std::uint64_t shape_lookups_ = 0, shape_hits_ = 0;
-  static constexpr std::uint64_t kShapeTrial = std::uint64_t{1} << 16;
+  static constexpr std::uint64_t kShapeTrial = std::uint64_t{1} << 12;
   struct ByShape {
     Frontier frontier;
     std::vector<Transition> stubborn;
