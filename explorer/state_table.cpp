@@ -146,10 +146,8 @@ void StateTable::new_layout() {
 bool StateTable::equal(StateIndex i, std::span<const Code> r) {
   const auto layout = layout_of(i);
   if (layout == layouts_.size() - 1) return std::memcmp(at(i), packed_.data(), layouts_[layout].row_bytes) == 0;
-  // r is no wider than the table; padded with EMPTY, as load pads the stored row.
-  load(i, scratch_);
-  return std::equal(r.begin(), r.end(), scratch_.begin()) &&
-         std::all_of(scratch_.begin() + static_cast<std::ptrdiff_t>(r.size()), scratch_.end(), [](Code c) { return c == kEmptyCode; });
+  load(i, scratch_);  // padded with EMPTY to the table's width
+  return same_row(r, scratch_);
 }
 
 void StateTable::load(StateIndex i, Row& r) const {
