@@ -8,7 +8,8 @@
 // file's text, the spec, the Program, the compiled graph), touched once each.
 // On this project's virtual machines a 4 KiB page fault costs about 13 us and
 // every TLB miss walks two page tables; with 2 MiB pages, loading a 1M-node
-// graph takes 2 to 2.5 times less time (README, "Loading large graphs").
+// graph took 1.9 to 3.8 times less time (README, "Loading large graphs").
+// tests/cli/test_huge_pages.cpp checks the advice is given.
 // Where the kernel's setting is `never` the advice does nothing; under
 // `always` it is what happens anyway. Small blocks are left alone: a 2 MiB
 // page for them would only bloat the resident set.

@@ -1,0 +1,59 @@
+// The executables' allocation policy (cli/huge_pages.cpp): a block of 4 MiB or
+// more from new lies in memory advised as huge pages (VmFlags "hg" in
+// /proc/self/smaps), a small block does not. Sanitizer builds leave the policy
+// out, and a system without /proc/self/smaps cannot show it: both pass with a
+// message.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+
+TEST_CASE("large blocks from new are advised as huge pages, small ones are not") {
+  MESSAGE("a sanitizer build keeps its runtime's operator new: nothing to check");
+}
+
+#else
+
+namespace {
+
+// Whether the mapping holding p is advised as huge pages; nullopt when
+// /proc/self/smaps does not say.
+std::optional<bool> advised_huge(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  if (!smaps) return std::nullopt;
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> begin >> dash >> end && dash == '-') {  // a mapping's first line: "begin-end perms ..."
+      inside = begin <= at && at < end;
+      continue;
+    }
+    if (inside && line.rfind("VmFlags:", 0) == 0) return (line + " ").find(" hg ") != std::string::npos;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TEST_CASE("large blocks from new are advised as huge pages, small ones are not") {
+  const auto large = std::make_unique<char[]>(std::size_t{16} << 20);
+  const auto small = std::make_unique<char[]>(64);
+  const auto large_advised = advised_huge(large.get() + (std::size_t{8} << 20));  // a whole 2 MiB page inside it
+  if (!large_advised) {
+    MESSAGE("/proc/self/smaps does not say: nothing to check");
+    return;
+  }
+  CHECK(*large_advised);
+  CHECK(advised_huge(small.get()) == false);
+}
+
+#endif
