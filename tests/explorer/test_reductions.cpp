@@ -8,6 +8,7 @@
 #include "models/generate/families.hpp"
 #include "models/generate/random_graph.hpp"
 #include "support/graphs.hpp"
+#include "support/sanitizers.hpp"
 
 #include <set>
 #include <tuple>
@@ -22,15 +23,9 @@ namespace {
 // are left out; the unsanitized build of CI checks all of them. From so few
 // graphs a sweep may leave out up to twice as many as it checks (kLeftOutSlack);
 // the unsanitized build holds every sweep to fewer than it checks.
-#ifdef __SANITIZE_ADDRESS__
-constexpr int kSweepShare = 20;
-constexpr int kLeftOutSlack = 2;
-constexpr std::uint64_t kModelCap = 100'000;
-#else
-constexpr int kSweepShare = 1;
-constexpr int kLeftOutSlack = 1;
-constexpr std::uint64_t kModelCap = 50'000'000;
-#endif
+constexpr int kSweepShare = test::kAddressSanitizer ? 20 : 1;
+constexpr int kLeftOutSlack = test::kAddressSanitizer ? 2 : 1;
+constexpr std::uint64_t kModelCap = test::kAddressSanitizer ? 100'000 : 50'000'000;
 
 explorer::Result run(const Semantics& sem, Por por, std::uint64_t max_states = 50'000'000) {
   explorer::ExploreOptions o;

@@ -9,6 +9,7 @@
 #include "models/generate/families.hpp"
 #include "models/generate/random_graph.hpp"
 #include "support/graphs.hpp"
+#include "support/sanitizers.hpp"
 
 #include <array>
 #include <span>
@@ -21,11 +22,7 @@ namespace {
 
 // Under AddressSanitizer, ten times slower, the random graphs' case checks a
 // tenth of them; the unsanitized build of CI checks all of them.
-#ifdef __SANITIZE_ADDRESS__
-constexpr std::uint64_t kRandomShare = 10;
-#else
-constexpr std::uint64_t kRandomShare = 1;
-#endif
+constexpr std::uint64_t kRandomShare = test::kAddressSanitizer ? 10 : 1;
 
 explorer::Result run(const Semantics& sem, Por por, unsigned threads, std::uint64_t max_states = UINT64_MAX) {
   explorer::ExploreOptions o;

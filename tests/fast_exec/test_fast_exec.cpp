@@ -7,6 +7,7 @@
 #include "models/generate/spec_builder.hpp"
 #include "semantics/diagnostic.hpp"
 #include "support/graphs.hpp"
+#include "support/sanitizers.hpp"
 
 #include <algorithm>
 #include <map>
@@ -19,13 +20,8 @@ namespace {
 // fuzzed-graph cases run a fifth of their graphs, and of so few one more may
 // get no verdict (kFuzzSlack); the plain build runs them all, held to the full
 // count.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr std::uint64_t kFuzzShare = 5;
-constexpr std::uint64_t kFuzzSlack = 1;
-#else
-constexpr std::uint64_t kFuzzShare = 1;
-constexpr std::uint64_t kFuzzSlack = 0;
-#endif
+constexpr std::uint64_t kFuzzShare = test::kSanitized ? 5 : 1;
+constexpr std::uint64_t kFuzzSlack = test::kSanitized ? 1 : 0;
 
 std::string output_text(const Program& p, const fast_exec::RunResult& r) { return content_to_string(p, r.fetched.at(0)); }
 
