@@ -217,7 +217,7 @@ void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
       if (c.constant != 0) {
         if (placement_.on_accelerator[t.node]) data.emplace_back(device_constants_[c.constant - 1]);
         else
-          for (const auto& v : host_constants_[c.constant - 1]) data.push_back(v);
+          for (const auto& v : host_constants(c)) data.push_back(v);
       } else {
         compute(run, t, std::span<Slot>(args.data(), args.size()), rng, data);
       }
@@ -352,7 +352,7 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
   const auto a = at_once_[n];
   if ((a & kConstant) != 0) {  // S-FUNCTION, f of no arguments: its tuple
     s.shape = Sent::constant;
-    s.constants = host_constants_[c.constant - 1].data();
+    s.constants = host_constants(c).data();
   } else if (c.kind == OpKind::switch_) {  // C-SWITCH: the data input on output 1 when true, on 0 when false
     s.shape = Sent::one;
     s.k = input(1).scalar()->boolean ? 1 : 0;
@@ -447,7 +447,16 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
 void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
   if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready);  // C-RETURN
   if (o.dst != kNone) return deliver(it, o, std::move(v), ready);
-  if (const auto k = graph_.fetch_index[o.edge]; k != kNone) run.fetched[k] = std::move(v);  // G-FETCH: the root's
+  const auto k = graph_.fetch_index[o.edge];
+  if (k == kNone) return;  // G-FETCH: only the root's outputs are fetched
+  if (v.tensor() != nullptr) {  // the usual: a tensor on the host (a fetched constant stays boxed)
+    run.fetched[k] = v.take_tensor();
+  } else if (v.device() == nullptr) {
+    run.fetched[k] = v.take_content();
+  } else {
+    const std::lock_guard guard(run.trace_lock);
+    run.on_device.emplace_back(k, std::move(v));
+  }
 }
 
 Instance* Session::child_of(IterState& it, std::uint32_t n, bool live, Ready& ready) {

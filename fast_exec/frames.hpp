@@ -138,8 +138,12 @@ struct Task {
 struct Session::Run {
   Session* session = nullptr;
   Instance* root = nullptr;
-  std::vector<Slot> fetched;  // by fetch index
-  std::mutex trace_lock;
+  // By fetch index: the outputs on the host, as contents, so that the result
+  // takes them whole; an output on the accelerator waits in on_device, and
+  // finish downloads it.
+  std::vector<Content> fetched;
+  std::vector<std::pair<std::uint32_t, Slot>> on_device;
+  std::mutex trace_lock;  // choices and on_device
   std::vector<Fired> choices;
   std::vector<std::uint32_t> forced;  // run_schedule: the result each relation must pick
   std::atomic<std::uint64_t> uploads{0}, downloads{0};

@@ -27,12 +27,15 @@ Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
   place();
   at_once_ = at_once_firings(graph_, placement_.on_accelerator);
   inline_next_ = inline_successors(graph_, at_once_);
-  host_constants_.resize(graph_.constants.size());
+  host_constant_begin_.push_back(0);
+  for (const auto& tuple : graph_.constants) host_constant_begin_.push_back(host_constant_begin_.back() + static_cast<std::uint32_t>(tuple.size()));
+  host_constants_.resize(host_constant_begin_.back());
   for (const auto& c : graph_.nodes) {
     if (c.constant == 0) continue;
     const auto outs = std::span(graph_.outs).subspan(c.out_begin, c.out_count);
     const bool fetched = std::any_of(outs.begin(), outs.end(), [](const CompiledOut& o) { return o.route == Route::output; });
-    for (const auto& v : graph_.constants[c.constant - 1]) host_constants_[c.constant - 1].push_back(fetched ? Slot::boxed(v) : Slot(v));
+    auto slot = host_constants(c).begin();
+    for (const auto& v : graph_.constants[c.constant - 1]) *slot++ = fetched ? Slot::boxed(v) : Slot(v);
   }
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
@@ -284,8 +287,9 @@ RunResult Session::finish(Run& run) {
     if (options_.var_values) r.var_value.push_back(on_host(run, x->value));
     r.accesses.push_back(std::exchange(x->accesses, {}));
   }
-  r.fetched.reserve(graph_.fetched.size());
-  for (auto& v : run.fetched) r.fetched.push_back(v.device() ? Content{on_host(run, std::exchange(v, {}))} : v.take_content());
+  r.fetched = std::move(run.fetched);
+  for (auto& [k, v] : run.on_device) r.fetched[k] = on_host(run, std::move(v));
+  run.on_device.clear();
   r.uploads = run.uploads.exchange(0);
   r.downloads = run.downloads.exchange(0);
   r.choices = std::exchange(run.choices, {});
@@ -305,10 +309,10 @@ Session::Run& Session::start_run(Ready& ready, bool forced) {
   if (!run_) {
     run_ = std::make_unique<Run>();
     run_->session = this;
-    run_->fetched.resize(graph_.fetched.size());
   }
   auto& run = *run_;
-  for (auto& v : run.fetched) v = Slot{};
+  run.fetched.assign(graph_.fetched.size(), Empty{});  // moved out by the last run's finish, or left by a throw
+  run.on_device.clear();
   run.choices.clear();
   run.forced.clear();
   run.finished = run.quiet = false;

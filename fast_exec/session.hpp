@@ -138,7 +138,14 @@ class Session {
   CompiledGraph graph_;
   ExecOptions options_;
   Placement placement_;
-  std::vector<std::vector<Slot>> host_constants_;  // by constant: its tuple as tokens, scalars unboxed unless fetched
+  // Every constant's tuple as tokens, scalars unboxed unless fetched, one after
+  // another; constant k's begins at host_constant_begin_[k - 1].
+  std::vector<Slot> host_constants_;
+  std::vector<std::uint32_t> host_constant_begin_;
+  [[nodiscard]] std::span<Slot> host_constants(const CompiledNode& c) {
+    const auto k = c.constant - 1;
+    return std::span(host_constants_).subspan(host_constant_begin_[k], host_constant_begin_[k + 1] - host_constant_begin_[k]);
+  }
   std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
   std::vector<std::uint8_t> at_once_;       // by node: AtOnce (at_once_firings)
