@@ -53,7 +53,7 @@ bool Firings::dead(std::span<const Code> row, Transition t) const {
   return false;
 }
 
-void Firings::fire(std::span<const Code> row, Transition t, std::size_t r, Row& out) {
+FrameId Firings::fire(std::span<const Code> row, Transition t, std::size_t r, Row& out) {
   const auto& f = frame(t);
   const auto& e = effect(row, t);
   if (out.data() != row.data()) out.assign(row.begin(), row.end());
@@ -61,6 +61,7 @@ void Firings::fire(std::span<const Code> row, Transition t, std::size_t r, Row& 
   const auto* w = writes_.data() + e.writes + r * f.writes.size();
   for (std::size_t i = 0; i < f.writes.size(); ++i) out[f.writes[i]] = w[i];
   out[f.record.column] |= f.record.mask;
+  return e.exceeds;
 }
 
 const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {

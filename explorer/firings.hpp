@@ -34,12 +34,11 @@ class Firings {
   // How many states firing t in row can lead to (one, unless it is a
   // relation). Precondition: t is enabled in row.
   std::size_t results(std::span<const Code> row, Transition t) { return effect(row, t).count; }
-  // Writes the r-th of them to out (out may be row).
-  void fire(std::span<const Code> row, Transition t, std::size_t r, Row& out);
+  // Writes the r-th of them to out (out may be row). Returns the loop or
+  // function frame of the context beyond the bounds it starts, if any (exceeds).
+  FrameId fire(std::span<const Code> row, Transition t, std::size_t r, Row& out);
   // Semantics::overwrites of t, enabled in row.
   bool overwrites(std::span<const Code> row, Transition t) { return effect(row, t).overwrites; }
-  // The loop or function frame of the context beyond the bounds firing t would start, if any.
-  FrameId exceeds(std::span<const Code> row, Transition t) { return effect(row, t).exceeds; }
   // Whether t fires with a DEAD input (C-DEAD): then it accesses no variable.
   [[nodiscard]] bool dead(std::span<const Code> row, Transition t) const;
 

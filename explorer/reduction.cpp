@@ -64,8 +64,7 @@ bool Reduction::independent(Transition a, Transition b) const {
 }
 
 FrameId Reduction::fire_step(Row& row, Transition t, std::uint32_t r, Schedule& steps, std::vector<NodeId>& seeds) {
-  const auto exceeds = f_.exceeds(row, t);
-  f_.fire(row, t, r, row);
+  const auto exceeds = f_.fire(row, t, r, row);
   steps.push_back({t.node, t.context, r});
   const auto& p = sem_.program();
   for (const auto* edges : {&p.node(t.node).out, &p.node(t.node).control_out})
