@@ -28,7 +28,8 @@ Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
   at_once_ = at_once_firings(graph_, placement_.on_accelerator);
   inline_next_ = inline_successors(graph_, at_once_);
   host_constant_begin_.push_back(0);
-  for (const auto& tuple : graph_.constants) host_constant_begin_.push_back(host_constant_begin_.back() + static_cast<std::uint32_t>(tuple.size()));
+  for (const auto& tuple : graph_.constants)
+    host_constant_begin_.push_back(host_constant_begin_.back() + static_cast<std::uint32_t>(tuple.size()));
   host_constants_.resize(host_constant_begin_.back());
   for (const auto& c : graph_.nodes) {
     if (c.constant == 0) continue;

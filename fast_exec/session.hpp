@@ -143,8 +143,8 @@ class Session {
   std::vector<Slot> host_constants_;
   std::vector<std::uint32_t> host_constant_begin_;
   [[nodiscard]] std::span<Slot> host_constants(const CompiledNode& c) {
-    const auto k = c.constant - 1;
-    return std::span(host_constants_).subspan(host_constant_begin_[k], host_constant_begin_[k + 1] - host_constant_begin_[k]);
+    const auto begin = host_constant_begin_[c.constant - 1], end = host_constant_begin_[c.constant];
+    return std::span(host_constants_).subspan(begin, end - begin);
   }
   std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
   std::vector<std::unique_ptr<Variable>> vars_;
