@@ -1,8 +1,9 @@
 // The executables' allocation policy (cli/huge_pages.cpp): a block of 4 MiB or
 // more from new lies in memory advised as huge pages (VmFlags "hg" in
 // /proc/self/smaps), a small block does not. Sanitizer and fuzzing builds
-// leave the policy out (TFSEM_HUGE_PAGES undefined), and a kernel without transparent huge pages or /proc/self/smaps cannot
-// show it: these pass with a message.
+// leave the policy out (TFSEM_HUGE_PAGES undefined), and a kernel without
+// transparent huge pages or /proc/self/smaps cannot show it: these pass with a
+// message.
 #include <doctest/doctest.h>
 
 #include <cstdint>
