@@ -29,7 +29,7 @@ FrameId Expander::initial(Row& row, Schedule& steps) {
   firings.codec().pack(sem_.initial(), row);
   std::vector<NodeId> every;
   for (std::size_t i = 0; i < sem_.program().nodes().size(); ++i) every.emplace_back(i);
-  return reduction.settle(row, steps, std::move(every));
+  return reduction.settle(row, steps, every);
 }
 
 void Expander::inherited(std::span<const Step> steps) {
@@ -69,10 +69,12 @@ bool Expander::accesses_conflict(Transition a, Transition b) const {
 // other, so b is enabled after a (its inputs are its own).
 void Expander::fire_both(std::span<const Code> row, Transition a, Transition b, std::vector<Row>& out) {
   out.clear();
-  for (std::size_t ra = 0, na = firings.results(row, a); ra < na; ++ra) {
-    firings.fire(row, a, ra, mid_);
-    for (std::size_t rb = 0, nb = firings.results(mid_, b); rb < nb; ++rb) {
-      firings.fire(mid_, b, rb, out.emplace_back());
+  const auto first = firings.find(row, a);
+  for (std::size_t ra = 0; ra < first.results; ++ra) {
+    firings.fire(row, first, ra, mid_);
+    const auto second = firings.find(mid_, b);
+    for (std::size_t rb = 0; rb < second.results; ++rb) {
+      firings.fire(mid_, second, rb, out.emplace_back());
       while (!out.back().empty() && out.back().back() == kEmptyCode) out.back().pop_back();  // rows compare padded
     }
   }

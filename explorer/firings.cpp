@@ -53,9 +53,9 @@ bool Firings::dead(std::span<const Code> row, Transition t) const {
   return false;
 }
 
-FrameId Firings::fire(std::span<const Code> row, Transition t, std::size_t r, Row& out) {
-  const auto& f = frame(t);
-  const auto& e = effect(row, t);
+FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row& out) {
+  const auto& e = effects_[found.effect];
+  const auto& f = *e.frame;
   if (out.data() != row.data()) out.assign(row.begin(), row.end());
   if (out.size() < f.end) out.resize(f.end, kEmptyCode);
   const auto* w = writes_.data() + e.writes + r * f.writes.size();
@@ -79,7 +79,7 @@ const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) 
     }
     if (same) return e;
   }
-  Effect e{h, t, static_cast<std::uint32_t>(keys_.size()), static_cast<std::uint32_t>(writes_.size()), 0, false, {}};
+  Effect e{h, t, &f, static_cast<std::uint32_t>(keys_.size()), static_cast<std::uint32_t>(writes_.size()), 0, false, {}};
   for (auto col : f.reads) keys_.push_back(col < row.size() ? row[col] : kEmptyCode);
   compute(row, t, f, e);
   effects_.push_back(e);

@@ -31,12 +31,21 @@ class Firings {
   // C-ENABLED on a row: every enabled transition and what the state's loops are doing.
   void frontier(std::span<const Code> row, Frontier& out) const { sem_.frontier(view(row), out); }
 
-  // How many states firing t in row can lead to (one, unless it is a
-  // relation). Precondition: t is enabled in row.
-  std::size_t results(std::span<const Code> row, Transition t) { return effect(row, t).count; }
-  // Writes the r-th of them to out (out may be row). Returns the loop or
-  // function frame of the context beyond the bounds it starts, if any (exceeds).
-  FrameId fire(std::span<const Code> row, Transition t, std::size_t r, Row& out);
+  // The effect of firing t in row, looked up (computed the first time) once
+  // and fired as often as needed; it stays valid as the cache grows.
+  // Precondition: t is enabled in row.
+  struct Found {
+    std::uint32_t effect;
+    std::uint32_t results;  // how many states firing t can lead to (one, unless it is a relation)
+  };
+  Found find(std::span<const Code> row, Transition t) {
+    const auto& e = effect(row, t);
+    return {static_cast<std::uint32_t>(&e - effects_.data()), e.count};
+  }
+  // Writes the r-th result of firing `found` in row to out (out may be row).
+  // Returns the loop or function frame of the context beyond the bounds it
+  // starts, if any (exceeds).
+  FrameId fire(std::span<const Code> row, Found found, std::size_t r, Row& out);
   // Semantics::overwrites of t, enabled in row.
   bool overwrites(std::span<const Code> row, Transition t) { return effect(row, t).overwrites; }
   // Whether t fires with a DEAD input (C-DEAD): then it accesses no variable.
@@ -63,6 +72,7 @@ class Firings {
   struct Effect {
     std::uint64_t hash;
     Transition t;
+    const Frame* frame;  // t's (frames never move)
     std::uint32_t key, writes, count;
     bool overwrites;
     FrameId exceeds;

@@ -63,8 +63,9 @@ bool Reduction::independent(Transition a, Transition b) const {
   return !delivers(a, b) && !delivers(b, a);
 }
 
-FrameId Reduction::fire_step(Row& row, Transition t, std::uint32_t r, Schedule& steps, std::vector<NodeId>& seeds) {
-  const auto exceeds = f_.fire(row, t, r, row);
+FrameId Reduction::fire_step(Row& row, Transition t, Firings::Found found, std::uint32_t r, Schedule& steps,
+                             std::vector<NodeId>& seeds) {
+  const auto exceeds = f_.fire(row, found, r, row);
   steps.push_back({t.node, t.context, r});
   const auto& p = sem_.program();
   for (const auto* edges : {&p.node(t.node).out, &p.node(t.node).control_out})
@@ -73,11 +74,11 @@ FrameId Reduction::fire_step(Row& row, Transition t, std::uint32_t r, Schedule& 
   return exceeds;
 }
 
-FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId> seeds) {
+FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds) {
   if (por_ == Por::none) return {};
   // In passes, as a fixed order of firings: those eager when a pass begins, in
   // order; then, in the next pass, those that they made eager.
-  std::vector<Transition> pass;
+  auto& pass = pass_;
   while (true) {
     pass.clear();
     if (loops_) {
@@ -88,7 +89,7 @@ FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId> seeds) 
       std::sort(seeds.begin(), seeds.end());
       seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
       for (auto n : seeds)
-        if (const Transition t{n, kRootContext}; sem_.locally_enabled(f_.view(row), t) && sem_.eager(f_.view(row), t))
+        if (const Transition t{n, kRootContext}; sem_.eager(f_.view(row), t) && sem_.locally_enabled(f_.view(row), t))
           pass.push_back(t);
     }
     seeds.clear();
@@ -96,7 +97,7 @@ FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId> seeds) 
     for (auto t : pass) {
       // An earlier firing of the pass may have given a Merge a second live input.
       if (!sem_.eager(f_.view(row), t)) continue;
-      if (const auto exceeds = fire_step(row, t, 0, steps, seeds); exceeds.valid()) return exceeds;
+      if (const auto exceeds = fire_step(row, t, f_.find(row, t), 0, steps, seeds); exceeds.valid()) return exceeds;
     }
   }
 }
@@ -168,16 +169,30 @@ void Reduction::cover_same(const Frontier& f, std::span<const Transition> enable
       covered_[static_cast<std::size_t>(std::lower_bound(f.enabled.begin(), f.enabled.end(), u) - f.enabled.begin())] = 1;
 }
 
-void Reduction::write_phase(std::span<const Code> row, VarId x, std::vector<NodeId>& out) {
+void Reduction::write_phase(std::span<const Code> row, const Frontier& f, VarId x, std::vector<NodeId>& out) {
   out.clear();
   others_.clear();
   if (!root_only_[x.index()]) return;  // accessors in loops may be pending in contexts not met yet
+  // Every accessor is in the root context, which has always started: there the
+  // frontier is C-ENABLED. The Assign-f among the enabled are the candidates.
+  const auto& p = sem_.program();
   const auto view = f_.view(row);
   for (auto a : accessors_[x.index()]) {
-    const Transition t{a, kRootContext};
     if (view.fired(a, kRootContext)) continue;
-    (sem_.locally_enabled(view, t) && f_.overwrites(row, t) ? out : others_).push_back(a);
+    const bool candidate = p.node(a).op.kind == OpKind::assign &&
+                           std::binary_search(f.enabled.begin(), f.enabled.end(), Transition{a, kRootContext});
+    (candidate ? out : others_).push_back(a);
   }
+  // Every other pending access must come after at least two overwrites, so
+  // after two candidates: checked before any overwrite is looked up.
+  const auto after_two = [&](NodeId o) {
+    return std::count_if(out.begin(), out.end(), [&](NodeId w) { return sem_.precedes(w, o); }) >= 2;
+  };
+  if (out.size() < 2 || !std::all_of(others_.begin(), others_.end(), after_two)) return out.clear();
+  // The candidates that do not overwrite are pending accesses like the others.
+  const auto kept = std::stable_partition(out.begin(), out.end(), [&](NodeId w) { return f_.overwrites(row, {w, kRootContext}); });
+  others_.insert(others_.end(), kept, out.end());
+  out.erase(kept, out.end());
   const bool phase = out.size() >= 2 && std::all_of(others_.begin(), others_.end(), [&](NodeId o) {
     return std::all_of(out.begin(), out.end(), [&](NodeId w) { return sem_.precedes(w, o); });
   });
@@ -193,7 +208,7 @@ void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepS
   if (por_ == Por::none) return awake(f.enabled);
   if (por_ == Por::rf)
     for (std::size_t x = 0; x < accessors_.size(); ++x) {
-      write_phase(row, VarId(x), writes_);
+      write_phase(row, f, VarId(x), writes_);
       if (writes_.empty()) continue;
       // Sleep sets are not applied to a write phase: it is explored whole.
       for (auto w : writes_) out.push_back({{w, kRootContext}, true});
@@ -253,7 +268,8 @@ void Reduction::smallest_stubborn_set(std::span<const Code> row, const Frontier&
 
 void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
   out.clear();
-  std::vector<NodeId> seeds;
+  auto& seeds = seeds_;
+  seeds.clear();
   if (m.write_phase) {
     // The phase moves() found: every enabled overwrite of the variable (an
     // enabled transition has not fired), the others being pending in its wake.
@@ -263,16 +279,19 @@ void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
         writes_.push_back(a);
     std::stable_partition(writes_.begin(), writes_.end(), [&](NodeId w) { return w != m.t.node; });
     auto& landing = out.start(row);
-    for (auto w : writes_) fire_step(landing, {w, kRootContext}, 0, out.steps_, seeds);  // overwrites are deterministic
-    out.finish(settle(landing, out.steps_, std::move(seeds)));
+    for (auto w : writes_) {  // overwrites are deterministic
+      const Transition t{w, kRootContext};
+      fire_step(landing, t, f_.find(landing, t), 0, out.steps_, seeds);
+    }
+    out.finish(settle(landing, out.steps_, seeds));
     return;
   }
-  const auto results = f_.results(row, m.t);
-  for (std::uint32_t r = 0; r < results; ++r) {
+  const auto found = f_.find(row, m.t);
+  for (std::uint32_t r = 0; r < found.results; ++r) {
     auto& landing = out.start(row);
     seeds.clear();
-    auto exceeds = fire_step(landing, m.t, r, out.steps_, seeds);
-    if (!exceeds.valid()) exceeds = settle(landing, out.steps_, std::move(seeds));
+    auto exceeds = fire_step(landing, m.t, found, r, out.steps_, seeds);
+    if (!exceeds.valid()) exceeds = settle(landing, out.steps_, seeds);
     out.finish(exceeds);
   }
 }

@@ -87,7 +87,8 @@ class Reduction {
   // are among `seeds` (every node, for the initial state) and the consumers
   // of what settling fires; with loops, the frontier is recomputed. Returns
   // the loop frame whose iteration --max-iterations a firing would start.
-  FrameId settle(Row& row, Schedule& steps, std::vector<NodeId> seeds);
+  // Seeds is used up (left empty or holding scratch).
+  FrameId settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds);
   // C-ENABLED on a row: its frontier (Firings::frontier), into out.
   void frontier(std::span<const Code> row, Frontier& out);
   // The moves to explore from a settled, non-terminal state, f its frontier
@@ -119,7 +120,8 @@ class Reduction {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges_;
   std::vector<std::uint32_t> into_, from_, reach_;
   std::vector<char> reaches_, covered_;
-  std::vector<NodeId> writes_, others_;
+  std::vector<NodeId> writes_, others_, seeds_;
+  std::vector<Transition> pass_;  // settle(): the firings of one pass
   // Without loops or calls, the frontier and the smallest stubborn set are
   // functions of the state's shape (Codec::shape): computed once per shape,
   // at most kShapes kept. Where states seldom share a shape (an unreduced
@@ -154,13 +156,16 @@ class Reduction {
   std::uint32_t& member_index(Transition v) { return v.context == kRootContext ? member_root_[v.node.index()] : member_[v]; }
   // Marks in covered_ the enabled members (of the closure just computed) that bring its first member in again.
   void cover_same(const Frontier& f, std::span<const Transition> enabled_members);
-  // The pending overwrites of x, if x is in a write phase in row: at least two,
-  // all enabled, and every other pending access to x comes after all of them.
-  // Only the last of them is ever observed, so one order per last write suffices.
-  void write_phase(std::span<const Code> row, VarId x, std::vector<NodeId>& out);
-  // Fires t's result r into row and records the step; the consumers of its
-  // outputs become seeds. Returns whether the result starts an iteration past the bound.
-  FrameId fire_step(Row& row, Transition t, std::uint32_t r, Schedule& steps, std::vector<NodeId>& seeds);
+  // The pending overwrites of x, if x is in a write phase in row (f its
+  // frontier): at least two, all enabled, and every other pending access to x
+  // comes after all of them. Only the last of them is ever observed, so one
+  // order per last write suffices.
+  void write_phase(std::span<const Code> row, const Frontier& f, VarId x, std::vector<NodeId>& out);
+  // Fires t's result r (t's effect in row: found) into row and records the
+  // step; the consumers of its outputs become seeds. Returns whether the
+  // result starts an iteration past the bound.
+  FrameId fire_step(Row& row, Transition t, Firings::Found found, std::uint32_t r, Schedule& steps,
+                    std::vector<NodeId>& seeds);
 };
 
 }  // namespace tfsem::explorer
