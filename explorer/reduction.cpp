@@ -169,30 +169,34 @@ void Reduction::cover_same(const Frontier& f, std::span<const Transition> enable
       covered_[static_cast<std::size_t>(std::lower_bound(f.enabled.begin(), f.enabled.end(), u) - f.enabled.begin())] = 1;
 }
 
-void Reduction::write_phase(std::span<const Code> row, const Frontier& f, VarId x, std::vector<NodeId>& out) {
+void Reduction::phase_candidates(std::span<const Code> row, const Frontier& f, std::vector<PhaseCandidates>& out) {
   out.clear();
-  others_.clear();
-  if (!root_only_[x.index()]) return;  // accessors in loops may be pending in contexts not met yet
-  // Every accessor is in the root context, which has always started: there the
-  // frontier is C-ENABLED. The Assign-f among the enabled are the candidates.
   const auto& p = sem_.program();
   const auto view = f_.view(row);
-  for (auto a : accessors_[x.index()]) {
-    if (view.fired(a, kRootContext)) continue;
-    const bool candidate = p.node(a).op.kind == OpKind::assign &&
-                           std::binary_search(f.enabled.begin(), f.enabled.end(), Transition{a, kRootContext});
-    (candidate ? out : others_).push_back(a);
+  for (std::size_t x = 0; x < accessors_.size(); ++x) {
+    if (!root_only_[x]) continue;  // accessors in loops may be pending in contexts not met yet
+    // Every accessor is in the root context, which has always started: there
+    // the frontier is C-ENABLED. The Assign-f among the enabled are the candidates.
+    PhaseCandidates c{VarId(x), {}, {}};
+    for (auto a : accessors_[x]) {
+      if (view.fired(a, kRootContext)) continue;
+      const bool candidate = p.node(a).op.kind == OpKind::assign &&
+                             std::binary_search(f.enabled.begin(), f.enabled.end(), Transition{a, kRootContext});
+      (candidate ? c.writes : c.others).push_back(a);
+    }
+    // Every other pending access must come after at least two of the overwrites, so after two candidates.
+    const auto after_two = [&](NodeId o) {
+      return std::count_if(c.writes.begin(), c.writes.end(), [&](NodeId w) { return sem_.precedes(w, o); }) >= 2;
+    };
+    if (c.writes.size() >= 2 && std::all_of(c.others.begin(), c.others.end(), after_two)) out.push_back(std::move(c));
   }
-  // Every other pending access must come after at least two overwrites, so
-  // after two candidates: checked before any overwrite is looked up.
-  const auto after_two = [&](NodeId o) {
-    return std::count_if(out.begin(), out.end(), [&](NodeId w) { return sem_.precedes(w, o); }) >= 2;
-  };
-  if (out.size() < 2 || !std::all_of(others_.begin(), others_.end(), after_two)) return out.clear();
+}
+
+void Reduction::write_phase(std::span<const Code> row, const PhaseCandidates& c, std::vector<NodeId>& out) {
+  out.clear();
+  others_.assign(c.others.begin(), c.others.end());
   // The candidates that do not overwrite are pending accesses like the others.
-  const auto kept = std::stable_partition(out.begin(), out.end(), [&](NodeId w) { return f_.overwrites(row, {w, kRootContext}); });
-  others_.insert(others_.end(), kept, out.end());
-  out.erase(kept, out.end());
+  for (auto w : c.writes) (f_.overwrites(row, {w, kRootContext}) ? out : others_).push_back(w);
   const bool phase = out.size() >= 2 && std::all_of(others_.begin(), others_.end(), [&](NodeId o) {
     return std::all_of(out.begin(), out.end(), [&](NodeId w) { return sem_.precedes(w, o); });
   });
@@ -206,25 +210,29 @@ void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepS
       if (!asleep(sleep, t)) out.push_back({t});
   };
   if (por_ == Por::none) return awake(f.enabled);
-  if (por_ == Por::rf)
-    for (std::size_t x = 0; x < accessors_.size(); ++x) {
-      write_phase(row, f, VarId(x), writes_);
+  // Without loops or calls, what the moves depend on is mostly the state's shape.
+  auto* known = shapes_ ? &shape_of(row) : nullptr;
+  if (por_ == Por::rf) {
+    if (known == nullptr) phase_candidates(row, f, phases_);
+    else if (!known->phases_known) phase_candidates(row, f, known->phases), known->phases_known = true;
+    for (const auto& c : known != nullptr ? known->phases : phases_) {
+      write_phase(row, c, writes_);
       if (writes_.empty()) continue;
       // Sleep sets are not applied to a write phase: it is explored whole.
       for (auto w : writes_) out.push_back({{w, kRootContext}, true});
       return;
     }
-  if (!shapes_) {
+  }
+  if (known == nullptr) {
     smallest_stubborn_set(row, f);
     return awake(best_);
   }
-  auto& known = last_ != nullptr && last_row_ == row.data() && last_size_ == row.size() ? *last_ : shaped(row);
-  if (!known.stubborn_known) {
+  if (!known->stubborn_known) {
     smallest_stubborn_set(row, f);
-    known.stubborn = best_;
-    known.stubborn_known = true;
+    known->stubborn = best_;
+    known->stubborn_known = true;
   }
-  awake(known.stubborn);
+  awake(known->stubborn);
 }
 
 void Reduction::frontier(std::span<const Code> row, Frontier& out) {
@@ -235,6 +243,10 @@ void Reduction::frontier(std::span<const Code> row, Frontier& out) {
     by_shape_ = {};
     last_ = nullptr;
   }
+}
+
+Reduction::ByShape& Reduction::shape_of(std::span<const Code> row) {
+  return last_ != nullptr && last_row_ == row.data() && last_size_ == row.size() ? *last_ : shaped(row);
 }
 
 Reduction::ByShape& Reduction::shaped(std::span<const Code> row) {
@@ -271,13 +283,14 @@ void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
   auto& seeds = seeds_;
   seeds.clear();
   if (m.write_phase) {
-    // The phase moves() found: every enabled overwrite of the variable (an
-    // enabled transition has not fired), the others being pending in its wake.
+    // The phase moves() found, m.t last: the pending accesses to the variable
+    // that m.t does not precede. Every other pending access comes after all
+    // of the phase's writes, and an enabled write comes after no pending access.
     writes_.clear();
+    const auto view = f_.view(row);
     for (auto a : accessors_[sem_.access(m.t.node).var.index()])
-      if (const Transition t{a, kRootContext}; sem_.locally_enabled(f_.view(row), t) && f_.overwrites(row, t))
-        writes_.push_back(a);
-    std::stable_partition(writes_.begin(), writes_.end(), [&](NodeId w) { return w != m.t.node; });
+      if (a != m.t.node && !view.fired(a, kRootContext) && !sem_.precedes(m.t.node, a)) writes_.push_back(a);
+    writes_.push_back(m.t.node);
     auto& landing = out.start(row);
     for (auto w : writes_) {  // overwrites are deterministic
       const Transition t{w, kRootContext};

@@ -132,17 +132,28 @@ class Reduction {
   bool shapes_;  // the cache is in use
   std::uint64_t shape_lookups_ = 0, shape_hits_ = 0;
   static constexpr std::uint64_t kShapeTrial = std::uint64_t{1} << 12;
+  // A variable that may be in a write phase, by what the state's shape
+  // shows: at least two enabled Assign-f (the candidates), and every other
+  // pending access comes after two of them. Whether it is in one depends on
+  // which candidates overwrite (write_phase).
+  struct PhaseCandidates {
+    VarId x;
+    std::vector<NodeId> writes, others;
+  };
   struct ByShape {
     Frontier frontier;
     std::vector<Transition> stubborn;
-    bool stubborn_known = false;
+    std::vector<PhaseCandidates> phases;
+    bool stubborn_known = false, phases_known = false;
   };
+  std::vector<PhaseCandidates> phases_;  // moves(), when shapes are not cached
   static constexpr std::size_t kShapes = std::size_t{1} << 18;
   std::unordered_map<std::string, ByShape> by_shape_;
   std::string shape_;
   // The entry of row's shape, its frontier computed if new (without loops or
-  // calls only); kept as last_, which moves() takes for the row that frontier() was given.
+  // calls only); kept as last_, which shape_of() takes for the row that frontier() was given.
   ByShape& shaped(std::span<const Code> row);
+  ByShape& shape_of(std::span<const Code> row);
   ByShape* last_ = nullptr;
   const Code* last_row_ = nullptr;
   std::size_t last_size_ = 0;
@@ -156,11 +167,13 @@ class Reduction {
   std::uint32_t& member_index(Transition v) { return v.context == kRootContext ? member_root_[v.node.index()] : member_[v]; }
   // Marks in covered_ the enabled members (of the closure just computed) that bring its first member in again.
   void cover_same(const Frontier& f, std::span<const Transition> enabled_members);
-  // The pending overwrites of x, if x is in a write phase in row (f its
-  // frontier): at least two, all enabled, and every other pending access to x
-  // comes after all of them. Only the last of them is ever observed, so one
-  // order per last write suffices.
-  void write_phase(std::span<const Code> row, const Frontier& f, VarId x, std::vector<NodeId>& out);
+  // The variables that may be in a write phase in row (f its frontier).
+  void phase_candidates(std::span<const Code> row, const Frontier& f, std::vector<PhaseCandidates>& out);
+  // The pending overwrites of c.x, if it is in a write phase in row: at least
+  // two, all enabled, and every other pending access to it comes after all of
+  // them. Only the last of them is ever observed, so one order per last write
+  // suffices.
+  void write_phase(std::span<const Code> row, const PhaseCandidates& c, std::vector<NodeId>& out);
   // Fires t's result r (t's effect in row: found) into row and records the
   // step; the consumers of its outputs become seeds. Returns whether the
   // result starts an iteration past the bound.

@@ -91,20 +91,16 @@ bool StateTable::pack(std::span<const Code> row) {
 }
 
 void StateTable::unpack(const Layout& l, const std::uint8_t* in, Code* row) const {
-  const auto n = std::min(l.bits.size(), width_);
+  // A column without bits holds its dictionary's only code, EMPTY.
+  std::fill(row, row + width_, kEmptyCode);
   std::size_t offset = 0;
-  for (std::size_t col = 0; col < n; ++col) {
+  for (const auto col : l.live) {
     const unsigned bits = l.bits[col];
-    std::uint32_t i = 0;
-    if (bits != 0) {
-      std::uint64_t w;
-      std::memcpy(&w, in + (offset >> 3), sizeof w);
-      i = static_cast<std::uint32_t>((w >> (offset & 7)) & ((std::uint64_t{1} << bits) - 1));
-      offset += bits;
-    }
-    row[col] = columns_[col].codes[i];
+    std::uint64_t w;
+    std::memcpy(&w, in + (offset >> 3), sizeof w);
+    row[col] = columns_[col].codes[(w >> (offset & 7)) & ((std::uint64_t{1} << bits) - 1)];
+    offset += bits;
   }
-  std::fill(row + n, row + width_, kEmptyCode);
 }
 
 std::size_t StateTable::chunk_bytes(const Layout& l) { return kChunkRows * l.row_bytes + sizeof(std::uint64_t); }
