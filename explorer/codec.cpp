@@ -30,14 +30,15 @@ Codec::Codec(const Semantics& sem)
 }
 
 void Codec::shape(std::span<const Code> row, std::string& out) const {
-  const auto slots = sem_.program().frames()[0].slots.size();
-  out.assign(block_size_[0], static_cast<char>(kEmptyCode));
-  const auto end = std::min<std::size_t>(row.size(), vars_ + block_size_[0]);
-  for (auto col = vars_; col < end; ++col) {
-    const auto i = col - vars_;
-    const auto c = row[col];
-    out[i] = static_cast<char>(i >= slots || c == kEmptyCode || c == kDeadCode ? c : kGoCode);
-  }
+  const std::size_t slots = sem_.program().frames()[0].slots.size(), size = block_size_[0];
+  out.resize(size);
+  auto* const shape = out.data();
+  const auto* const block = row.data() + vars_;
+  const auto n = std::min(row.size() > vars_ ? row.size() - vars_ : 0, size), live = std::min(n, slots);
+  // Slots: EMPTY, GO or DEAD as they are, GO for any other (live) content; then the fired records.
+  for (std::size_t i = 0; i < live; ++i) shape[i] = static_cast<char>(block[i] > kDeadCode ? kGoCode : block[i]);
+  for (std::size_t i = live; i < n; ++i) shape[i] = static_cast<char>(block[i]);
+  std::fill(shape + n, shape + size, static_cast<char>(kEmptyCode));
 }
 
 std::uint32_t Codec::block(ContextId c) {

@@ -40,11 +40,17 @@ void Expander::inherited(std::span<const Step> steps) {
 }
 
 void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vector<RaceSeen>& out) {
-  const auto& enabled = frontier.enabled;
-  // The enabled transitions that access a variable: a dead one touches nothing (C-DEAD).
+  // The enabled transitions that access a variable; a dead one touches
+  // nothing (C-DEAD), which is looked at only for a pair not known harmful.
   accessing_.clear();
-  for (auto t : enabled)
-    if (sem_.access(t.node).kind != Access::Kind::none && !firings.dead(row, t)) accessing_.push_back(t);
+  for (auto t : frontier.enabled)
+    if (sem_.access(t.node).kind != Access::Kind::none) accessing_.push_back(t);
+  enum : std::uint8_t { unknown, live, dead };
+  liveness_.assign(accessing_.size(), unknown);
+  const auto is_live = [&](std::size_t i) {
+    if (liveness_[i] == unknown) liveness_[i] = firings.dead(row, accessing_[i]) ? dead : live;
+    return liveness_[i] == live;
+  };
   for (std::size_t i = 0; i < accessing_.size(); ++i) {
     const auto a = accessing_[i];
     for (std::size_t j = i + 1; j < accessing_.size(); ++j) {
@@ -53,6 +59,7 @@ void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vec
       const bool root = a.context == kRootContext && b.context == kRootContext;
       const auto flag = root ? flags.get(sem_.access(a.node).var, a.node, b.node) : RaceFlags::unseen;
       if (flag == RaceFlags::harmful) continue;  // its witnesses are final
+      if (!is_live(i) || !is_live(j)) continue;
       const bool harmful = order_matters(row, a, b);
       if (flag == RaceFlags::unseen || harmful) out.push_back({a, b, harmful});
     }

@@ -107,7 +107,8 @@ class Expander {
   const Semantics& sem_;
   std::vector<Move> moves_;
   SleepSet sleep_, next_sleep_;
-  std::vector<Transition> accessing_;  // races(): the enabled accesses, in order
+  std::vector<Transition> accessing_;  // races(): the enabled accesses, in order,
+  std::vector<std::uint8_t> liveness_;  // and whether each one's input is dead, once looked at
   std::vector<Row> ab_, ba_;
   Row mid_;
 
