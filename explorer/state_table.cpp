@@ -39,6 +39,7 @@ std::uint32_t StateTable::large_index_of(std::size_t col, Code c) const {
 
 std::uint32_t StateTable::add_code(std::size_t col, Code c) {
   auto& column = columns_[col];
+  plan_stale_ = true;
   const auto i = static_cast<std::uint32_t>(column.codes.size());
   column.codes.push_back(c);
   held_bytes_ += sizeof(Code);
@@ -57,7 +58,18 @@ std::uint32_t StateTable::add_code(std::size_t col, Code c) {
 // Rows are bit strings: each column's index, its layout's bits wide, least
 // significant bit first, written and read a 64-bit word at a time. Buffers are
 // followed by 8 spare bytes, so the last word may be written or read whole.
+void StateTable::plan() {
+  const auto& l = layouts_.back();
+  plan_.clear();
+  for (const auto col : l.live) {
+    const auto& direct = columns_[col].direct;
+    plan_.push_back({direct.data(), static_cast<std::uint32_t>(direct.size()), col, l.bits[col]});
+  }
+  plan_stale_ = false;
+}
+
 bool StateTable::pack(std::span<const Code> row) {
+  if (plan_stale_) plan();
   const auto& l = layouts_.back();
   // A column without bits has held EMPTY only (code 0): any other code is new to it.
   Code stray = 0;
@@ -69,11 +81,12 @@ bool StateTable::pack(std::span<const Code> row) {
   auto* out = packed_.data();
   std::uint64_t word = 0;
   unsigned used = 0;
-  for (const auto col : l.live) {
-    if (col >= row.size()) break;  // EMPTY, index 0, from here on
-    const auto i = index_of(col, row[col]);
-    if (i == kNone) return false;
-    const unsigned bits = l.bits[col];
+  for (const auto& p : plan_) {
+    if (p.col >= row.size()) break;  // EMPTY, index 0, from here on
+    const auto c = row[p.col];
+    const auto i = c < p.direct_size ? p.direct[c] - 1 : c < kDirectCodes ? kNone : large_index_of(p.col, c);
+    if (i == kNone) return false;  // 0 - 1 is kNone too
+    const unsigned bits = p.bits;
     word |= std::uint64_t{i} << used;
     used += bits;
     if (used >= 64) {
@@ -122,6 +135,7 @@ void StateTable::new_layout() {
   l.row_bytes = (bits + 7) / 8;
   held_bytes_ += l.bits.size() * (1 + 2 * sizeof(Code));
   layouts_.push_back(std::move(l));
+  plan_stale_ = true;
   const auto layout = static_cast<std::uint32_t>(layouts_.size() - 1);
   const auto filled = size_ & (kChunkRows - 1);
   if (filled == 0) return;  // the next chunk starts in the new layout
@@ -158,6 +172,7 @@ std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uin
     held_bytes_ += (r.size() - width_) * 2 * sizeof(Code);
     width_ = r.size();
     columns_.resize(width_, Column{{kEmptyCode}, {1}});
+    plan_stale_ = true;
   }
   if (full(1)) grow();
   // Packed when a slot's fragment first matches. A row with a code its column

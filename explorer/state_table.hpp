@@ -95,6 +95,14 @@ class StateTable {
   std::uint32_t add_code(std::size_t col, Code c);
   // The row in the current layout, in packed_; false when a code is new to its column.
   bool pack(std::span<const Code> row);
+  // What pack() reads for each column with bits in the current layout, in
+  // order: its dictionary's direct lookup, in one array. Rebuilt after a code
+  // is added (a direct lookup may have moved) or a layout has started.
+  struct PackColumn {
+    const std::uint32_t* direct;
+    std::uint32_t direct_size, col, bits;
+  };
+  void plan();
   void unpack(const Layout& l, const std::uint8_t* in, Code* row) const;  // width_ codes
   void new_layout();  // the current dictionaries' bits; rewrites the chunk being filled
   [[nodiscard]] std::uint8_t* at(StateIndex i) const {
@@ -113,6 +121,8 @@ class StateTable {
   std::vector<Layout> layouts_;                                    // the last is current
   std::vector<Chunk> chunks_;
   std::size_t held_bytes_ = 0;        // chunks, dictionaries and layouts, counted as they grow
+  std::vector<PackColumn> plan_;
+  bool plan_stale_ = true;
   std::vector<std::uint8_t> packed_;  // the row being inserted, packed
   Row scratch_;                       // a stored row of an older layout, unpacked
   // 0: free; otherwise the hash's high 32 bits, then index + 1. The slot is
