@@ -22,7 +22,7 @@ std::uint32_t bits_for(std::size_t n) { return n <= 1 ? 0 : static_cast<std::uin
 StateTable::StateTable(std::size_t width)
     : width_(width), columns_(width, Column{{kEmptyCode}, {1}}), layouts_(1), slots_(std::size_t{1} << 12, 0) {
   layouts_[0].bits.assign(width, 0);
-  layouts_[0].empty_mask.assign(width, ~Code{0});
+  for (std::uint32_t col = 0; col < width; ++col) layouts_[0].blank.push_back(col);
   held_bytes_ = width * (2 * sizeof(Code) + 1 + sizeof(Code));  // each column's dictionary {EMPTY}, its layout
 }
 
@@ -73,9 +73,11 @@ bool StateTable::pack(std::span<const Code> row) {
   const auto& l = layouts_.back();
   // A column without bits has held EMPTY only (code 0): any other code is new to it.
   Code stray = 0;
-  const auto n = std::min(row.size(), l.empty_mask.size());
-  for (std::size_t col = 0; col < n; ++col) stray |= row[col] & l.empty_mask[col];
-  for (std::size_t col = n; col < row.size(); ++col) stray |= row[col];
+  for (const auto col : l.blank) {
+    if (col >= row.size()) break;
+    stray |= row[col];
+  }
+  for (auto col = l.bits.size(); col < row.size(); ++col) stray |= row[col];
   if (stray != 0) return false;
   packed_.resize(l.row_bytes + sizeof(std::uint64_t));
   auto* out = packed_.data();
@@ -128,8 +130,7 @@ void StateTable::new_layout() {
   std::size_t bits = 0;
   for (std::uint32_t col = 0; col < columns_.size(); ++col) {
     l.bits.push_back(static_cast<std::uint8_t>(bits_for(columns_[col].codes.size())));
-    l.empty_mask.push_back(l.bits.back() == 0 ? ~Code{0} : 0);
-    if (l.bits.back() != 0) l.live.push_back(col);
+    (l.bits.back() != 0 ? l.live : l.blank).push_back(col);
     bits += l.bits.back();
   }
   l.row_bytes = (bits + 7) / 8;

@@ -66,9 +66,9 @@ class StateTable {
 
   // Each column's bits, one after the other; a row is ceil(sum / 8) bytes.
   struct Layout {
-    std::vector<std::uint8_t> bits;  // by column; columns past the end hold EMPTY
-    std::vector<Code> empty_mask;    // by column: all ones where it has no bits
-    std::vector<std::uint32_t> live;  // the columns with bits, in order
+    std::vector<std::uint8_t> bits;    // by column; columns past the end hold EMPTY
+    std::vector<std::uint32_t> live;   // the columns with bits, in order,
+    std::vector<std::uint32_t> blank;  // and those without
     std::size_t row_bytes = 0;
   };
   struct Column {
