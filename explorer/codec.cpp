@@ -33,8 +33,8 @@ void Codec::shape(std::span<const Code> row, std::string& out) const {
   const std::size_t slots = sem_.program().frames()[0].slots.size(), size = block_size_[0];
   out.resize(size);
   auto* const shape = out.data();
-  const auto* const block = row.data() + vars_;
-  const auto n = std::min(row.size() > vars_ ? row.size() - vars_ : 0, size), live = std::min(n, slots);
+  const auto block = row.subspan(std::min(row.size(), vars_));
+  const auto n = std::min(block.size(), size), live = std::min(n, slots);
   // Slots: EMPTY, GO or DEAD as they are, GO for any other (live) content; then the fired records.
   for (std::size_t i = 0; i < live; ++i) shape[i] = static_cast<char>(block[i] > kDeadCode ? kGoCode : block[i]);
   for (std::size_t i = live; i < n; ++i) shape[i] = static_cast<char>(block[i]);

@@ -23,6 +23,8 @@ class Firings {
   // past --max-iterations, a call past --max-depth) is marked (exceeds)
   // rather than taken.
   Firings(const Semantics& sem, Codec& codec, Bounds bounds);
+  Firings(const Firings&) = delete;  // effects point at this one's frames
+  Firings& operator=(const Firings&) = delete;
 
   [[nodiscard]] const Semantics& semantics() const { return sem_; }
   [[nodiscard]] Codec& codec() const { return codec_; }
@@ -43,6 +45,7 @@ class Firings {
     return {static_cast<std::uint32_t>(&e - effects_.data()), e.count};
   }
   // Writes the r-th result of firing `found` in row to out (out may be row).
+  // Precondition: row holds what find() read (it is that row, or a copy).
   // Returns the loop or function frame of the context beyond the bounds it
   // starts, if any (exceeds).
   FrameId fire(std::span<const Code> row, Found found, std::size_t r, Row& out);

@@ -171,16 +171,18 @@ void Reduction::cover_same(const Frontier& f, std::span<const Transition> enable
 
 void Reduction::phase_candidates(std::span<const Code> row, const Frontier& f, std::vector<PhaseCandidates>& out) {
   out.clear();
-  const auto& p = sem_.program();
   const auto view = f_.view(row);
+  auto& c = scratch_phase_;
   for (std::size_t x = 0; x < accessors_.size(); ++x) {
     if (!root_only_[x]) continue;  // accessors in loops may be pending in contexts not met yet
     // Every accessor is in the root context, which has always started: there
-    // the frontier is C-ENABLED. The Assign-f among the enabled are the candidates.
-    PhaseCandidates c{VarId(x), {}, {}};
+    // the frontier is C-ENABLED. The enabled ones that may overwrite are the candidates.
+    c.x = VarId(x);
+    c.writes.clear();
+    c.others.clear();
     for (auto a : accessors_[x]) {
       if (view.fired(a, kRootContext)) continue;
-      const bool candidate = p.node(a).op.kind == OpKind::assign &&
+      const bool candidate = sem_.may_overwrite(a) &&
                              std::binary_search(f.enabled.begin(), f.enabled.end(), Transition{a, kRootContext});
       (candidate ? c.writes : c.others).push_back(a);
     }
@@ -188,7 +190,7 @@ void Reduction::phase_candidates(std::span<const Code> row, const Frontier& f, s
     const auto after_two = [&](NodeId o) {
       return std::count_if(c.writes.begin(), c.writes.end(), [&](NodeId w) { return sem_.precedes(w, o); }) >= 2;
     };
-    if (c.writes.size() >= 2 && std::all_of(c.others.begin(), c.others.end(), after_two)) out.push_back(std::move(c));
+    if (c.writes.size() >= 2 && std::all_of(c.others.begin(), c.others.end(), after_two)) out.push_back(c);
   }
 }
 

@@ -133,9 +133,10 @@ class Reduction {
   std::uint64_t shape_lookups_ = 0, shape_hits_ = 0;
   static constexpr std::uint64_t kShapeTrial = std::uint64_t{1} << 12;
   // A variable that may be in a write phase, by what the state's shape
-  // shows: at least two enabled Assign-f (the candidates), and every other
-  // pending access comes after two of them. Whether it is in one depends on
-  // which candidates overwrite (write_phase).
+  // shows: at least two enabled Assign-f that may overwrite (the candidates,
+  // Semantics::may_overwrite), and every other pending access comes after two
+  // of them. Whether it is in one depends on which candidates overwrite
+  // (write_phase).
   struct PhaseCandidates {
     VarId x;
     std::vector<NodeId> writes, others;
@@ -147,6 +148,7 @@ class Reduction {
     bool stubborn_known = false, phases_known = false;
   };
   std::vector<PhaseCandidates> phases_;  // moves(), when shapes are not cached
+  PhaseCandidates scratch_phase_;        // phase_candidates(): the variable being screened
   static constexpr std::size_t kShapes = std::size_t{1} << 18;
   std::unordered_map<std::string, ByShape> by_shape_;
   std::string shape_;

@@ -97,7 +97,8 @@ class StateTable {
   bool pack(std::span<const Code> row);
   // What pack() reads for each column with bits in the current layout, in
   // order: its dictionary's direct lookup, in one array. Rebuilt after a code
-  // is added (a direct lookup may have moved) or a layout has started.
+  // is added (a direct lookup may have moved), a layout has started or the
+  // table has widened.
   struct PackColumn {
     const std::uint32_t* direct;
     std::uint32_t direct_size, col, bits;

@@ -224,9 +224,13 @@ std::vector<Violation> Semantics::violations(const State& s) const {
   return out;
 }
 
-bool Semantics::overwrites(NodeId n, const Content& v) const {
+bool Semantics::may_overwrite(NodeId n) const {
   const auto& op = program_->node(n).op;
-  if (op.kind != OpKind::assign || (op.fn->ignored_args & 1U) == 0 || op.fn->nondeterministic) return false;
+  return op.kind == OpKind::assign && (op.fn->ignored_args & 1U) != 0 && !op.fn->nondeterministic;
+}
+
+bool Semantics::overwrites(NodeId n, const Content& v) const {
+  if (!may_overwrite(n)) return false;
   const auto* t = std::get_if<Tensor>(&v);
   return t != nullptr && !t->is_error();
 }

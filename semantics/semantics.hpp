@@ -146,9 +146,12 @@ class Semantics {
   // ---- Static facts the explorer reads. ----
   [[nodiscard]] Access access(NodeId n) const { return access_[n.index()]; }
   // Whether firing n with tensor input v sets VarValue(x) without looking at
-  // its old value: Assign-f with f deterministic and ignoring w (Write =
-  // Assign-Snd), and v a tensor that is not an error (S-ERR-ASSIGN) nor DEAD.
+  // its old value: n may overwrite, and v is a tensor that is not an error
+  // (S-ERR-ASSIGN) nor DEAD.
   [[nodiscard]] bool overwrites(NodeId n, const Content& v) const;
+  // Whether n is an Assign-f with f deterministic and ignoring w (Write =
+  // Assign-Snd): whether it overwrites depends on its input alone.
+  [[nodiscard]] bool may_overwrite(NodeId n) const;
   // The Merges and Exits n's data edges feed: a value for them can change what they do.
   [[nodiscard]] const std::vector<NodeId>& delivers_to(NodeId n) const { return delivers_to_[n.index()]; }
   // Whether n's firing has one result whatever its inputs (not a relation,
