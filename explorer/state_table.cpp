@@ -55,19 +55,16 @@ std::uint32_t StateTable::add_code(std::size_t col, Code c) {
   return i;
 }
 
-// Rows are bit strings: each column's index, its layout's bits wide, least
-// significant bit first, written and read a 64-bit word at a time. Buffers are
-// followed by 8 spare bytes, so the last word may be written or read whole.
 void StateTable::plan() {
   const auto& l = layouts_.back();
   plan_.clear();
-  for (const auto col : l.live) {
-    const auto& direct = columns_[col].direct;
-    plan_.push_back({direct.data(), static_cast<std::uint32_t>(direct.size()), col, l.bits[col]});
-  }
+  for (const auto col : l.live) plan_.push_back({columns_[col].direct, col, l.bits[col]});
   plan_stale_ = false;
 }
 
+// Rows are bit strings: each column's index, its layout's bits wide, least
+// significant bit first, written and read a 64-bit word at a time. Buffers are
+// followed by 8 spare bytes, so the last word may be written or read whole.
 bool StateTable::pack(std::span<const Code> row) {
   if (plan_stale_) plan();
   const auto& l = layouts_.back();
@@ -85,9 +82,8 @@ bool StateTable::pack(std::span<const Code> row) {
   unsigned used = 0;
   for (const auto& p : plan_) {
     if (p.col >= row.size()) break;  // EMPTY, index 0, from here on
-    const auto c = row[p.col];
-    const auto i = c < p.direct_size ? p.direct[c] - 1 : c < kDirectCodes ? kNone : large_index_of(p.col, c);
-    if (i == kNone) return false;  // 0 - 1 is kNone too
+    const auto i = index_in(p.direct, p.col, row[p.col]);
+    if (i == kNone) return false;
     const unsigned bits = p.bits;
     word |= std::uint64_t{i} << used;
     used += bits;

@@ -83,14 +83,13 @@ class StateTable {
   // Whether n more rows fill the slots past 70%, so that the slot array doubles.
   [[nodiscard]] bool full(std::size_t n) const { return (size_ + n) * 10 > slots_.size() * 7; }
   void grow();
-  // Code c's index in column col's dictionary; kNone when not met.
-  [[nodiscard]] std::uint32_t index_of(std::size_t col, Code c) const {
-    if (c < kDirectCodes) {
-      const auto& d = columns_[col].direct;
-      return c < d.size() ? d[c] - 1 : kNone;  // 0 - 1 is kNone
-    }
-    return large_index_of(col, c);
+  // Code c's index in column col's dictionary, whose direct lookup is
+  // `direct`; kNone when not met.
+  [[nodiscard]] std::uint32_t index_in(std::span<const std::uint32_t> direct, std::size_t col, Code c) const {
+    if (c < direct.size()) return direct[c] - 1;  // 0 - 1 is kNone
+    return c < kDirectCodes ? kNone : large_index_of(col, c);
   }
+  [[nodiscard]] std::uint32_t index_of(std::size_t col, Code c) const { return index_in(columns_[col].direct, col, c); }
   [[nodiscard]] std::uint32_t large_index_of(std::size_t col, Code c) const;
   std::uint32_t add_code(std::size_t col, Code c);
   // The row in the current layout, in packed_; false when a code is new to its column.
@@ -100,8 +99,8 @@ class StateTable {
   // is added (a direct lookup may have moved), a layout has started or the
   // table has widened.
   struct PackColumn {
-    const std::uint32_t* direct;
-    std::uint32_t direct_size, col, bits;
+    std::span<const std::uint32_t> direct;
+    std::uint32_t col, bits;
   };
   void plan();
   void unpack(const Layout& l, const std::uint8_t* in, Code* row) const;  // width_ codes
