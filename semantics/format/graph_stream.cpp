@@ -29,6 +29,17 @@ using nlohmann::json;
 // Ends the streaming read: the document reader takes over.
 struct Unsupported {};
 
+// The bytes a scan stops at, as a table: one lookup a byte.
+using Stops = std::array<bool, 256>;
+constexpr Stops stops(std::string_view chars, bool controls_and_non_ascii) {
+  Stops t{};
+  for (std::size_t b = 0; b < t.size(); ++b) t[b] = controls_and_non_ascii && (b < 0x20 || b >= 0x80);
+  for (const char ch : chars) t[static_cast<unsigned char>(ch)] = true;
+  return t;
+}
+constexpr Stops kStructural = stops("\"{}[],", false);  // outside a string
+constexpr Stops kInString = stops("\"\\", true);      // what ends a plain string's text (or a raw one's escape)
+
 // A cursor over JSON text: objects, arrays, keys and plain strings, and the
 // raw text of any other value, which its reader checks by parsing it.
 class Cursor {
@@ -52,11 +63,8 @@ class Cursor {
   std::string_view plain_string() {
     expect('"');
     const char* start = p_;
-    for (; p_ != end_ && *p_ != '"'; ++p_) {
-      const auto c = static_cast<unsigned char>(*p_);
-      if (c < 0x20 || c >= 0x80 || c == '\\') throw Unsupported{};
-    }
-    if (p_ == end_) throw Unsupported{};
+    skip_until(kInString);
+    if (p_ == end_ || *p_ != '"') throw Unsupported{};
     return {start, static_cast<std::size_t>(p_++ - start)};
   }
   // The text of the next value, up to its end; not checked.
@@ -93,23 +101,30 @@ class Cursor {
     std::size_t commas = 0;
     int depth = 0;
     do {
+      skip_until(kStructural);
       if (p_ == end_) throw Unsupported{};
-      if (*p_ == '"') {
-        skip_string();
-        continue;
+      switch (*p_) {
+        case '"': skip_string(); continue;
+        case '{': case '[': ++depth; break;
+        case '}': case ']': --depth; break;
+        default: commas += depth == 1; break;  // ','
       }
-      if (*p_ == '{' || *p_ == '[') ++depth;
-      else if (*p_ == '}' || *p_ == ']') --depth;
-      else if (*p_ == ',' && depth == 1) ++commas;
       ++p_;
     } while (depth > 0);
     return commas + 1;
   }
   void skip_string() {
-    for (++p_; p_ != end_ && *p_ != '"'; ++p_)
-      if (*p_ == '\\' && ++p_ == end_) break;
-    if (p_ == end_) throw Unsupported{};
+    for (++p_;; ++p_) {
+      skip_until(kInString);
+      if (p_ == end_) throw Unsupported{};
+      if (*p_ == '"') break;
+      if (*p_ == '\\' && ++p_ == end_) throw Unsupported{};
+    }
     ++p_;
+  }
+
+  void skip_until(const Stops& stop) {
+    while (p_ != end_ && !stop[static_cast<unsigned char>(*p_)]) ++p_;
   }
 };
 
@@ -200,8 +215,8 @@ class Literals {
   std::string key_;
 };
 
-NodeSpec read_node(Cursor& c, std::string path, Literals& literals) {
-  NodeSpec n;
+// Reads a node into n, a fresh NodeSpec in its place in the spec.
+void read_node(Cursor& c, std::string path, Literals& literals, NodeSpec& n) {
   std::string_view attrs;
   unsigned seen = 0;
   members(c, [&](std::string_view key) {
@@ -216,11 +231,10 @@ NodeSpec read_node(Cursor& c, std::string path, Literals& literals) {
   if ((seen & 3U) != 3U) throw Unsupported{};  // "id" and "op" are required
   if (seen & 8U) n.attrs = literals.attrs(n.op, attrs, path + "/attrs");
   n.where = std::move(path);
-  return n;
 }
 
-EdgeSpec read_edge(Cursor& c, std::string path, Literals& literals) {
-  EdgeSpec e;
+// Reads an edge into e, a fresh EdgeSpec in its place in the spec.
+void read_edge(Cursor& c, std::string path, Literals& literals, EdgeSpec& e) {
   std::string_view value;
   unsigned seen = 0;
   members(c, [&](std::string_view key) {
@@ -240,7 +254,6 @@ EdgeSpec read_edge(Cursor& c, std::string path, Literals& literals) {
     else e.value = literals.tensor(value, path + "/value");
   }
   e.where = std::move(path);
-  return e;
 }
 
 }  // namespace
@@ -259,11 +272,11 @@ std::optional<ProgramSpec> stream_program(std::string_view text) {
         case 3: read_functions(parse(c.raw_value()), spec); break;
         case 4:
           spec.nodes.reserve(c.count_elements());
-          elements(c, [&](std::size_t i) { spec.nodes.push_back(read_node(c, "/nodes/" + std::to_string(i), literals)); });
+          elements(c, [&](std::size_t i) { read_node(c, "/nodes/" + std::to_string(i), literals, spec.nodes.emplace_back()); });
           break;
         case 5:
           spec.edges.reserve(c.count_elements());
-          elements(c, [&](std::size_t i) { spec.edges.push_back(read_edge(c, "/edges/" + std::to_string(i), literals)); });
+          elements(c, [&](std::size_t i) { read_edge(c, "/edges/" + std::to_string(i), literals, spec.edges.emplace_back()); });
           break;
         case 6: {
           const auto library = parse(c.raw_value());
