@@ -2,13 +2,17 @@
 // benchmarks (never into the libraries): memory from `new` is advised as
 // transparent huge pages (madvise MADV_HUGEPAGE), much as glibc does when
 // GLIBC_TUNABLES has glibc.malloc.hugetlb=1:
-// - a block of 4 MiB or more gets a mapping of its own (M_MMAP_THRESHOLD),
+// - a block of 32 MiB or more gets a mapping of its own (M_MMAP_THRESHOLD),
 //   advised when `new` hands it out;
 // - a smaller block comes from the main heap, which grows by 32 MiB at a
 //   time (M_TOP_PAD), and `new` advises each growth of the program break as
-//   soon as it sees it, before the pages are touched. (glibc's default
-//   would give blocks of 128 KiB to 32 MiB mappings of their own, and grow
-//   the heap 128 KiB at a time: too little for a whole 2 MiB page.)
+//   soon as it sees it, before the pages are touched. The heap keeps up to
+//   64 MiB free at its top rather than giving it back (M_TRIM_THRESHOLD), so
+//   a block freed and asked for again, as a run's result, is not faulted in
+//   again.
+// These are the bounds glibc's own threshold moves up to as large blocks are
+// freed; glibc starts at 128 KiB (a mapping of its own, faulted in 4 KiB at a
+// time) and grows the heap 128 KiB at a time, too little for a 2 MiB page.
 //
 // Why: a graph of a million nodes is read into about 2 GiB of vectors and
 // strings (the file's text, the spec, the Program, the compiled graph),
@@ -38,8 +42,9 @@
 namespace {
 
 constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-constexpr std::size_t kAdviseFrom = std::size_t{4} << 20;
+constexpr std::size_t kOwnMapping = std::size_t{32} << 20;
 constexpr std::size_t kHeapStep = std::size_t{32} << 20;
+constexpr std::size_t kHeapKeeps = std::size_t{64} << 20;
 
 // The whole 2 MiB pages inside [p, p + n).
 void advise_huge_pages(std::uintptr_t p, std::size_t n) {
@@ -62,8 +67,9 @@ void advise_heap_growth() {
 }
 
 [[gnu::constructor]] void set_heap_policy() {
-  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kAdviseFrom));
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kOwnMapping));
   mallopt(M_TOP_PAD, static_cast<int>(kHeapStep));
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(kHeapKeeps));
   // What the heap holds already stays as it is.
   heap_advised.store((reinterpret_cast<std::uintptr_t>(sbrk(0)) + kHugePage - 1) & ~(kHugePage - 1));
 }
@@ -73,7 +79,7 @@ void advise_heap_growth() {
 void* operator new(std::size_t n) {
   for (;;) {
     if (void* p = std::malloc(n == 0 ? 1 : n)) {
-      if (n >= kAdviseFrom) advise_huge_pages(reinterpret_cast<std::uintptr_t>(p), n);
+      if (n >= kOwnMapping) advise_huge_pages(reinterpret_cast<std::uintptr_t>(p), n);
       else advise_heap_growth();
       return p;
     }

@@ -1,6 +1,7 @@
-// The executables' allocation policy (cli/huge_pages.cpp): a block of 4 MiB or
-// more from new lies in memory advised as huge pages (VmFlags "hg" in
-// /proc/self/smaps), and so do small blocks once the heap has grown. Sanitizer and fuzzing builds
+// The executables' allocation policy (cli/huge_pages.cpp): a block of 32 MiB
+// or more from new lies in a mapping of its own advised as huge pages (VmFlags
+// "hg" in /proc/self/smaps), and smaller blocks lie in the heap, advised as it
+// grows. Sanitizer and fuzzing builds
 // leave the policy out (TFSEM_HUGE_PAGES undefined), and a kernel without
 // transparent huge pages or /proc/self/smaps cannot show it: these pass with a
 // message.
@@ -51,8 +52,8 @@ TEST_CASE("blocks from new lie in memory advised as huge pages") {
     MESSAGE("this kernel has no transparent huge pages: nothing to check");
     return;
   }
-  const auto large = std::make_unique<char[]>(std::size_t{16} << 20);
-  const auto large_advised = advised_huge(large.get() + (std::size_t{8} << 20));  // a whole 2 MiB page inside it
+  const auto large = std::make_unique<char[]>(std::size_t{64} << 20);
+  const auto large_advised = advised_huge(large.get() + (std::size_t{32} << 20));  // a whole 2 MiB page inside it
   if (!large_advised) {
     MESSAGE("/proc/self/smaps does not say: nothing to check");
     return;
