@@ -1,12 +1,12 @@
 #include "semantics/format/graph_json.hpp"
 
+#include "semantics/format/file_text.hpp"
 #include "semantics/format/graph_json_parts.hpp"
 
 #include "semantics/diagnostic.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 
 namespace tfsem::format {
@@ -393,9 +393,9 @@ ProgramSpec parse_program(const json& doc) {
   return spec;
 }
 
-json parse_json_text(const std::string& text, const std::string& origin) {
+json parse_json_text(std::string_view text, const std::string& origin) {
   try {
-    return json::parse(text);
+    return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
     // e.byte is 1-based; report line and column.
     std::size_t line = 1, col = 1;
@@ -418,19 +418,13 @@ json parse_json_text(const std::string& text, const std::string& origin) {
   }
 }
 
-ProgramSpec parse_program_text(const std::string& text, const std::string& origin) {
+ProgramSpec parse_program_text(std::string_view text, const std::string& origin) {
   if (auto spec = stream_program(text)) return std::move(*spec);
   return parse_program(parse_json_text(text, origin));  // says what is wrong, and where
 }
 
 ProgramSpec load_program_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError("G-JSON", file.string(), "", "cannot open file");
-  std::string text(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())), '\0');
-  in.seekg(0);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return parse_program_text(text, file.string());
+  return parse_program_text(FileText(file).text(), file.string());
 }
 
 void apply_feed(ProgramSpec& spec, const std::string& assignment) {

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace tfsem::format {
 
@@ -20,10 +21,10 @@ nlohmann::json program_to_json(const ProgramSpec& spec);
 // Reads a graph from its JSON text, streaming (no document is built) where it
 // can; malformed JSON is an InputError with line and column (origin:LINE:COL),
 // and every other problem names its JSON path, as parse_program's do.
-ProgramSpec parse_program_text(const std::string& text, const std::string& origin);
+ProgramSpec parse_program_text(std::string_view text, const std::string& origin);
 // Reads a file and parses it with parse_program_text.
 ProgramSpec load_program_file(const std::filesystem::path& file);
-nlohmann::json parse_json_text(const std::string& text, const std::string& origin);
+nlohmann::json parse_json_text(std::string_view text, const std::string& origin);
 
 // A tensor literal: "A" (a symbolic atom), 3 (i32), 2.5 (f32), true (bool),
 // [[1,2],[3,4]] (i32 or f32), {"dtype": "f64", "value": ...},

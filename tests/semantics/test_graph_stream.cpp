@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"
+#include "semantics/format/file_text.hpp"
 #include "semantics/format/graph_json.hpp"
 #include "semantics/format/graph_json_parts.hpp"
 #include "tests/support/spec_text.hpp"
@@ -12,6 +13,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace tfsem;
 namespace fs = std::filesystem;
@@ -102,4 +107,25 @@ TEST_CASE("the forms it leaves to the document reader, which reads them as befor
                            R"({"edges":[{"id":"e","kind":"control","to":"a","value":"STOP"}]})",
                            R"({"nodes":[{"id":"a","op":"Const","attrs":{"value":{"dtype":"i33","value":1}}}]})"})
     CHECK_FALSE(streamed(text));
+}
+
+TEST_CASE("a graph file reads the same mapped (a regular file) and read (a pipe)") {
+  const fs::path model = fs::path(TFSEM_SOURCE_DIR) / "models" / "first-example.json";
+  const auto text = read(model);
+  CHECK(format::FileText(model).text() == text);
+
+  const auto fifo = fs::temp_directory_path() / ("tfsem-test-fifo-" + std::to_string(::getpid()));
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << text; });
+  CHECK(format::FileText(fifo).text() == text);
+  writer.join();
+  fs::remove(fifo);
+
+  const auto empty = fs::temp_directory_path() / ("tfsem-test-empty-" + std::to_string(::getpid()));
+  std::ofstream(empty).close();
+  CHECK(format::FileText(empty).text().empty());
+  fs::remove(empty);
+
+  CHECK_THROWS_AS(format::FileText(fs::path(TFSEM_SOURCE_DIR) / "models"), InputError);
+  CHECK_THROWS_AS(format::FileText("no/such/file.json"), InputError);
 }

@@ -1,20 +1,15 @@
 #include "semantics/format/graphdef/load.hpp"
 
 #include "semantics/diagnostic.hpp"
+#include "semantics/format/file_text.hpp"
 #include "semantics/format/graph_json.hpp"
 #include "semantics/format/graphdef/reader.hpp"
-
-#include <fstream>
-#include <sstream>
 
 namespace tfsem::graphdef {
 
 LoadedGraph load_graph_file(const std::filesystem::path& file, const ImportOptions& options) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError("G-JSON", file.string(), "", "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const auto contents = ss.str();
+  const format::FileText file_text(file);
+  const auto contents = file_text.text();
   LoadedGraph out;
   const auto encoding = sniff(file, contents);
   if (!encoding) {
