@@ -52,4 +52,21 @@ inline std::uint64_t hash_words(const std::uint32_t* words, std::size_t n) {
   return mix64(h ^ mix64(g));
 }
 
+// A fast hash of a short byte string (a name), 8 bytes a step (for in-memory
+// tables only: not stable across versions, never published).
+inline std::uint64_t hash_name(std::string_view s) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.size();
+  const char* p = s.data();
+  std::size_t n = s.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h ^= h >> 29;
+  }
+  std::uint64_t tail = 0;
+  for (std::size_t i = 0; i < n; ++i) tail |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+  return mix64(h ^ tail);
+}
+
 }  // namespace tfsem

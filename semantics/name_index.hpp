@@ -6,8 +6,9 @@
 // every name into a node of its own.
 #pragma once
 
+#include "semantics/hash.hpp"
+
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -68,10 +69,7 @@ class NameIndex {
   std::size_t size_ = 0;
 
   [[nodiscard]] std::size_t mask() const { return slots_.size() - 1; }
-  static std::uint32_t hash(std::string_view name) {
-    const auto h = std::hash<std::string_view>{}(name);
-    return static_cast<std::uint32_t>(h ^ (h >> 32));
-  }
+  static std::uint32_t hash(std::string_view name) { return static_cast<std::uint32_t>(hash_name(name)); }
   void rehash(std::size_t size) {
     std::vector<Slot> old(size);
     old.swap(slots_);
