@@ -56,14 +56,15 @@ void advise_huge_pages(std::uintptr_t p, std::size_t n) {
 // The main heap is advised up to here (a huge page boundary).
 std::atomic<std::uintptr_t> heap_advised{0};
 
-// Advises what the main heap grew by since the last call. sbrk(0) reads the
-// program break glibc keeps; it makes no system call.
+// Advises the whole huge pages the main heap grew by since the last call.
+// When the heap has shrunk (glibc gave its top back), what grows again from
+// there is advised as it grows. sbrk(0) reads the program break glibc keeps;
+// it makes no system call.
 void advise_heap_growth() {
-  const auto brk = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  const auto top = reinterpret_cast<std::uintptr_t>(sbrk(0)) & ~(kHugePage - 1);
   auto done = heap_advised.load(std::memory_order_relaxed);
-  if (brk < done + kHugePage) return;
-  if (heap_advised.compare_exchange_strong(done, brk & ~(kHugePage - 1), std::memory_order_relaxed))
-    advise_huge_pages(done, brk - done);
+  if (top == done || !heap_advised.compare_exchange_strong(done, top, std::memory_order_relaxed)) return;
+  if (top > done) advise_huge_pages(done, top - done);
 }
 
 [[gnu::constructor]] void set_heap_policy() {

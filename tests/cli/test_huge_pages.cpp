@@ -7,6 +7,8 @@
 // message.
 #include <doctest/doctest.h>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -62,9 +64,19 @@ TEST_CASE("blocks from new lie in memory advised as huge pages") {
 
   // 64 MiB of small blocks: the heap has grown by at least one step of
   // 32 MiB, advised when it grew, and the latest block lies in it.
-  std::vector<std::unique_ptr<char[]>> small(std::size_t{64} << 10);
-  for (auto& block : small) block = std::make_unique<char[]>(1024);
-  CHECK(advised_huge(small.back().get()) == true);
+  const auto small_blocks = [] {
+    std::vector<std::unique_ptr<char[]>> small(std::size_t{64} << 10);
+    for (auto& block : small) block = std::make_unique<char[]>(1024);
+    return small;
+  };
+  CHECK(advised_huge(small_blocks().back().get()) == true);
+
+  // The heap gives its top back (malloc_trim), then grows again over the
+  // same addresses: what it grows by is advised again.
+  { const auto freed = small_blocks(); }
+  malloc_trim(0);
+  const auto again = small_blocks();
+  CHECK(advised_huge(again.back().get()) == true);
 }
 
 #endif
