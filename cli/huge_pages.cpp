@@ -71,8 +71,8 @@ void advise_heap_growth() {
   mallopt(M_MMAP_THRESHOLD, static_cast<int>(kOwnMapping));
   mallopt(M_TOP_PAD, static_cast<int>(kHeapStep));
   mallopt(M_TRIM_THRESHOLD, static_cast<int>(kHeapKeeps));
-  // What the heap holds already stays as it is.
-  heap_advised.store((reinterpret_cast<std::uintptr_t>(sbrk(0)) + kHugePage - 1) & ~(kHugePage - 1));
+  // The heap is advised from where it ends now.
+  heap_advised.store(reinterpret_cast<std::uintptr_t>(sbrk(0)) & ~(kHugePage - 1));
 }
 
 }  // namespace
