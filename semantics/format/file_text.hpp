@@ -15,7 +15,8 @@ namespace tfsem::format {
 
 class FileText {
  public:
-  // Throws InputError (G-JSON, "cannot open file") when the file cannot be read.
+  // Throws InputError (G-JSON, naming the file) when it cannot be opened or
+  // read, or is a directory.
   explicit FileText(const std::filesystem::path& file);
   ~FileText();
   FileText(const FileText&) = delete;
