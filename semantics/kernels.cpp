@@ -203,6 +203,28 @@ Tensor matmul(const Tensor& ta, const Tensor& tb) {
   });
 }
 
+namespace {
+// The sum of the n terms at(0), ..., at(n - 1). Integers wrap, in any order.
+// Floats are added left to right up to kSumLeaf terms and in halves above, as
+// Eigen's and TensorFlow's reductions do: the rounding error grows with log n
+// rather than with n (a left-to-right f32 sum of 4 million terms near 0.6 is
+// off by 1%), and sums of up to kSumLeaf terms are the plain left-to-right ones.
+constexpr std::int64_t kSumLeaf = 1024;
+
+template <class T, class At>
+T sum_terms(std::int64_t first, std::int64_t n, const At& at) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (n > kSumLeaf) {
+      const auto half = n / 2;
+      return sum_terms<T>(first, half, at) + sum_terms<T>(first + half, n - half, at);
+    }
+  }
+  T acc = 0;
+  for (std::int64_t l = first; l < first + n; ++l) acc = wrapping(acc, at(l), [](auto p, auto q) { return p + q; });
+  return acc;
+}
+}  // namespace
+
 Tensor reduce(Reduce op, std::string_view name, const Tensor& ta, std::optional<std::int64_t> axis) {
   const auto& a = ta.as_dense();
   const auto rank = static_cast<std::int64_t>(a.shape.size());
@@ -232,9 +254,7 @@ Tensor reduce(Reduce op, std::string_view name, const Tensor& ta, std::optional<
       Buffer<T> out(outer * inner);
       for (std::int64_t o = 0; o < outer; ++o)
         for (std::int64_t i = 0; i < inner; ++i) {
-          T acc = 0;
-          for (std::int64_t l = 0; l < len; ++l)
-            acc = wrapping(acc, x[(o * len + l) * inner + i], [](auto p, auto q) { return p + q; });
+          T acc = sum_terms<T>(0, len, [&](std::int64_t l) { return x[(o * len + l) * inner + i]; });
           if (op == Reduce::mean) acc = static_cast<T>(acc / static_cast<T>(len));
           out[o * inner + i] = acc;
         }

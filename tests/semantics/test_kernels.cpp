@@ -86,6 +86,18 @@ TEST_CASE("matrices, reductions, concatenation, split and projection") {
   CHECK(call("Copy", {t("[1]")}) == "i32:[1] ; i32:[1]");
 }
 
+TEST_CASE("a long float sum is added in halves: its error grows with log n, not with n") {
+  // 2^22 terms of 0.6f. Left to right, every term past a sum of 2^21 rounds to
+  // a multiple of 0.25 and the sum ends about 1% off; in halves, within 1e-6.
+  const auto value = [](const std::string& s) { return std::stod(s.substr(s.find_first_of("0123456789", 4))); };
+  const double exact = 4194304.0 * static_cast<double>(0.6F);
+  CHECK(value(call("Sum", {t(R"({"dtype":"f32","shape":[4194304],"fill":0.6})")})) == doctest::Approx(exact).epsilon(1e-6));
+  // Along an axis with a stride between the terms.
+  const auto columns = call("Sum", {t(R"({"dtype":"f32","shape":[2097152,2],"fill":0.6})")}, {{"axis", std::int64_t{0}}});
+  CHECK(value(columns) == doctest::Approx(exact / 2).epsilon(1e-6));
+  CHECK(value(call("Mean", {t(R"({"dtype":"f32","shape":[4194304],"fill":0.6})")})) == doctest::Approx(0.6).epsilon(1e-6));
+}
+
 TEST_CASE("a result over the tensor limits is the error resource exhausted, as TensorFlow's allocation failure") {
   // An outer product of two vectors of 2^14 + 1 elements has over 2^28.
   const auto column = t(R"({"dtype":"i32","shape":[16385,1],"fill":1})");
