@@ -393,24 +393,34 @@ ProgramSpec parse_program(const json& doc) {
   return spec;
 }
 
+namespace {
+// "origin:line:column" of byte `at` (0-based) of text.
+std::string place(std::string_view text, std::size_t at, const std::string& origin) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < at && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return origin + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+}  // namespace
+
 json parse_json_text(std::string_view text, const std::string& origin) {
+  // nlohmann's lexer takes a NUL byte for the end of the text, so a file with
+  // zeros after a whole graph (a crash's preallocated blocks) would load.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+    throw InputError("G-JSON", place(text, nul, origin), "", "malformed JSON: a NUL byte, which JSON text never holds");
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
-    // e.byte is 1-based; report line and column.
-    std::size_t line = 1, col = 1;
-    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
     std::string what = e.what();
     if (auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
-    throw InputError("G-JSON", origin + ":" + std::to_string(line) + ":" + std::to_string(col), "",
-                     "malformed JSON: " + what);
+    // e.byte is 1-based.
+    throw InputError("G-JSON", place(text, e.byte == 0 ? 0 : e.byte - 1, origin), "", "malformed JSON: " + what);
   } catch (const json::exception& e) {  // a number beyond a double (out_of_range.406), which has no position
     std::string what = e.what();
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);

@@ -74,8 +74,8 @@ class Cursor {
     if (p_ == end_) throw Unsupported{};
     if (*p_ == '"') skip_string();
     else if (*p_ == '{' || *p_ == '[') skip_nested();
-    else
-      while (p_ != end_ && !is_space(*p_) && *p_ != ',' && *p_ != '}' && *p_ != ']') ++p_;
+    else  // a NUL ends a scalar too: nlohmann would read "3\0" as 3, the document reader refuses it
+      while (p_ != end_ && !is_space(*p_) && *p_ != ',' && *p_ != '}' && *p_ != ']' && *p_ != '\0') ++p_;
     return {start, static_cast<std::size_t>(p_ - start)};
   }
   // How many elements the array that comes next has (it is not consumed): a

@@ -101,6 +101,14 @@ TEST_CASE("the forms it leaves to the document reader, which reads them as befor
                            R"({"nodes":[{"id":"a","op":"Const","attrs":{"value":1e999}}]})"})
     CHECK_FALSE(streamed(text));
   CHECK(by_text(R"({"nodes":[{"id":"a","op":"NoOp"}]} x)").starts_with("error: f:1:36: malformed JSON"));
+  // A NUL byte, which nlohmann's lexer takes for the end of the text: after a
+  // number (the stream read "3\0" as 3) or after a whole graph, it is refused.
+  const std::string graph = R"({"nodes":[{"id":"a","op":"Const","attrs":{"value":3)";
+  for (const auto& text : {graph + std::string(1, '\0') + "}}]}", graph + "}}]}" + std::string(4, '\0')}) {
+    CHECK_FALSE(streamed(text));
+    CHECK(by_text(text).starts_with("error: f:1:"));
+    CHECK(by_text(text).find("a NUL byte") != std::string::npos);
+  }
   // A graph the document reader refuses: its first error.
   for (const char* text : {R"([1])", R"({"nodes":{}})", R"({"nodes":[{"id":"a"}]})", R"({"nodes":[{"id":1,"op":"NoOp"}]})",
                            R"({"nodes":[{"id":"a","op":"NoOp","colour":1}]})", R"({"edges":[{"id":"e","kind":"tensor","from":"a:x"}]})",
