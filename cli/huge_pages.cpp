@@ -19,8 +19,8 @@
 // touched once each. On this project's virtual machines a 4 KiB page fault
 // costs about 13 us and every TLB miss walks two page tables; with 2 MiB
 // pages loading a 1M-node graph takes several times less (docs/performance.md,
-// "Loading large graphs"). The resident set stays the same: a huge page is taken only
-// where the heap is being filled.
+// "Loading large graphs"). The resident set stays the same: a huge page is
+// taken only where the heap is being filled.
 // tests/cli/test_huge_pages.cpp checks the advice is given.
 // Where the kernel's setting is `never` the advice does nothing; under
 // `always` it is what happens anyway. The arenas glibc gives other threads

@@ -74,8 +74,13 @@ class Cursor {
     if (p_ == end_) throw Unsupported{};
     if (*p_ == '"') skip_string();
     else if (*p_ == '{' || *p_ == '[') skip_nested();
-    else  // a NUL ends a scalar too: nlohmann would read "3\0" as 3, the document reader refuses it
+    else {
+      // A NUL ends a scalar too. nlohmann takes a NUL at a token's start for the
+      // end of the text, so it would read "3\0" as 3 where the document reader
+      // refuses the text; a scalar is the one raw text whose end the cursor
+      // decides, and any other NUL fails its structure or nlohmann's parse.
       while (p_ != end_ && !is_space(*p_) && *p_ != ',' && *p_ != '}' && *p_ != ']' && *p_ != '\0') ++p_;
+    }
     return {start, static_cast<std::size_t>(p_ - start)};
   }
   // How many elements the array that comes next has (it is not consumed): a
