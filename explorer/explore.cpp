@@ -45,6 +45,10 @@ struct Batch {
   std::vector<Expanded> states;
   std::vector<RaceSeen> races;
   std::vector<Successor> successors;
+  // Over the successors: the longest row, the most firings, and the first
+  // that would pass a bound (kNone when none would).
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  std::uint32_t widest = 0, longest = 0, first_exceeding = kNone;
   Row rows;       // each successor's, one after the other
   SleepSet sleep;  // each successor's, one after the other
   Schedule steps;  // each successor's firings, one after the other
@@ -56,6 +60,8 @@ struct Batch {
   std::vector<std::uint8_t> fresh;
   void clear() {
     states.clear(), races.clear(), successors.clear(), rows.clear(), sleep.clear(), steps.clear();
+    widest = longest = 0;
+    first_exceeding = kNone;
   }
   [[nodiscard]] std::uint32_t rows_begin(std::uint32_t k) const { return k ? successors[k - 1].rows_end : 0; }
   [[nodiscard]] std::uint32_t sleep_begin(std::uint32_t k) const { return k ? successors[k - 1].sleep_end : 0; }
@@ -280,7 +286,7 @@ class Search {
   // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
 
   // Takes the chunk's states out of the store, while nothing merges: their
-  // rows (copied), sleep sets (moved: nothing arrives at them any more) and
+  // rows (copied), sleep sets (copied: nothing arrives at them any more) and
   // path counts are final.
   void take_out(Chunk& c, std::span<const StateIndex> states, std::size_t depth) {
     c.width = visited_.width();
@@ -308,6 +314,10 @@ class Search {
         out.successors.push_back({si, StateTable::hash(s.row), c.paths[k],
                                   static_cast<std::uint32_t>(out.rows.size()), static_cast<std::uint32_t>(out.sleep.size()),
                                   static_cast<std::uint32_t>(out.steps.size()), s.exceeds});
+        out.widest = std::max(out.widest, static_cast<std::uint32_t>(s.row.size()));
+        out.longest = std::max(out.longest, static_cast<std::uint32_t>(s.steps.size()));
+        if (s.exceeds.valid() && out.first_exceeding == Batch::kNone)
+          out.first_exceeding = static_cast<std::uint32_t>(out.successors.size() - 1);
       });
     }
     expanded.races_end = static_cast<std::uint32_t>(out.races.size());
@@ -318,9 +328,8 @@ class Search {
 
   static Cut cut_of(const Chunk& c) {
     for (std::size_t b = 0; b < c.blocks(); ++b) {
-      const auto& successors = c.batches[b].successors;
-      for (std::uint32_t k = 0; k < successors.size(); ++k)
-        if (successors[k].exceeds.valid()) return {b, k, successors[k].exceeds};
+      const auto& batch = c.batches[b];
+      if (const auto k = batch.first_exceeding; k != Batch::kNone) return {b, k, batch.successors[k].exceeds};
     }
     return {c.blocks(), 0, {}};
   }
@@ -331,7 +340,14 @@ class Search {
   bool room_for(const Chunk& c, const Cut& cut, std::size_t depth) {
     std::vector<std::size_t> arrivals(visited_.shards(), 0);
     std::size_t width = 0, steps = 0;  // the longest row, the most firings of a successor
-    for (std::size_t b = 0; b < c.blocks(); ++b) {
+    for (std::size_t b = 0; b < c.blocks() && b < cut.block; ++b) {  // the blocks before the cut's, whole
+      const auto& batch = c.batches[b];
+      for (unsigned s = 0; s < arrivals.size(); ++s) arrivals[s] += batch.shard_end[s] - (s ? batch.shard_end[s - 1] : 0);
+      width = std::max<std::size_t>(width, batch.widest);
+      steps = std::max<std::size_t>(steps, batch.longest);
+    }
+    if (cut.block < c.blocks()) {  // the cut's block, up to the cut
+      const auto b = cut.block;
       const auto& batch = c.batches[b];
       for (std::uint32_t k = 0; k < batch.successors.size() && cut.before(b, k); ++k) {
         const auto& s = batch.successors[k];

@@ -58,6 +58,10 @@ class ShardedVisited {
   // Level `level`'s unexpanded states, in the order they were first reached, taken out.
   std::vector<StateIndex> take_level(std::size_t level) {
     std::vector<StateIndex> out;
+    std::size_t total = 0;
+    for (const auto& shard : shards_)
+      if (level < shard->orders.size()) total += shard->orders[level].size();
+    out.reserve(total);
     using Head = std::pair<std::uint64_t, unsigned>;  // (order, shard) of a shard's next state
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
     std::vector<std::size_t> next(shards_.size(), 0);
