@@ -66,6 +66,7 @@ struct Batch {
   [[nodiscard]] std::uint32_t rows_begin(std::uint32_t k) const { return k ? successors[k - 1].rows_end : 0; }
   [[nodiscard]] std::uint32_t sleep_begin(std::uint32_t k) const { return k ? successors[k - 1].sleep_end : 0; }
   [[nodiscard]] std::uint32_t steps_begin(std::uint32_t k) const { return k ? successors[k - 1].steps_end : 0; }
+  [[nodiscard]] std::uint32_t shard_begin(unsigned s) const { return s ? shard_end[s - 1] : 0; }
   [[nodiscard]] std::span<const Step> steps_of(std::uint32_t k) const {
     return {steps.data() + steps_begin(k), steps.data() + successors[k].steps_end};
   }
@@ -340,9 +341,9 @@ class Search {
   bool room_for(const Chunk& c, const Cut& cut, std::size_t depth) {
     std::vector<std::size_t> arrivals(visited_.shards(), 0);
     std::size_t width = 0, steps = 0;  // the longest row, the most firings of a successor
-    for (std::size_t b = 0; b < c.blocks() && b < cut.block; ++b) {  // the blocks before the cut's, whole
+    for (std::size_t b = 0; b < cut.block; ++b) {  // the blocks before the cut's (all of them without a cut), whole
       const auto& batch = c.batches[b];
-      for (unsigned s = 0; s < arrivals.size(); ++s) arrivals[s] += batch.shard_end[s] - (s ? batch.shard_end[s - 1] : 0);
+      for (unsigned s = 0; s < arrivals.size(); ++s) arrivals[s] += batch.shard_end[s] - batch.shard_begin(s);
       width = std::max<std::size_t>(width, batch.widest);
       steps = std::max<std::size_t>(steps, batch.longest);
     }
@@ -375,7 +376,7 @@ class Search {
     auto order = arrivals_;
     for (std::size_t b = 0; b < c.blocks(); order += c.batches[b++].successors.size()) {
       auto& batch = c.batches[b];
-      for (auto g = s ? batch.shard_end[s - 1] : 0; g < batch.shard_end[s]; ++g) {
+      for (auto g = batch.shard_begin(s); g < batch.shard_end[s]; ++g) {
         const auto k = batch.by_shard[g];
         if (!cut.before(b, k)) break;
         if (g + 2 * kAhead < batch.shard_end[s]) visited_.prefetch_slot(batch.successors[batch.by_shard[g + 2 * kAhead]].hash);
