@@ -7,6 +7,7 @@
 #pragma once
 
 #include "semantics/hash.hpp"
+#include "semantics/prefetch.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -40,7 +41,7 @@ class NameIndex {
   // up many names issues this some names ahead, so that the table's cache misses,
   // which dominate a large one's lookups, overlap.
   void prefetch(std::string_view name) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[hash(name) & mask()]);
+    if (!slots_.empty()) tfsem::prefetch(&slots_[hash(name) & mask()]);
   }
 
   // Gives `name` the id `id`; false, and nothing changed, when it has one already.

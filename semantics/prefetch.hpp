@@ -1,0 +1,18 @@
+// Starting a cache line's load ahead of its use. GCC 12 drops a
+// __builtin_prefetch when its dead-code pass finds nothing that depends on it,
+// which it does for the hash-table probes here: the prefetches of NameIndex and
+// StateTable were compiled to nothing. An asm statement is never dropped.
+#pragma once
+
+namespace tfsem {
+
+inline void prefetch(const void* p) {
+#if defined(__x86_64__) || defined(__i386__)
+  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
+#else
+  asm volatile("" : : "r"(p));  // keeps the address, and with it the prefetch, alive
+  __builtin_prefetch(p);
+#endif
+}
+
+}  // namespace tfsem
