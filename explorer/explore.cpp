@@ -366,8 +366,8 @@ class Search {
   }
 
   // Shard s's arrivals before the cut, in order; each one's index slot is
-  // fetched 2 * kAhead arrivals before it is looked up, the row it names
-  // kAhead before. An arrival at a state an earlier one of the chunk reached
+  // fetched 2 * kAhead arrivals before it is looked up, the row it names and
+  // its memo entry kAhead before. An arrival at a state an earlier one of the chunk reached
   // skips the table (recent_arrivals.hpp).
   static constexpr std::uint32_t kAhead = 8;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
@@ -380,7 +380,11 @@ class Search {
         const auto k = batch.by_shard[g];
         if (!cut.before(b, k)) break;
         if (g + 2 * kAhead < batch.shard_end[s]) visited_.prefetch_slot(batch.successors[batch.by_shard[g + 2 * kAhead]].hash);
-        if (g + kAhead < batch.shard_end[s]) visited_.prefetch_row(batch.successors[batch.by_shard[g + kAhead]].hash);
+        if (g + kAhead < batch.shard_end[s]) {
+          const auto ahead = batch.successors[batch.by_shard[g + kAhead]].hash;
+          visited_.prefetch_row(ahead);
+          recent.prefetch(ahead);
+        }
         const auto& x = batch.successors[k];
         const std::span<const Code> row(batch.rows.data() + batch.rows_begin(k), x.rows_end - batch.rows_begin(k));
         const std::span<const Transition> sleep(batch.sleep.data() + batch.sleep_begin(k), x.sleep_end - batch.sleep_begin(k));

@@ -10,6 +10,7 @@
 
 #include "explorer/codec.hpp"
 #include "explorer/state_table.hpp"
+#include "semantics/prefetch.hpp"
 
 #include <optional>
 #include <span>
@@ -28,6 +29,8 @@ class RecentArrivals {
     if (e.chunk != chunk_ || e.hash != hash || !StateTable::same_row({e.row, e.size}, row)) return std::nullopt;
     return e.state;
   }
+  // Brings into the cache the entry an arrival with this hash is looked for in.
+  void prefetch(std::uint64_t hash) const { tfsem::prefetch(&entries_[slot(hash)]); }
   // Remembers that the arrival with this row reached `state`; the row must
   // stay where it is until next_chunk().
   void remember(std::uint64_t hash, std::span<const Code> row, StateIndex state) {
