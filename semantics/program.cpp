@@ -80,9 +80,58 @@ std::optional<FrameId> Program::find_frame(std::string_view name) const {
   return std::nullopt;
 }
 
+std::uint64_t Program::hash() const {
+  std::call_once(hash_once_, [this] { hash_ = compute_hash(); });
+  return hash_;
+}
+
+std::uint64_t Program::compute_hash() const {
+  std::uint64_t h = fnv1a(spec_.name);
+  auto mix = [&](std::string_view s) { h = fnv1a(s, fnv1a(std::string_view("\x1f"), h)); };
+  auto mix_num = [&](std::uint64_t v) { h = fnv1a_bytes(&v, sizeof v, h); };
+  for (const auto& v : vars_) {
+    mix(v.name);
+    mix_num(v.initial.hash());
+  }
+  for (const auto& f : spec_.functions) {
+    mix(f.name);
+    mix_num(f.stateful ? 1 : 0);
+  }
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const auto& n = nodes_[i];
+    mix(n.name);
+    mix(label(NodeId(i)));
+    for (const auto& [k, a] : n.attrs) {
+      mix(k);
+      std::visit(
+          [&](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, std::int64_t>) mix_num(static_cast<std::uint64_t>(x));
+            else if constexpr (std::is_same_v<T, bool>) mix_num(x ? 1 : 0);
+            else if constexpr (std::is_same_v<T, std::string>) mix(x);
+            else if constexpr (std::is_same_v<T, Tensor>) mix_num(x.hash());
+            else
+              for (const auto& t : x) mix_num(t.hash());
+          },
+          a);
+    }
+  }
+  for (const auto& e : edges_) {
+    mix(e.name);
+    mix_num(static_cast<std::uint64_t>(e.kind));
+    mix_num(e.src.value);
+    mix_num(e.src_port);
+    mix_num(e.dst.value);
+    mix_num(e.dst_port);
+    mix_num(hash_content(e.initial));
+    mix(e.fetch);
+  }
+  return h;
+}
+
 std::string Program::hash_hex() const {
   char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash_));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash()));
   return buf;
 }
 
@@ -126,7 +175,6 @@ class ProgramBuilder {
     // only add confusing follow-on errors.
     if (diags_.empty()) build_frames(*p_, diags_);
     if (!diags_.empty()) throw InputError(std::move(diags_));
-    compute_hash();
     return std::shared_ptr<const Program>(p_.release());
   }
 
@@ -327,7 +375,14 @@ class ProgramBuilder {
     return true;
   }
 
+  // A node's edge lists grow one edge at a time. The first gets room for six:
+  // malloc's smallest block holds them anyway, and a list grown from nothing
+  // is copied at one, two and four.
+  static void make_room(std::vector<EdgeId>& list) {
+    if (list.capacity() == 0) list.reserve(6);
+  }
   static bool attach(std::vector<EdgeId>& ports, std::uint32_t port, EdgeId e) {
+    make_room(ports);
     if (ports.size() <= port) ports.resize(port + 1);
     if (ports[port].valid()) return false;
     ports[port] = e;
@@ -417,7 +472,7 @@ class ProgramBuilder {
       const EdgeId id(p_->edges_.size());
       if (edge.src.valid()) {
         auto& src = p_->nodes_[edge.src.index()];
-        if (edge.kind == EdgeKind::control) src.control_out.push_back(id);
+        if (edge.kind == EdgeKind::control) make_room(src.control_out), src.control_out.push_back(id);
         else if (!attach(src.out, edge.src_port, id))
           error("G-FANOUT", e.where + "/from", subject(),
                 "output port " + src.name + ":" + std::to_string(edge.src_port) + " already has edge '" +
@@ -426,7 +481,7 @@ class ProgramBuilder {
       }
       if (edge.dst.valid()) {
         auto& dst = p_->nodes_[edge.dst.index()];
-        if (edge.kind == EdgeKind::control) dst.control_in.push_back(id);
+        if (edge.kind == EdgeKind::control) make_room(dst.control_in), dst.control_in.push_back(id);
         else if (!attach(dst.in, edge.dst_port, id))
           error("G-PORT", e.where + "/to", subject(),
                 "input port " + dst.name + ":" + std::to_string(edge.dst_port) + " already has edge '" +
@@ -540,50 +595,6 @@ class ProgramBuilder {
         break;
       default: break;
     }
-  }
-
-  void compute_hash() {
-    std::uint64_t h = fnv1a(p_->spec_.name);
-    auto mix = [&](std::string_view s) { h = fnv1a(s, fnv1a(std::string_view("\x1f"), h)); };
-    auto mix_num = [&](std::uint64_t v) { h = fnv1a_bytes(&v, sizeof v, h); };
-    for (const auto& v : p_->vars_) {
-      mix(v.name);
-      mix_num(v.initial.hash());
-    }
-    for (const auto& f : p_->spec_.functions) {
-      mix(f.name);
-      mix_num(f.stateful ? 1 : 0);
-    }
-    for (std::size_t i = 0; i < p_->nodes_.size(); ++i) {
-      const auto& n = p_->nodes_[i];
-      mix(n.name);
-      mix(p_->label(NodeId(i)));
-      for (const auto& [k, a] : n.attrs) {
-        mix(k);
-        std::visit(
-            [&](const auto& x) {
-              using T = std::decay_t<decltype(x)>;
-              if constexpr (std::is_same_v<T, std::int64_t>) mix_num(static_cast<std::uint64_t>(x));
-              else if constexpr (std::is_same_v<T, bool>) mix_num(x ? 1 : 0);
-              else if constexpr (std::is_same_v<T, std::string>) mix(x);
-              else if constexpr (std::is_same_v<T, Tensor>) mix_num(x.hash());
-              else
-                for (const auto& t : x) mix_num(t.hash());
-            },
-            a);
-      }
-    }
-    for (const auto& e : p_->edges_) {
-      mix(e.name);
-      mix_num(static_cast<std::uint64_t>(e.kind));
-      mix_num(e.src.value);
-      mix_num(e.src_port);
-      mix_num(e.dst.value);
-      mix_num(e.dst_port);
-      mix_num(hash_content(e.initial));
-      mix(e.fetch);
-    }
-    p_->hash_ = h;
   }
 };
 

@@ -14,6 +14,7 @@
 
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -171,8 +172,10 @@ class Program {
   [[nodiscard]] std::optional<FrameId> find_frame(std::string_view name) const;
   // Whether any node is a control-flow operation (the section 3 core has none).
   [[nodiscard]] bool has_control_flow() const { return control_flow_; }
-  // A stable 64-bit hash of the whole program, initial contents included.
-  [[nodiscard]] std::uint64_t hash() const { return hash_; }
+  // A stable 64-bit hash of the whole program, initial contents included:
+  // one pass over every name, made on the first call (loading and running a
+  // graph need none).
+  [[nodiscard]] std::uint64_t hash() const;
   [[nodiscard]] std::string hash_hex() const;
   // Text of L(n): "Add", "Var(x)", "Read", "Assign-Add".
   [[nodiscard]] std::string label(NodeId n) const;
@@ -192,7 +195,9 @@ class Program {
   // Names to ids (interned: the names are the nodes', edges' and variables' own).
   NameIndex node_index_, edge_index_, var_index_;
   std::vector<NodeId> topo_;
-  std::uint64_t hash_ = 0;
+  mutable std::once_flag hash_once_;
+  mutable std::uint64_t hash_ = 0;
+  [[nodiscard]] std::uint64_t compute_hash() const;
 };
 
 }  // namespace tfsem
