@@ -365,41 +365,79 @@ class Search {
     return false;
   }
 
-  // Shard s's arrivals before the cut, in order; each one's index slot is
-  // fetched 2 * kAhead arrivals before it is looked up, the row it names and
-  // its memo entry kAhead before. An arrival at a state an earlier one of the chunk reached
-  // skips the table (recent_arrivals.hpp).
+  // Shard s's arrivals in a chunk, in order: batch by batch, each batch's
+  // group for the shard. The merge walks them with cursors kAhead apart, so
+  // that its prefetches run on across the batches' boundaries (with two
+  // threads a group is about 64 arrivals, and a pipeline restarted at each
+  // would leave the first 8 to 24 of them unfetched).
+  struct ShardArrivals {
+    const Chunk& c;
+    unsigned s;
+    std::size_t b = 0;  // the batch
+    std::uint32_t g = 0;  // the position in its by_shard
+    ShardArrivals(const Chunk& chunk, unsigned shard) : c(chunk), s(shard) {
+      if (!done()) g = batch().shard_begin(s);
+      settle();
+    }
+    [[nodiscard]] bool done() const { return b == c.blocks(); }
+    [[nodiscard]] const Batch& batch() const { return c.batches[b]; }
+    [[nodiscard]] std::uint32_t k() const { return batch().by_shard[g]; }
+    [[nodiscard]] const Batch::Successor& successor() const { return batch().successors[k()]; }
+    void next() {
+      ++g;
+      settle();
+    }
+    void skip(std::uint32_t n) {
+      for (; n > 0 && !done(); --n) next();
+    }
+    // Onto the next arrival from here, past batches with none for the shard.
+    void settle() {
+      while (!done() && g == batch().shard_end[s])
+        if (++b < c.blocks()) g = batch().shard_begin(s);
+    }
+  };
+
+  // Shard s's arrivals before the cut, in order. Each one is fetched 3 *
+  // kAhead arrivals before it is merged (another thread may have expanded
+  // it), its index slot 2 * kAhead before, and kAhead before: its row, the
+  // stored row its slot names, its memo entry. An arrival at a state an
+  // earlier one of the chunk reached skips the table (recent_arrivals.hpp).
   static constexpr std::uint32_t kAhead = 8;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
     auto& recent = recent_[s];
     recent.next_chunk();
-    auto order = arrivals_;
-    for (std::size_t b = 0; b < c.blocks(); order += c.batches[b++].successors.size()) {
-      auto& batch = c.batches[b];
-      for (auto g = batch.shard_begin(s); g < batch.shard_end[s]; ++g) {
-        const auto k = batch.by_shard[g];
-        if (!cut.before(b, k)) break;
-        if (g + 2 * kAhead < batch.shard_end[s]) visited_.prefetch_slot(batch.successors[batch.by_shard[g + 2 * kAhead]].hash);
-        if (g + kAhead < batch.shard_end[s]) {
-          const auto ahead = batch.successors[batch.by_shard[g + kAhead]].hash;
-          visited_.prefetch_row(ahead);
-          recent.prefetch(ahead);
-        }
-        const auto& x = batch.successors[k];
-        const std::span<const Code> row(batch.rows.data() + batch.rows_begin(k), x.rows_end - batch.rows_begin(k));
-        const std::span<const Transition> sleep(batch.sleep.data() + batch.sleep_begin(k), x.sleep_end - batch.sleep_begin(k));
-        const auto level = depth + (x.steps_end - batch.steps_begin(k));
-        if (const auto known = recent.find(x.hash, row)) {
-          visited_.again(*known, level, sleep, x.paths);
-          batch.to[k] = *known;
-          batch.fresh[k] = 0;
-          continue;
-        }
-        const auto [to, fresh] = visited_.add(row, x.hash, x.parent, level, sleep, x.paths, order + k);
-        recent.remember(x.hash, row, to);
-        batch.to[k] = to;
-        batch.fresh[k] = fresh ? 1 : 0;
+    ShardArrivals at(c, s), row_ahead(c, s), slot_ahead(c, s), successor_ahead(c, s);
+    row_ahead.skip(kAhead);
+    slot_ahead.skip(2 * kAhead);
+    successor_ahead.skip(3 * kAhead);
+    auto order = arrivals_;  // the arrivals of the chunk's batches before batch at.b
+    for (std::size_t b = 0; !at.done(); at.next(), row_ahead.next(), slot_ahead.next(), successor_ahead.next()) {
+      for (; b < at.b; ++b) order += c.batches[b].successors.size();
+      if (!successor_ahead.done()) tfsem::prefetch(&successor_ahead.successor());
+      if (!slot_ahead.done()) visited_.prefetch_slot(slot_ahead.successor().hash);
+      if (!row_ahead.done()) {
+        const auto ahead = row_ahead.successor().hash;
+        visited_.prefetch_row(ahead);
+        recent.prefetch(ahead);
+        tfsem::prefetch(row_ahead.batch().rows.data() + row_ahead.batch().rows_begin(row_ahead.k()));
       }
+      auto& batch = c.batches[at.b];
+      const auto k = at.k();
+      if (!cut.before(at.b, k)) break;  // and so is every later arrival
+      const auto& x = batch.successors[k];
+      const std::span<const Code> row(batch.rows.data() + batch.rows_begin(k), x.rows_end - batch.rows_begin(k));
+      const std::span<const Transition> sleep(batch.sleep.data() + batch.sleep_begin(k), x.sleep_end - batch.sleep_begin(k));
+      const auto level = depth + (x.steps_end - batch.steps_begin(k));
+      if (const auto known = recent.find(x.hash, row)) {
+        visited_.again(*known, level, sleep, x.paths);
+        batch.to[k] = *known;
+        batch.fresh[k] = 0;
+        continue;
+      }
+      const auto [to, fresh] = visited_.add(row, x.hash, x.parent, level, sleep, x.paths, order + k);
+      recent.remember(x.hash, row, to);
+      batch.to[k] = to;
+      batch.fresh[k] = fresh ? 1 : 0;
     }
   }
 
