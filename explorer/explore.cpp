@@ -4,6 +4,7 @@
 #include "explorer/memory_gauge.hpp"
 #include "explorer/recent_arrivals.hpp"
 #include "explorer/shards.hpp"
+#include "semantics/prefetch.hpp"
 
 #include <unsupported/Eigen/CXX11/ThreadPool>
 

@@ -43,10 +43,10 @@ class StateTable {
   std::pair<StateIndex, bool> insert(std::span<const Code> row, std::uint64_t h);
   // Brings into the cache the index slot where a row with hash h is looked
   // for; then (once that slot is there) the stored row it names, if its fragment matches.
-  void prefetch_slot(std::uint64_t h) const { prefetch(&slots_[(h >> 32) & (slots_.size() - 1)]); }
+  void prefetch_slot(std::uint64_t h) const { tfsem::prefetch(&slots_[(h >> 32) & (slots_.size() - 1)]); }
   void prefetch_row(std::uint64_t h) const {
     const auto slot = slots_[(h >> 32) & (slots_.size() - 1)];
-    if (slot != 0 && slot >> 32 == h >> 32) prefetch(at(static_cast<StateIndex>((slot & 0xffffffffU) - 1)));
+    if (slot != 0 && slot >> 32 == h >> 32) tfsem::prefetch(at(static_cast<StateIndex>((slot & 0xffffffffU) - 1)));
   }
   // Copies row i to out (width() codes).
   void load(StateIndex i, Row& out) const;

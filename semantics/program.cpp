@@ -381,6 +381,10 @@ class ProgramBuilder {
   static void make_room(std::vector<EdgeId>& list) {
     if (list.capacity() == 0) list.reserve(6);
   }
+  static void append(std::vector<EdgeId>& list, EdgeId e) {
+    make_room(list);
+    list.push_back(e);
+  }
   static bool attach(std::vector<EdgeId>& ports, std::uint32_t port, EdgeId e) {
     make_room(ports);
     if (ports.size() <= port) ports.resize(port + 1);
@@ -472,7 +476,7 @@ class ProgramBuilder {
       const EdgeId id(p_->edges_.size());
       if (edge.src.valid()) {
         auto& src = p_->nodes_[edge.src.index()];
-        if (edge.kind == EdgeKind::control) make_room(src.control_out), src.control_out.push_back(id);
+        if (edge.kind == EdgeKind::control) append(src.control_out, id);
         else if (!attach(src.out, edge.src_port, id))
           error("G-FANOUT", e.where + "/from", subject(),
                 "output port " + src.name + ":" + std::to_string(edge.src_port) + " already has edge '" +
@@ -481,7 +485,7 @@ class ProgramBuilder {
       }
       if (edge.dst.valid()) {
         auto& dst = p_->nodes_[edge.dst.index()];
-        if (edge.kind == EdgeKind::control) make_room(dst.control_in), dst.control_in.push_back(id);
+        if (edge.kind == EdgeKind::control) append(dst.control_in, id);
         else if (!attach(dst.in, edge.dst_port, id))
           error("G-PORT", e.where + "/to", subject(),
                 "input port " + dst.name + ":" + std::to_string(edge.dst_port) + " already has edge '" +

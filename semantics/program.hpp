@@ -173,8 +173,8 @@ class Program {
   // Whether any node is a control-flow operation (the section 3 core has none).
   [[nodiscard]] bool has_control_flow() const { return control_flow_; }
   // A stable 64-bit hash of the whole program, initial contents included:
-  // one pass over every name, made on the first call (loading and running a
-  // graph need none).
+  // one pass over every name, made on the first call (building a Program and
+  // compiling it for the executor need none; the commands print it).
   [[nodiscard]] std::uint64_t hash() const;
   [[nodiscard]] std::string hash_hex() const;
   // Text of L(n): "Add", "Var(x)", "Read", "Assign-Add".
