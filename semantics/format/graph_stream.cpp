@@ -13,10 +13,12 @@
 // document reader reads the text again and reports the first problem, as it
 // always has.
 #include "semantics/diagnostic.hpp"
+#include "semantics/format/array_count.hpp"
 #include "semantics/format/graph_json.hpp"
 #include "semantics/format/graph_json_parts.hpp"
 
 #include <array>
+#include <charconv>
 #include <functional>
 #include <unordered_map>
 
@@ -89,7 +91,7 @@ class Cursor {
     Cursor c = *this;
     c.skip_space();
     if (c.p_ == c.end_ || *c.p_ != '[') return 0;
-    return c.skip_nested();
+    return count_array_elements({c.p_, static_cast<std::size_t>(c.end_ - c.p_)}).value_or(0);
   }
 
  private:
@@ -100,10 +102,8 @@ class Cursor {
   void skip_space() {
     while (p_ != end_ && is_space(*p_)) ++p_;
   }
-  // Skips an object or array; returns how many elements (or members) it has,
-  // one for an empty one.
-  std::size_t skip_nested() {
-    std::size_t commas = 0;
+  // Skips an object or array.
+  void skip_nested() {
     int depth = 0;
     do {
       skip_until(kStructural);
@@ -112,11 +112,10 @@ class Cursor {
         case '"': skip_string(); continue;
         case '{': case '[': ++depth; break;
         case '}': case ']': --depth; break;
-        default: commas += depth == 1; break;  // ','
+        default: break;  // ','
       }
       ++p_;
     } while (depth > 0);
-    return commas + 1;
   }
   void skip_string() {
     for (++p_;; ++p_) {
@@ -190,14 +189,16 @@ constexpr Keys<8> kGraphKeys({"name", "description", "variables", "functions", "
 // large graphs repeat them (every Const node of a layer, every GO).
 class Literals {
  public:
-  Tensor tensor(std::string_view text, const std::string& path) {
+  // An edge's "value", the edge at `edge`.
+  Tensor tensor(std::string_view text, const std::string& edge) {
     if (const auto it = tensors_.find(text); it != tensors_.end()) return it->second;
-    return remember(tensors_, text, parse_tensor(parse(text), path));
+    return remember(tensors_, text, parse_tensor(parse(text), edge + "/value"));
   }
-  Attrs attrs(const std::string& op, std::string_view text, const std::string& path) {
+  // A node's "attrs", the node at `node`.
+  Attrs attrs(const std::string& op, std::string_view text, const std::string& node) {
     key_.assign(op).append(1, '\0').append(text);
     if (const auto it = attrs_.find(key_); it != attrs_.end()) return it->second;
-    return remember(attrs_, key_, parse_attrs(parse(text), path, op));
+    return remember(attrs_, key_, parse_attrs(parse(text), node + "/attrs", op));
   }
 
  private:
@@ -220,6 +221,16 @@ class Literals {
   std::string key_;
 };
 
+// The JSON path of element i of an array, "/nodes/12": written in place, as a
+// million of them are.
+std::string element_path(std::string_view array, std::size_t i) {
+  char digits[20];
+  const auto end = std::to_chars(digits, digits + sizeof digits, i).ptr;
+  std::string path;
+  path.reserve(array.size() + static_cast<std::size_t>(end - digits));
+  return path.append(array).append(digits, end);
+}
+
 // Reads a node into n, a fresh NodeSpec in its place in the spec.
 void read_node(Cursor& c, std::string path, Literals& literals, NodeSpec& n) {
   std::string_view attrs;
@@ -234,7 +245,7 @@ void read_node(Cursor& c, std::string path, Literals& literals, NodeSpec& n) {
     }
   });
   if ((seen & 3U) != 3U) throw Unsupported{};  // "id" and "op" are required
-  if (seen & 8U) n.attrs = literals.attrs(n.op, attrs, path + "/attrs");
+  if (seen & 8U) n.attrs = literals.attrs(n.op, attrs, path);
   n.where = std::move(path);
 }
 
@@ -256,7 +267,7 @@ void read_edge(Cursor& c, std::string path, Literals& literals, EdgeSpec& e) {
   if ((seen & 3U) != 3U) throw Unsupported{};  // "id" and "kind" are required
   if (seen & 16U) {
     if (e.kind == "control" || e.kind == "variable") set_edge_value(e, parse(value), path + "/value");
-    else e.value = literals.tensor(value, path + "/value");
+    else e.value = literals.tensor(value, path);
   }
   e.where = std::move(path);
 }
@@ -277,11 +288,11 @@ std::optional<ProgramSpec> stream_program(std::string_view text) {
         case 3: read_functions(parse(c.raw_value()), spec); break;
         case 4:
           spec.nodes.reserve(c.count_elements());
-          elements(c, [&](std::size_t i) { read_node(c, "/nodes/" + std::to_string(i), literals, spec.nodes.emplace_back()); });
+          elements(c, [&](std::size_t i) { read_node(c, element_path("/nodes/", i), literals, spec.nodes.emplace_back()); });
           break;
         case 5:
           spec.edges.reserve(c.count_elements());
-          elements(c, [&](std::size_t i) { read_edge(c, "/edges/" + std::to_string(i), literals, spec.edges.emplace_back()); });
+          elements(c, [&](std::size_t i) { read_edge(c, element_path("/edges/", i), literals, spec.edges.emplace_back()); });
           break;
         case 6: {
           const auto library = parse(c.raw_value());

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"
+#include "semantics/format/array_count.hpp"
 #include "semantics/format/file_text.hpp"
 #include "semantics/format/graph_json.hpp"
 #include "semantics/format/graph_json_parts.hpp"
@@ -12,6 +13,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -116,6 +119,78 @@ TEST_CASE("the forms it leaves to the document reader, which reads them as befor
                            R"({"edges":[{"id":"e","kind":"control","to":"a","value":"STOP"}]})",
                            R"({"nodes":[{"id":"a","op":"Const","attrs":{"value":{"dtype":"i33","value":1}}}]})"})
     CHECK_FALSE(streamed(text));
+}
+
+TEST_CASE("a name or a description with an odd byte at any place reads as the document reader reads it") {
+  // Names and a description of every length up to 40, each with its last
+  // character, or one in the middle, made a byte the scan must stop at: a
+  // quote behind an escape, a backslash, a control character, a non-ASCII
+  // byte, or (in the description, a raw value skipped as a whole) a bracket,
+  // brace or comma inside a string.
+  for (std::size_t length = 1; length <= 40; ++length)
+    for (const std::size_t at : {length - 1, length / 2}) {
+      CAPTURE(length);
+      CAPTURE(at);
+      std::string name(length, 'n');
+      CHECK(streamed(R"({"nodes":[{"id":")" + name + R"(","op":"NoOp"}]})"));
+      for (const char* odd : {"\\\"", "\\\\", "\\u0041", "\xc3\xa9", "\x7f"}) {
+        auto other = name;
+        other.replace(at, 1, odd);
+        CAPTURE(other);
+        CHECK(streamed(R"({"nodes":[{"id":")" + other + R"(","op":"NoOp"}]})") == (std::string(odd) == "\x7f"));
+        const auto text = R"({"edges":[],"nodes":[{"id":"a","op":"NoOp","description":{"k":")" + other + R"("}}]})";
+        CHECK(streamed(text));
+      }
+      for (const char structural : std::string("{}[],")) {
+        auto other = name;
+        other[at] = structural;
+        CHECK(streamed(R"({"nodes":[{"op":"NoOp","description":[")" + other + R"(",{"k":")" + other + R"("}],"id":"a"}]})"));
+      }
+      std::string control = name;
+      control[at] = '\t';
+      CHECK_FALSE(streamed(R"({"nodes":[{"id":")" + control + R"(","op":"NoOp"}]})"));
+    }
+}
+
+TEST_CASE("an array's elements are counted 64 bytes at a time, strings and escapes skipped, as a parser counts them") {
+  // Random arrays whose strings are dense with what the count must not take
+  // for structure: brackets, braces, commas, escaped quotes and runs of
+  // backslashes, across every offset of the 64-byte blocks.
+  std::mt19937 random(17);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(random() % n); };
+  const auto string = [&] {
+    static const std::vector<std::string> pieces = {"a", "{", "}", "[", "]", ",", " ", "\\\"", "\\\\", "\\n", "\xc3\xa9", ":"};
+    std::string s = "\"";
+    for (std::size_t k = pick(20); k > 0; --k) s += pieces[pick(pieces.size())];
+    return s + "\"";
+  };
+  std::function<std::string(int)> value = [&](int depth) -> std::string {
+    switch (depth > 2 ? pick(2) : pick(4)) {
+      case 0: return string();
+      case 1: return std::to_string(pick(1000));
+      case 2: {
+        std::string a = "[";
+        for (std::size_t k = pick(4); k > 0; --k) a += value(depth + 1) + (k > 1 ? "," : "");
+        return a + "]";
+      }
+      default: {
+        std::string o = "{";
+        for (std::size_t k = pick(4); k > 0; --k) o += string() + ":" + value(depth + 1) + (k > 1 ? ", " : "");
+        return o + "}";
+      }
+    }
+  };
+  for (int round = 0; round < 400; ++round) {
+    std::string array = "[";
+    const std::size_t elements = pick(30);
+    for (std::size_t k = 0; k < elements; ++k) array += (k > 0 ? "," : "") + value(0);
+    array += "]";
+    CAPTURE(array);
+    const auto expected = std::max<std::size_t>(1, nlohmann::json::parse(array).size());
+    CHECK(format::count_array_elements(array + ", \"after\": [1,2]}") == expected);
+    // Cut anywhere before its end, the array has no count; nothing past the text is read.
+    CHECK_FALSE(format::count_array_elements(std::string_view(array).substr(0, pick(array.size()))).has_value());
+  }
 }
 
 TEST_CASE("a graph file reads the same mapped (a regular file) and read (a pipe)") {

@@ -1,0 +1,24 @@
+// Counting the elements of a large JSON array before reading it, so that the
+// streaming reader (graph_stream.cpp) stores a million nodes or edges without
+// moving them. The text is classified 64 bytes at a time: a bit per byte for
+// the quotes, the backslashes and the structural characters, the escaped
+// bytes found from the backslashes, the bytes inside strings from the quotes
+// (a running parity), and only the structural characters outside strings are
+// looked at one by one. A compact graph file has a stop every three bytes or
+// so, which a scan that looks at each byte spends most of its time on.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace tfsem::format {
+
+// How many elements the array whose '[' starts `text` has (1 for an empty
+// one, as a count of commas plus one; the reader only reserves room by it).
+// nullopt where the array does not end in the text. Exact for well-formed
+// JSON; on any other text it returns some count or nullopt, reads nothing
+// past the text, and the reader then finds what is wrong.
+std::optional<std::size_t> count_array_elements(std::string_view text);
+
+}  // namespace tfsem::format
