@@ -89,7 +89,7 @@ Edges before_context(const Semantics& sem, Transition outer, Transition inner) {
     for (auto e : frame.enters) out.emplace_back(outer.node, e);
   for (auto c : frame.calls)
     if (p.node(c).frame == p.node(outer.node).frame &&
-        std::get<std::int64_t>(p.node(c).attrs.at(std::string(kSiteAttr))) == ctx[entered].iteration)
+        std::get<std::int64_t>(p.node(c).attrs->at(std::string(kSiteAttr))) == ctx[entered].iteration)
       out.emplace_back(outer.node, c);
   return out;
 }

@@ -11,7 +11,7 @@ namespace {
 
 std::uint32_t u32(std::size_t v) { return static_cast<std::uint32_t>(v); }
 
-std::uint32_t site_of(const Node& n) { return u32(std::get<std::int64_t>(n.attrs.at(std::string(kSiteAttr)))); }
+std::uint32_t site_of(const Node& n) { return u32(std::get<std::int64_t>(n.attrs->at(std::string(kSiteAttr)))); }
 
 // Where a token that node `src` puts on edge e goes (C-SLOT, C-CALL, C-RETURN).
 Route route_of(const Program& p, const Edge& e) {
@@ -109,7 +109,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     auto& c = nodes[i];
     auto& frame = frames[c.frame];
     c.fn = n.op.fn;
-    c.attrs = &n.attrs;
+    c.attrs = n.attrs;
     c.stateful = n.op.kind == Op::Kind::read || n.op.kind == Op::Kind::assign;
     if (n.op.kind == Op::Kind::var) c.var = n.op.var;
     else if (c.stateful) c.var = *prog.variable_of(id);
@@ -137,7 +137,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       frame.exits.push_back(u32(i));
     }
     if (c.kind == Op::Kind::function && c.fn->inputs == 0 && !c.fn->nondeterministic) {
-      constants.push_back(std::move(apply(*c.fn, {}, n.attrs, terms).front()));
+      constants.push_back(std::move(apply(*c.fn, {}, *n.attrs, terms).front()));
       c.constant = u32(constants.size());
     }
   }

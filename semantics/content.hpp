@@ -7,6 +7,8 @@
 #include "semantics/ids.hpp"
 #include "semantics/tensor.hpp"
 
+#include <optional>
+#include <string_view>
 #include <variant>
 
 namespace tfsem {
@@ -32,5 +34,7 @@ std::size_t hash_content(const Content& c);
 
 enum class EdgeKind : std::uint8_t { tensor, variable, control };
 std::string_view edge_kind_name(EdgeKind k);
+// The kind a name names ("tensor", "variable", "control"), if any.
+std::optional<EdgeKind> edge_kind_of(std::string_view name);
 
 }  // namespace tfsem

@@ -160,14 +160,14 @@ class FrameBuilder {
 
   // An Enter's parallel_iterations as given (C-BOUND), TensorFlow's default if absent.
   static std::int64_t parallel_iterations(const Node& n) {
-    const auto it = n.attrs.find(kParallelIterationsAttr);
-    return it == n.attrs.end() ? kDefaultParallelIterations : std::get<std::int64_t>(it->second);
+    const auto it = n.attrs->find(kParallelIterationsAttr);
+    return it == n.attrs->end() ? kDefaultParallelIterations : std::get<std::int64_t>(it->second);
   }
 
   // The frame an Enter's tokens go into: created at its first Enter.
   FrameId enter_frame(NodeId id, FrameId from) {
     const auto& n = p_.node(id);
-    const auto& name = std::get<std::string>(n.attrs.at(std::string(kFrameAttr)));
+    const auto& name = std::get<std::string>(n.attrs->at(std::string(kFrameAttr)));
     const auto bound = parallel_iterations(n);
     if (name.empty())
       error("G-ATTR", n.where + "/attrs/frame", node_subject(n),
@@ -209,7 +209,7 @@ class FrameBuilder {
   // The frame of the function a Call or Return names: created at the first.
   FrameId function_frame(NodeId id) {
     const auto& n = p_.node(id);
-    const auto& name = std::get<std::string>(n.attrs.at(std::string(kFunctionAttr)));
+    const auto& name = std::get<std::string>(n.attrs->at(std::string(kFunctionAttr)));
     auto& frames = p_.frames_;
     for (std::size_t f = 1; f < frames.size(); ++f)
       if (frames[f].name == name && frames[f].kind == Frame::Kind::function) return FrameId(f);
@@ -302,8 +302,8 @@ class FrameBuilder {
   }
 
   static bool constant_enter(const Node& n) {
-    const auto it = n.attrs.find(kConstantAttr);
-    return it != n.attrs.end() && std::get<bool>(it->second);
+    const auto it = n.attrs->find(kConstantAttr);
+    return it != n.attrs->end() && std::get<bool>(it->second);
   }
 
   // G-LOOP: a loop Merge (one with a back edge) has a data input that enters the loop.
@@ -317,9 +317,9 @@ class FrameBuilder {
     }
   }
 
-  static std::int64_t site(const Node& n) { return std::get<std::int64_t>(n.attrs.at(std::string(kSiteAttr))); }
+  static std::int64_t site(const Node& n) { return std::get<std::int64_t>(n.attrs->at(std::string(kSiteAttr))); }
   [[nodiscard]] const std::string& function(const Node& n) const {
-    return std::get<std::string>(n.attrs.at(std::string(kFunctionAttr)));
+    return std::get<std::string>(n.attrs->at(std::string(kFunctionAttr)));
   }
 
   // G-CALL: the Calls of one site are in one frame, the caller's, and their

@@ -24,6 +24,12 @@ std::string_view edge_kind_name(EdgeKind k) {
   return "?";
 }
 
+std::optional<EdgeKind> edge_kind_of(std::string_view name) {
+  for (const auto k : {EdgeKind::tensor, EdgeKind::variable, EdgeKind::control})
+    if (name == edge_kind_name(k)) return k;
+  return std::nullopt;
+}
+
 std::size_t hash_content(const Content& c) {
   return std::visit(
       [](const auto& v) -> std::size_t {
@@ -101,7 +107,7 @@ std::uint64_t Program::compute_hash() const {
     const auto& n = nodes_[i];
     mix(n.name);
     mix(label(NodeId(i)));
-    for (const auto& [k, a] : n.attrs) {
+    for (const auto& [k, a] : *n.attrs) {
       mix(k);
       std::visit(
           [&](const auto& x) {
@@ -346,7 +352,7 @@ class ProgramBuilder {
       if (op) check_attrs(n);
       op_ok_.push_back(op.has_value());
       // A node whose op is bad keeps a placeholder label; its arity is not checked.
-      p_->nodes_.push_back({n.id, op.value_or(Op{}), n.attrs, {}, {}, {}, {}, n.where});
+      p_->nodes_.push_back({n.id, op.value_or(Op{}), &n.attrs, {}, {}, {}, {}, n.where});
     }
   }
 
@@ -449,9 +455,7 @@ class ProgramBuilder {
       Edge edge;
       edge.name = e.id;
       edge.where = e.where;
-      if (e.kind == "tensor") edge.kind = EdgeKind::tensor;
-      else if (e.kind == "variable") edge.kind = EdgeKind::variable;
-      else if (e.kind == "control") edge.kind = EdgeKind::control;
+      if (const auto kind = edge_kind_of(e.kind)) edge.kind = *kind;
       else {
         error("G-EDGE-KIND", e.where + "/kind", subject(),
               "kind '" + e.kind + "' is not one of tensor, variable, control");

@@ -34,7 +34,7 @@ struct Op {
 struct Node {
   std::string name;
   Op op;
-  Attrs attrs;
+  const Attrs* attrs = nullptr;     // its spec's attributes (the Program keeps its spec), never null
   std::vector<EdgeId> in;           // tensor and variable inputs, by port
   std::vector<EdgeId> out;          // tensor and variable outputs, by port
   std::vector<EdgeId> control_in;   // incoming control edges

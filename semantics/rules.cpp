@@ -58,7 +58,7 @@ Successors apply_function(Firing& f, const std::vector<Tensor>& args) {
   f.control_out(Go{});
   // S-FN-3: InTransit(e_j) is the j-th result of f(v_1..v_k) in s'.
   Successors out;
-  for (auto& tuple : apply(*f.node.op.fn, args, f.node.attrs, f.sem.options().terms)) {
+  for (auto& tuple : apply(*f.node.op.fn, args, *f.node.attrs, f.sem.options().terms)) {
     State next = f.next;
     for (std::size_t j = 0; j < f.node.out.size(); ++j) f.emit(next, f.node.out[j], std::move(tuple[j]));
     out.push_back(std::move(next));
@@ -125,7 +125,7 @@ Successors fire_assign(Firing& f) {
   // S-ASSIGN-6: every other VarValue(y) is unchanged (s' is a copy of s).
   const Tensor args[] = {f.s.var_value[x->index()], v};
   Successors out;
-  for (auto& tuple : apply(*f.node.op.fn, args, f.node.attrs, f.sem.options().terms)) {
+  for (auto& tuple : apply(*f.node.op.fn, args, *f.node.attrs, f.sem.options().terms)) {
     State next = f.next;
     next.var_value[x->index()] = std::move(tuple[0]);
     out.push_back(std::move(next));

@@ -52,7 +52,7 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
       }
     }
     site_.push_back(node.op.kind == OpKind::call || node.op.kind == OpKind::return_
-                        ? static_cast<std::uint32_t>(std::get<std::int64_t>(node.attrs.at(std::string(kSiteAttr))))
+                        ? static_cast<std::uint32_t>(std::get<std::int64_t>(node.attrs->at(std::string(kSiteAttr))))
                         : 0);
     loop_merge_.push_back(node.op.kind == OpKind::merge &&
                           std::any_of(node.in.begin(), node.in.end(), [&](EdgeId d) { return p.edge(d).back; }));

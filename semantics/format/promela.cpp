@@ -118,10 +118,10 @@ class CoreExporter {
         } else if (name == "Copy") {
           body << " e" << n.out[0].value << "!a0; e" << n.out[1].value << "!a0;";
         } else if (name == "Const") {
-          body << " e" << n.out[0].value << "!" << scalar(std::get<Tensor>(n.attrs.at("value")), subject, n.where) << ";";
+          body << " e" << n.out[0].value << "!" << scalar(std::get<Tensor>(n.attrs->at("value")), subject, n.where) << ";";
         } else if (name == "Choice") {
           body << " if";
-          for (const auto& v : std::get<std::vector<Tensor>>(n.attrs.at("values"))) body << " :: r0 = " << scalar(v, subject, n.where);
+          for (const auto& v : std::get<std::vector<Tensor>>(n.attrs->at("values"))) body << " :: r0 = " << scalar(v, subject, n.where);
           body << " fi; e" << n.out[0].value << "!r0;";
         } else if (const auto f = expression(name); !f.empty() && n.out.size() == 1) {
           body << " r0 = " << f << "; e" << n.out[0].value << "!r0;";
@@ -434,7 +434,7 @@ class ControlFlowExporter {
         Ty t = Ty::unknown;
         if (f == "Identity" || f == "LoopCond" || f == "Copy") t = in(0);
         else if (f == "Snd") t = in(1);
-        else if (f == "Const") t = scalar_type(std::get<Tensor>(node.attrs.at("value")));
+        else if (f == "Const") t = scalar_type(std::get<Tensor>(node.attrs->at("value")));
         else if (f == "Choice") t = choice_type(node);
         else if (f == "Add" || f == "Sub" || f == "Mul" || f == "Neg") t = Ty::i32;
         else if (f == "Less" || f == "Equal") t = Ty::boolean;
@@ -457,7 +457,7 @@ class ControlFlowExporter {
 
   // The dtype of a Choice's values, if they are scalars of one dtype.
   static Ty choice_type(const Node& n) {
-    const auto& values = std::get<std::vector<Tensor>>(n.attrs.at("values"));
+    const auto& values = std::get<std::vector<Tensor>>(n.attrs->at("values"));
     if (values.empty()) return Ty::unknown;
     const auto t = scalar_type(values[0]);
     for (const auto& v : values)
@@ -492,7 +492,7 @@ class ControlFlowExporter {
           refuse(node.where, subject, kDerefRefusal);
         else if (f != "Copy" && f != "Const" && f != "Choice" && function_expression(f).empty())
           refuse(node.where, subject, "function " + f + " is not exported");
-        else if (f == "Const" && scalar_type(std::get<Tensor>(node.attrs.at("value"))) == Ty::unknown)
+        else if (f == "Const" && scalar_type(std::get<Tensor>(node.attrs->at("value"))) == Ty::unknown)
           refuse(node.where, subject, "its value is not an i32 or bool scalar");
         else if (f == "Choice" && choice_type(node) == Ty::unknown)
           refuse(node.where, subject, "its values are not scalars of one dtype, i32 or bool");
@@ -782,9 +782,9 @@ class ControlFlowExporter {
     base << load(n, c) << consume_inputs(n, c);
     std::vector<std::string> values;
     if (f == "Choice") {
-      for (const auto& v : std::get<std::vector<Tensor>>(nd.attrs.at("values"))) values.push_back(scalar_literal(v));
+      for (const auto& v : std::get<std::vector<Tensor>>(nd.attrs->at("values"))) values.push_back(scalar_literal(v));
     } else if (f == "Const") {
-      values.push_back(scalar_literal(std::get<Tensor>(nd.attrs.at("value"))));
+      values.push_back(scalar_literal(std::get<Tensor>(nd.attrs->at("value"))));
     } else if (f == "Copy") {
       values.push_back("a0");
     } else {
