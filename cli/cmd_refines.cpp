@@ -40,7 +40,7 @@ std::set<std::string> names_of(const Program& p, bool fetches) {
   std::set<std::string> out;
   if (fetches) {
     for (const auto& e : p.edges())
-      if (e.is_output() && !e.fetch.empty()) out.insert(e.fetch);
+      if (e.is_output() && !e.fetch.empty()) out.emplace(e.fetch);
   } else {
     for (const auto& v : p.variables()) out.insert(v.name);
   }

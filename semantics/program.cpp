@@ -352,7 +352,7 @@ class ProgramBuilder {
       if (op) check_attrs(n);
       op_ok_.push_back(op.has_value());
       // A node whose op is bad keeps a placeholder label; its arity is not checked.
-      p_->nodes_.push_back({n.id, op.value_or(Op{}), &n.attrs, {}, {}, {}, {}, n.where});
+      p_->nodes_.push_back({n.id, op.value_or(Op{}), &n.attrs, {}, {}, {}, {}, &n.where});
     }
   }
 
@@ -454,7 +454,7 @@ class ProgramBuilder {
       }
       Edge edge;
       edge.name = e.id;
-      edge.where = e.where;
+      edge.where = &e.where;
       if (const auto kind = edge_kind_of(e.kind)) edge.kind = *kind;
       else {
         error("G-EDGE-KIND", e.where + "/kind", subject(),
@@ -471,9 +471,9 @@ class ProgramBuilder {
       else if (!std::holds_alternative<std::monostate>(e.value))
         error("G-INPUT", e.where + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
-        edge.fetch = e.fetch.value_or(e.id);
+        edge.fetch = e.fetch ? *e.fetch : e.id;  // the spec's own text (the Program keeps its spec)
         if (!edge.fetch.empty() && !fetches.insert(edge.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
-          error("G-FETCH", e.where + "/fetch", subject(), "fetch name '" + edge.fetch + "' used twice");
+          error("G-FETCH", e.where + "/fetch", subject(), "fetch name '" + std::string(edge.fetch) + "' used twice");
       } else if (e.fetch) {
         error("G-FETCH", e.where + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
       }
@@ -518,13 +518,13 @@ class ProgramBuilder {
       const bool has = p < ports.size() && ports[p].valid();
       const std::string port = std::string(dir) + " port " + std::to_string(p);
       if (p >= want.size()) {
-        error("G-ARITY", n.where, subject,
+        error("G-ARITY", *n.where, subject,
               why() + "; " + port + " has edge '" + p_->edges_[ports[p].index()].name + "' that it cannot have");
       } else if (!has) {
-        error("G-ARITY", n.where, subject, why() + "; " + port + " has no " + std::string(edge_kind_name(want[p])) + " edge");
+        error("G-ARITY", *n.where, subject, why() + "; " + port + " has no " + std::string(edge_kind_name(want[p])) + " edge");
       } else {
         const auto& e = p_->edges_[ports[p].index()];
-        error("G-EDGE-KIND", e.where, edge_subject(e.name),
+        error("G-EDGE-KIND", *e.where, edge_subject(e.name),
               port + " of " + subject + " takes a " + std::string(edge_kind_name(want[p])) + " edge, not a " +
                   std::string(edge_kind_name(e.kind)) + " edge");
       }
@@ -570,7 +570,7 @@ class ProgramBuilder {
     }
     const bool any_in = std::any_of(n.in.begin(), n.in.end(), [](EdgeId e) { return e.valid(); }) || !n.control_in.empty();
     if (!any_in)
-      error("G-TRIGGER", n.where, node_subject(n.name),
+      error("G-TRIGGER", *n.where, node_subject(n.name),
             "has no incoming edge; every node needs one (a control edge will do) to trigger it");
   }
 

@@ -39,7 +39,7 @@ struct Node {
   std::vector<EdgeId> out;          // tensor and variable outputs, by port
   std::vector<EdgeId> control_in;   // incoming control edges
   std::vector<EdgeId> control_out;  // outgoing control edges
-  std::string where;                // where the node was declared (a JSON path)
+  const std::string* where = nullptr;  // where its spec declared it (a JSON path), never null
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts it fires in
 };
 
@@ -50,8 +50,8 @@ struct Edge {
   NodeId dst{};  // invalid for an output edge
   std::uint32_t src_port = 0, dst_port = 0;
   Content initial = Empty{};  // an input edge's contents in the initial state
-  std::string fetch;          // an output edge's fetch name ("": not fetched)
-  std::string where;
+  std::string_view fetch;     // an output edge's fetch name ("": not fetched), its spec's text
+  const std::string* where = nullptr;  // where its spec declared it, never null
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts its tokens live in (C-SLOT)
   bool back = false;       // leaves a NextIteration: the edge that closes a loop
   bool call = false;       // leaves a Call's data output or enters a Return's data input:

@@ -8,7 +8,7 @@
 namespace tfsem {
 
 std::shared_ptr<const Program> prune(const Program& program, const std::vector<std::string>& fetches) {
-  std::set<std::string> wanted(fetches.begin(), fetches.end());
+  std::set<std::string, std::less<>> wanted(fetches.begin(), fetches.end());
   for (const auto& f : wanted) {
     const auto& edges = program.edges();
     if (std::none_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.is_output() && e.fetch == f; }))
