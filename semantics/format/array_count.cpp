@@ -55,7 +55,7 @@ std::uint64_t escaped_bytes(std::uint64_t backslash, bool& carry) {
   backslash &= ~escaped;
   carry = false;
   while (backslash != 0) {
-    const int at = std::countr_zero(backslash);
+    const auto at = static_cast<std::size_t>(std::countr_zero(backslash));
     backslash &= backslash - 1;
     if (at == kBlock - 1) {
       carry = true;

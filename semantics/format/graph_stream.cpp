@@ -228,7 +228,8 @@ std::string element_path(std::string_view array, std::size_t i) {
   const auto end = std::to_chars(digits, digits + sizeof digits, i).ptr;
   std::string path;
   path.reserve(array.size() + static_cast<std::size_t>(end - digits));
-  return path.append(array).append(digits, end);
+  path.append(array).append(digits, end);
+  return path;
 }
 
 // Reads a node into n, a fresh NodeSpec in its place in the spec.
