@@ -15,9 +15,9 @@
 #include <fstream>
 #include <functional>
 #include <random>
-#include <vector>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include <sys/stat.h>
 #include <unistd.h>
