@@ -96,11 +96,7 @@ class ShardedVisited {
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return shard(i).arrival(local(i)); }
   [[nodiscard]] PathCount paths(StateIndex i) const { return shard(i).paths(local(i)); }
   // State i's row into out, `width` codes (at least width()), padded with EMPTY.
-  void load(StateIndex i, Code* out, std::size_t width) const {
-    const auto& table = shard(i).table();
-    table.load(local(i), out);
-    std::fill(out + table.width(), out + width, kEmptyCode);
-  }
+  void load(StateIndex i, Code* out, std::size_t width) const { shard(i).table().load(local(i), out, width); }
   void load(StateIndex i, Row& out) const {
     out.resize(width());
     load(i, out.data(), out.size());

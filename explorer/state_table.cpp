@@ -58,7 +58,13 @@ std::uint32_t StateTable::add_code(std::size_t col, Code c) {
 void StateTable::plan() {
   const auto& l = layouts_.back();
   plan_.clear();
-  for (const auto col : l.live) plan_.push_back({columns_[col].direct, col, l.bits[col]});
+  for (const auto col : l.live) {
+    const auto& c = columns_[col];
+    const std::uint32_t bits = l.bits[col];
+    plan_.push_back({c.direct.data(), c.codes.data(), static_cast<std::uint32_t>(c.direct.size()), col, bits,
+                     static_cast<std::uint32_t>((std::uint64_t{1} << bits) - 1)});
+  }
+  plan_width_ = l.live.empty() ? 0 : l.live.back() + 1;
   plan_stale_ = false;
 }
 
@@ -76,22 +82,25 @@ bool StateTable::pack(std::span<const Code> row) {
   }
   for (auto col = l.bits.size(); col < row.size(); ++col) stray |= row[col];
   if (stray != 0) return false;
+  if (row.size() < plan_width_) {  // columns past the row are EMPTY, index 0
+    padded_.assign(row.begin(), row.end());
+    padded_.resize(plan_width_, kEmptyCode);
+    row = padded_;
+  }
   packed_.resize(l.row_bytes + sizeof(std::uint64_t));
   auto* out = packed_.data();
   std::uint64_t word = 0;
   unsigned used = 0;
   for (const auto& p : plan_) {
-    if (p.col >= row.size()) break;  // EMPTY, index 0, from here on
-    const auto i = index_in(p.direct, p.col, row[p.col]);
+    const auto i = index_in(p.direct, p.direct_size, p.col, row[p.col]);
     if (i == kNone) return false;
-    const unsigned bits = p.bits;
     word |= std::uint64_t{i} << used;
-    used += bits;
+    used += p.bits;
     if (used >= 64) {
       std::memcpy(out, &word, sizeof word);
       out += sizeof word;
       used -= 64;
-      word = used == 0 ? 0 : std::uint64_t{i} >> (bits - used);
+      word = std::uint64_t{i} >> (p.bits - used);  // 0 when i ended the word (i < 2^bits)
     }
   }
   std::memcpy(out, &word, sizeof word);
@@ -101,11 +110,23 @@ bool StateTable::pack(std::span<const Code> row) {
   return true;
 }
 
-void StateTable::unpack(const Layout& l, const std::uint8_t* in, Code* row) const {
-  // A column without bits holds its dictionary's only code, EMPTY.
-  std::fill(row, row + width_, kEmptyCode);
+void StateTable::unpack(const Layout& l, const std::uint8_t* in, Code* row, std::size_t width) const {
+  // A column without bits holds its dictionary's only code, EMPTY; so do
+  // the columns past the row's own width.
+  std::fill(row, row + width, kEmptyCode);
   std::size_t offset = 0;
+  if (&l == &layouts_.back() && !plan_stale_) {  // the plan reads the same, in one array
+    for (const auto& p : plan_) {
+      if (p.col >= width) break;
+      std::uint64_t w;
+      std::memcpy(&w, in + (offset >> 3), sizeof w);
+      row[p.col] = p.codes[(w >> (offset & 7)) & p.mask];
+      offset += p.bits;
+    }
+    return;
+  }
   for (const auto col : l.live) {
+    if (col >= width) break;
     const unsigned bits = l.bits[col];
     std::uint64_t w;
     std::memcpy(&w, in + (offset >> 3), sizeof w);
@@ -159,10 +180,10 @@ bool StateTable::equal(StateIndex i, std::span<const Code> r) {
 
 void StateTable::load(StateIndex i, Row& r) const {
   r.resize(width_);
-  load(i, r.data());
+  load(i, r.data(), width_);
 }
 
-void StateTable::load(StateIndex i, Code* r) const { unpack(layouts_[layout_of(i)], at(i), r); }
+void StateTable::load(StateIndex i, Code* r, std::size_t width) const { unpack(layouts_[layout_of(i)], at(i), r, width); }
 
 std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uint64_t h) {
   if (r.size() > width_) {
@@ -202,6 +223,7 @@ std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uin
     chunks_.push_back({allocate(layouts_.back()), static_cast<std::uint32_t>(layouts_.size() - 1)});
   std::memcpy(at(i), packed_.data(), layouts_.back().row_bytes);
   slots_[pos] = frag << 32 | (std::uint64_t{i} + 1);
+  if (plan_stale_) plan();  // for load()
   return {i, true};
 }
 

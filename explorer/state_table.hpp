@@ -50,7 +50,9 @@ class StateTable {
   }
   // Copies row i to out (width() codes).
   void load(StateIndex i, Row& out) const;
-  void load(StateIndex i, Code* out) const;
+  // Copies row i to out, `width` codes, padded with EMPTY: at least the
+  // row's own (the table's width when it was stored).
+  void load(StateIndex i, Code* out, std::size_t width) const;
   [[nodiscard]] std::size_t width() const { return width_; }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] std::size_t bytes() const;
@@ -85,26 +87,32 @@ class StateTable {
   [[nodiscard]] bool full(std::size_t n) const { return (size_ + n) * 10 > slots_.size() * 7; }
   void grow();
   // Code c's index in column col's dictionary, whose direct lookup is
-  // `direct`; kNone when not met.
-  [[nodiscard]] std::uint32_t index_in(std::span<const std::uint32_t> direct, std::size_t col, Code c) const {
-    if (c < direct.size()) return direct[c] - 1;  // 0 - 1 is kNone
+  // `direct` (direct_size entries); kNone when not met.
+  [[nodiscard]] std::uint32_t index_in(const std::uint32_t* direct, std::size_t direct_size, std::size_t col, Code c) const {
+    if (c < direct_size) return direct[c] - 1;  // 0 - 1 is kNone
     return c < kDirectCodes ? kNone : large_index_of(col, c);
   }
-  [[nodiscard]] std::uint32_t index_of(std::size_t col, Code c) const { return index_in(columns_[col].direct, col, c); }
+  [[nodiscard]] std::uint32_t index_of(std::size_t col, Code c) const {
+    const auto& d = columns_[col].direct;
+    return index_in(d.data(), d.size(), col, c);
+  }
   [[nodiscard]] std::uint32_t large_index_of(std::size_t col, Code c) const;
   std::uint32_t add_code(std::size_t col, Code c);
   // The row in the current layout, in packed_; false when a code is new to its column.
   bool pack(std::span<const Code> row);
-  // What pack() reads for each column with bits in the current layout, in
-  // order: its dictionary's direct lookup, in one array. Rebuilt after a code
-  // is added (a direct lookup may have moved), a layout has started or the
-  // table has widened.
-  struct PackColumn {
-    std::span<const std::uint32_t> direct;
-    std::uint32_t col, bits;
+  // What pack() and unpack() read for each column with bits in the current
+  // layout, in order: its dictionary (codes and direct lookup) and its bits,
+  // in one array. Rebuilt after a code is added (a dictionary may have
+  // moved), a layout has started or the table has widened; always current
+  // when insert() returns.
+  struct PlanColumn {
+    const std::uint32_t* direct;
+    const Code* codes;
+    std::uint32_t direct_size, col, bits, mask;
   };
   void plan();
-  void unpack(const Layout& l, const std::uint8_t* in, Code* row) const;  // width_ codes
+  // A row of layout l from in, into `width` codes.
+  void unpack(const Layout& l, const std::uint8_t* in, Code* row, std::size_t width) const;
   void new_layout();  // the current dictionaries' bits; rewrites the chunk being filled
   [[nodiscard]] std::uint8_t* at(StateIndex i) const {
     const auto& c = chunks_[i >> kChunkBits];
@@ -122,9 +130,11 @@ class StateTable {
   std::vector<Layout> layouts_;                                    // the last is current
   std::vector<Chunk> chunks_;
   std::size_t held_bytes_ = 0;        // chunks, dictionaries and layouts, counted as they grow
-  std::vector<PackColumn> plan_;
+  std::vector<PlanColumn> plan_;
+  std::size_t plan_width_ = 0;  // one past the last column with bits
   bool plan_stale_ = true;
   std::vector<std::uint8_t> packed_;  // the row being inserted, packed
+  Row padded_;                        // a row shorter than plan_width_, padded with EMPTY
   Row scratch_;                       // a stored row of an older layout, unpacked
   // 0: free; otherwise the hash's high 32 bits, then index + 1. The slot is
   // found from the same high bits, so growing needs no row.
