@@ -240,7 +240,7 @@ bool Semantics::deterministic(NodeId n) const {
   return op.fn == nullptr || !op.fn->nondeterministic;
 }
 
-bool Semantics::precedes(NodeId a, NodeId b) const {
+void Semantics::build_ancestors() const {
   std::call_once(ancestors_->once, [this] {
     const auto& p = *program_;
     const std::size_t n = p.nodes().size(), words = (n + 63) / 64;
@@ -273,8 +273,8 @@ bool Semantics::precedes(NodeId a, NodeId b) const {
       }
       for (std::size_t w = 0; w < words; ++w) row[w] |= common[w];
     }
+    ancestors_->built.store(true, std::memory_order_release);
   });
-  return (ancestors_->rows[b.index()][a.index() / 64] >> (a.index() % 64) & 1U) != 0;
 }
 
 }  // namespace tfsem

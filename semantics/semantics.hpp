@@ -17,6 +17,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -160,7 +161,10 @@ class Semantics {
   // Whether a fires before b in every behaviour in which b fires, for nodes of
   // the root frame: a must precede every input b needs (S-ENABLED), and a
   // Merge needs only one of its data inputs (C-MERGE).
-  [[nodiscard]] bool precedes(NodeId a, NodeId b) const;
+  [[nodiscard]] bool precedes(NodeId a, NodeId b) const {
+    const auto& rows = ancestors();
+    return (rows[b.index()][a.index() / 64] >> (a.index() % 64) & 1U) != 0;
+  }
 
  private:
   std::shared_ptr<const Program> program_;
@@ -185,9 +189,15 @@ class Semantics {
   // large graphs that never ask pay nothing.
   struct Ancestors {
     std::once_flag once;
+    std::atomic<bool> built{false};  // rows are built: no need to go through `once`
     std::vector<std::vector<std::uint64_t>> rows;
   };
   std::shared_ptr<Ancestors> ancestors_ = std::make_shared<Ancestors>();
+  [[nodiscard]] const std::vector<std::vector<std::uint64_t>>& ancestors() const {
+    if (!ancestors_->built.load(std::memory_order_acquire)) build_ancestors();
+    return ancestors_->rows;
+  }
+  void build_ancestors() const;
 
   template <class View>
   [[nodiscard]] bool exit_input_dead(const View& v, NodeId x, ContextId c) const;
