@@ -9,8 +9,7 @@ namespace tfsem::explorer {
 Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds)
     : sem_(sem), codec_(codec), bounds_(bounds), root_frames_(sem.program().nodes().size()) {}
 
-const Firings::Frame& Firings::frame(Transition t) {
-  if (t.context == kRootContext && root_frames_[t.node.index()]) return *root_frames_[t.node.index()];
+const Firings::Frame& Firings::new_frame(Transition t) {
   if (const auto it = frames_.find(t); it != frames_.end()) return it->second;
   const auto& p = sem_.program();
   const auto& node = p.node(t.node);
@@ -41,7 +40,7 @@ const Firings::Frame& Firings::frame(Transition t) {
 
 std::uint64_t Firings::key_hash(std::span<const Code> row, Transition t, const Frame& f) const {
   std::uint64_t h = mix64(std::hash<Transition>{}(t) + 1);
-  for (auto col : f.reads) h = (h ^ (col < row.size() ? row[col] : kEmptyCode)) * 0xff51afd7ed558ccdULL;
+  for (auto col : f.reads) h = (h ^ row[col]) * 0xff51afd7ed558ccdULL;
   return mix64(h);
 }
 
@@ -66,6 +65,11 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
 
 const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {
   const auto& f = frame(t);
+  if (row.size() < f.end) {  // a row reads as padded with EMPTY: pad it once, not at every column
+    padded_.assign(row.begin(), row.end());
+    padded_.resize(f.end, kEmptyCode);
+    row = padded_;
+  }
   const auto h = key_hash(row, t, f);
   const auto mask = slots_.size() - 1;
   auto pos = h & mask;
@@ -73,14 +77,11 @@ const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) 
     const auto& e = effects_[slots_[pos] - 1];
     if (e.hash != h || e.t != t) continue;
     bool same = true;
-    for (std::size_t i = 0; i < f.reads.size() && same; ++i) {
-      const auto col = f.reads[i];
-      same = keys_[e.key + i] == (col < row.size() ? row[col] : kEmptyCode);
-    }
+    for (std::size_t i = 0; i < f.reads.size() && same; ++i) same = keys_[e.key + i] == row[f.reads[i]];
     if (same) return e;
   }
   Effect e{h, t, &f, static_cast<std::uint32_t>(keys_.size()), static_cast<std::uint32_t>(writes_.size()), 0, false, {}};
-  for (auto col : f.reads) keys_.push_back(col < row.size() ? row[col] : kEmptyCode);
+  for (auto col : f.reads) keys_.push_back(row[col]);
   compute(row, t, f, e);
   effects_.push_back(e);
   slots_[pos] = static_cast<std::uint32_t>(effects_.size());

@@ -81,8 +81,14 @@ class Firings {
     FrameId exceeds;
   };
 
-  const Frame& frame(Transition t);  // computed on first use
+  const Frame& frame(Transition t) {  // computed on first use
+    if (t.context == kRootContext)
+      if (const auto* f = root_frames_[t.node.index()].get()) return *f;
+    return new_frame(t);
+  }
+  const Frame& new_frame(Transition t);  // or one of a context other than the root
   const Effect& effect(std::span<const Code> row, Transition t);
+  // Precondition: row holds every column of f (f.end codes at least).
   [[nodiscard]] std::uint64_t key_hash(std::span<const Code> row, Transition t, const Frame& f) const;
   void compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
   void grow();
@@ -96,6 +102,7 @@ class Firings {
   std::vector<Effect> effects_;
   std::vector<Code> keys_, writes_;
   std::vector<std::uint32_t> slots_ = std::vector<std::uint32_t>(256, 0);
+  Row padded_;  // a row shorter than a frame, padded with EMPTY
 };
 
 }  // namespace tfsem::explorer
