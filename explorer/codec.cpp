@@ -1,6 +1,11 @@
 #include "explorer/codec.hpp"
 
 #include <algorithm>
+#include <climits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace tfsem::explorer {
 
@@ -36,8 +41,24 @@ void Codec::shape(std::span<const Code> row, std::string& out) const {
   const auto block = row.subspan(std::min(row.size(), vars_));
   const auto n = std::min(block.size(), size), live = std::min(n, slots);
   // Slots: EMPTY, GO or DEAD as they are, GO for any other (live) content; then the fired records.
-  for (std::size_t i = 0; i < live; ++i) shape[i] = static_cast<char>(block[i] > kDeadCode ? kGoCode : block[i]);
-  for (std::size_t i = live; i < n; ++i) shape[i] = static_cast<char>(block[i]);
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  // Sixteen slots at a time: codes compared unsigned (biased), narrowed to bytes.
+  const auto bias = _mm_set1_epi32(INT32_MIN), dead = _mm_set1_epi32(static_cast<int>(kDeadCode ^ 0x80000000U));
+  const auto go = _mm_set1_epi32(kGoCode);
+  for (; i + 16 <= live; i += 16) {
+    __m128i q[4];
+    for (std::size_t k = 0; k < 4; ++k) {
+      const auto c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block.data() + i + 4 * k));
+      const auto is_live = _mm_cmpgt_epi32(_mm_xor_si128(c, bias), dead);
+      q[k] = _mm_or_si128(_mm_andnot_si128(is_live, c), _mm_and_si128(is_live, go));
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(shape + i),
+                     _mm_packus_epi16(_mm_packs_epi32(q[0], q[1]), _mm_packs_epi32(q[2], q[3])));
+  }
+#endif
+  for (; i < live; ++i) shape[i] = static_cast<char>(block[i] > kDeadCode ? kGoCode : block[i]);
+  for (i = live; i < n; ++i) shape[i] = static_cast<char>(block[i]);
   std::fill(shape + n, shape + size, static_cast<char>(kEmptyCode));
 }
 

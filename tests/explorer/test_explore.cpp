@@ -2,9 +2,12 @@
 // and against the paper's stated outcomes.
 #include <doctest/doctest.h>
 
+#include "explorer/codec.hpp"
 #include "explorer/explore.hpp"
 #include "explorer/memory_gauge.hpp"
 #include "support/graphs.hpp"
+
+#include <random>
 
 using namespace tfsem;
 
@@ -46,6 +49,30 @@ void check_against_brute_force(const std::string& model) {
 TEST_CASE("outcomes and interleaving counts agree with enumerating every schedule") {
   for (const char* m : {"models/first-example.json", "models/first-example-no-control.json", "models/counter.json"})
     check_against_brute_force(m);
+}
+
+TEST_CASE("a row's shape keeps EMPTY, GO and DEAD, makes every other content GO, and keeps the fired records") {
+  // 68 edges: slots taken sixteen at a time and the rest one by one.
+  Semantics sem(test::program_file("models/sgd-two-workers-read-write.json"));
+  explorer::Codec codec(sem);
+  const auto slots = sem.program().frames()[0].slots.size();
+  REQUIRE(slots > 32);
+  std::mt19937 random(7);
+  const std::vector<explorer::Code> pick{0, 1, 2, 3, 200, 0x7fffffffU, 0x80000000U, 0xffffffffU};
+  std::string shape;
+  for (int round = 0; round < 50; ++round) {
+    explorer::Row row(codec.width());
+    for (std::size_t col = 0; col < row.size(); ++col)
+      row[col] = col < codec.vars() + slots ? pick[random() % pick.size()] : random() % 256;
+    if (round % 2 == 1) row.resize(codec.vars() + slots / 2 + 5);  // a shorter row reads as padded with EMPTY
+    codec.shape(row, shape);
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      const auto col = codec.vars() + i;
+      const explorer::Code c = col < row.size() ? row[col] : explorer::kEmptyCode;
+      CAPTURE(i);
+      CHECK(static_cast<unsigned char>(shape[i]) == (i < slots && c > explorer::kDeadCode ? explorer::kGoCode : c));
+    }
+  }
 }
 
 TEST_CASE("first example: deterministic with the control edge, a harmful race without it") {
