@@ -47,6 +47,10 @@ Reduction::Reduction(Firings& firings, Por por)
       if (node.frame.index() != 0) root_only_[a.var.index()] = false;
     }
   }
+  records_.resize(accessors_.size());
+  for (std::size_t x = 0; x < accessors_.size(); ++x)
+    if (root_only_[x])
+      for (auto a : accessors_[x]) records_[x].push_back(f_.codec().record(a, kRootContext));
   member_root_.assign(p.nodes().size(), 0);
 }
 
@@ -289,9 +293,14 @@ void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
     // that m.t does not precede. Every other pending access comes after all
     // of the phase's writes, and an enabled write comes after no pending access.
     writes_.clear();
-    const auto view = f_.view(row);
-    for (auto a : accessors_[sem_.access(m.t.node).var.index()])
-      if (a != m.t.node && !view.fired(a, kRootContext) && !sem_.precedes(m.t.node, a)) writes_.push_back(a);
+    const auto x = sem_.access(m.t.node).var.index();
+    for (std::size_t k = 0; k < accessors_[x].size(); ++k) {
+      const auto a = accessors_[x][k];
+      const auto fired = records_[x][k];  // read here rather than through the codec: this loop runs at every phase move
+      if (a != m.t.node && (fired.column >= row.size() || (row[fired.column] & fired.mask) == 0) &&
+          !sem_.precedes(m.t.node, a))
+        writes_.push_back(a);
+    }
     writes_.push_back(m.t.node);
     auto& landing = out.start(row);
     for (auto w : writes_) {  // overwrites are deterministic

@@ -108,6 +108,7 @@ class Reduction {
   bool loops_;                                   // the program has loop frames
   std::vector<std::vector<NodeId>> accessors_;   // by variable
   std::vector<bool> root_only_;                  // by variable: every accessor is in the root frame
+  std::vector<std::vector<Codec::Bit>> records_;  // by root-only variable: its accessors' fired records
   // Scratch space, reused from call to call.
   Frontier frontier_;
   // A stubborn set's members, in the order they joined; each one's index + 1
