@@ -39,9 +39,14 @@ Reduction::Reduction(Firings& firings, Por por)
       root_only_(sem_.program().variables().size(), true),
       shapes_(!loops_) {
   const auto& p = sem_.program();
+  consumers_at_.push_back(0);
   for (std::size_t i = 0; i < p.nodes().size(); ++i) {
     const NodeId n(i);
     const auto& node = p.node(n);
+    for (const auto* edges : {&node.out, &node.control_out})
+      for (auto e : *edges)
+        if (!p.edge(e).is_output()) consumers_.push_back(p.edge(e).dst);
+    consumers_at_.push_back(static_cast<std::uint32_t>(consumers_.size()));
     if (const auto a = sem_.access(n); a.kind != Access::Kind::none) {
       accessors_[a.var.index()].push_back(n);
       if (node.frame.index() != 0) root_only_[a.var.index()] = false;
@@ -71,10 +76,7 @@ FrameId Reduction::fire_step(Row& row, Transition t, Firings::Found found, std::
                              std::vector<NodeId>& seeds) {
   const auto exceeds = f_.fire(row, found, r, row);
   steps.push_back({t.node, t.context, r});
-  const auto& p = sem_.program();
-  for (const auto* edges : {&p.node(t.node).out, &p.node(t.node).control_out})
-    for (auto e : *edges)
-      if (!p.edge(e).is_output()) seeds.push_back(p.edge(e).dst);
+  for (auto k = consumers_at_[t.node.index()]; k < consumers_at_[t.node.index() + 1]; ++k) seeds.push_back(consumers_[k]);
   return exceeds;
 }
 

@@ -109,6 +109,9 @@ class Reduction {
   std::vector<std::vector<NodeId>> accessors_;   // by variable
   std::vector<bool> root_only_;                  // by variable: every accessor is in the root frame
   std::vector<std::vector<Codec::Bit>> records_;  // by root-only variable: its accessors' fired records
+  // By node n: the destinations of its data and control out-edges, consumers_[consumers_at_[n], consumers_at_[n + 1]).
+  std::vector<std::uint32_t> consumers_at_;
+  std::vector<NodeId> consumers_;
   // Scratch space, reused from call to call.
   Frontier frontier_;
   // A stubborn set's members, in the order they joined; each one's index + 1
