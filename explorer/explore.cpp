@@ -119,7 +119,7 @@ unsigned shards_for(unsigned threads) { return threads <= 1 ? 1 : std::min(64U, 
 // taken in chunks. Every thread takes part in each step: the shards of the
 // visited store (shards.hpp) merging one chunk's successors, then the blocks
 // of the next chunk to expand. Between steps, one thread reports the merged
-// chunk in order and takes out the one after. Each arrival keeps its position
+// chunk in order, then every thread takes out the one after. Each arrival keeps its position
 // in the order of the chunk, so the result does not depend on the number of threads.
 class Search {
  public:
@@ -287,19 +287,22 @@ class Search {
 
   // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
 
-  // Takes the chunk's states out of the store, while nothing merges: their
-  // rows (copied), sleep sets (copied: nothing arrives at them any more) and
-  // path counts are final.
+  // Takes the chunk's states out of the store, block by block on every
+  // thread, while nothing merges (the store is only read): their rows
+  // (copied), sleep sets (copied: nothing arrives at them any more) and path
+  // counts are final.
   void take_out(Chunk& c, std::span<const StateIndex> states, std::size_t depth) {
     c.width = visited_.width();
     c.states = states;
     c.rows.resize(states.size() * c.width);
-    for (std::size_t k = 0; k < states.size(); ++k) {
-      visited_.load(states[k], c.rows.data() + k * c.width, c.width);
-      const auto sleep = visited_.sleep(depth, states[k]);
-      c.sleep[k].assign(sleep.begin(), sleep.end());
-      c.paths[k] = visited_.paths(states[k]);
-    }
+    parallel(c.blocks(), [&](Expander&, std::size_t b) {
+      for (auto k = b * Chunk::kBlock; k < std::min(states.size(), (b + 1) * Chunk::kBlock); ++k) {
+        visited_.load(states[k], c.rows.data() + k * c.width, c.width);
+        const auto sleep = visited_.sleep(depth, states[k]);
+        c.sleep[k].assign(sleep.begin(), sleep.end());
+        c.paths[k] = visited_.paths(states[k]);
+      }
+    });
   }
 
   void expand(Expander& w, const Chunk& c, std::size_t k, Batch& out) {
