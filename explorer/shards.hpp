@@ -14,7 +14,6 @@
 #include "explorer/visited.hpp"
 
 #include <bit>
-#include <queue>
 #include <stdexcept>
 
 namespace tfsem::explorer {
@@ -62,17 +61,26 @@ class ShardedVisited {
     for (const auto& shard : shards_)
       if (level < shard->orders.size()) total += shard->orders[level].size();
     out.reserve(total);
-    using Head = std::pair<std::uint64_t, unsigned>;  // (order, shard) of a shard's next state
-    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    std::vector<std::size_t> next(shards_.size(), 0);
+    // Each shard's next state, as (order, its position in the shard's level,
+    // the end of that level): the least order goes next. A scan of at most 64
+    // shards (most often 2 to 8) costs less than a heap's pop and push.
+    struct Head {
+      std::uint64_t order;
+      std::size_t at, end;
+    };
+    static constexpr std::uint64_t kDone = UINT64_MAX;  // no order reaches it: at most 2^32 states
+    std::vector<Head> heads(shards_.size(), {kDone, 0, 0});
     for (unsigned s = 0; s < shards_.size(); ++s)
-      if (level < shards_[s]->orders.size() && !shards_[s]->orders[level].empty()) heads.emplace(shards_[s]->orders[level][0], s);
-    while (!heads.empty()) {
-      const auto s = heads.top().second;
-      heads.pop();
+      if (level < shards_[s]->orders.size() && !shards_[s]->orders[level].empty())
+        heads[s] = {shards_[s]->orders[level][0], 0, shards_[s]->orders[level].size()};
+    for (std::size_t n = 0; n < total; ++n) {
+      unsigned s = 0;
+      for (unsigned t = 1; t < heads.size(); ++t)
+        if (heads[t].order < heads[s].order) s = t;
+      auto& h = heads[s];
       auto& shard = *shards_[s];
-      out.push_back(shard.visited.levels()[level][next[s]] << shift_ | s);
-      if (++next[s] < shard.orders[level].size()) heads.emplace(shard.orders[level][next[s]], s);
+      out.push_back(shard.visited.levels()[level][h.at] << shift_ | s);
+      h.order = ++h.at < h.end ? shard.orders[level][h.at] : kDone;
     }
     for (auto& shard : shards_)
       if (level < shard->orders.size()) {
