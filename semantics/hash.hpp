@@ -34,22 +34,30 @@ inline std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 0xcbf29ce484222
   return fnv1a_bytes(s.data(), s.size(), h);
 }
 
-// A fast hash of 32-bit words, 8 bytes a step (for in-memory tables only: not
-// stable across versions, never published).
+// The 128-bit product of a and b, folded to 64 bits (its halves xored).
+inline std::uint64_t multiply_fold(std::uint64_t a, std::uint64_t b) {
+  __extension__ using Wide = unsigned __int128;
+  const auto r = static_cast<Wide>(a) * b;
+  return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
+}
+
+// A fast hash of 32-bit words, 16 bytes a step, each step one folded 128-bit
+// multiplication of the words (keyed) by the state so far, as wyhash does
+// (for in-memory tables only: not stable across versions, never published).
 inline std::uint64_t hash_words(const std::uint32_t* words, std::size_t n) {
-  // Two lanes, 16 bytes a step, so that the multiplications of one step overlap.
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, g = 0xc2b2ae3d27d4eb4fULL;
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
   std::size_t i = 0;
   for (; i + 4 <= n; i += 4) {
     std::uint64_t w[2];
     std::memcpy(w, words + i, sizeof w);
-    h = (h ^ w[0]) * 0xff51afd7ed558ccdULL;
-    g = (g ^ w[1]) * 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 29;
-    g ^= g >> 31;
+    h = multiply_fold(w[0] ^ 0xa0761d6478bd642fULL, w[1] ^ h ^ 0xe7037ed1a0b428dbULL);
   }
-  for (; i < n; ++i) h = (h ^ words[i]) * 0xff51afd7ed558ccdULL;
-  return mix64(h ^ mix64(g));
+  // Up to three words left: two in a, one in b.
+  std::uint64_t a = 0, b = 0;
+  if (i < n) a = words[i];
+  if (i + 1 < n) a |= std::uint64_t{words[i + 1]} << 32;
+  if (i + 2 < n) b = words[i + 2];
+  return mix64(multiply_fold(a ^ 0x8ebc6af09c88c6e3ULL, b ^ h ^ 0x589965cc75374cc3ULL) ^ h);
 }
 
 // A fast hash of a short byte string (a name), 8 bytes a step (for in-memory
