@@ -125,7 +125,7 @@ class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width(), shards_for(std::max(1U, opts.threads))),
-        recent_(visited_.shards()), race_flags_(sem) {
+        recent_(visited_.shards()), shard_arrivals_(visited_.shards()), race_flags_(sem) {
     const auto threads = std::max(1U, opts.threads);
     for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Expander>(sem, codec_, opts));
     if (threads > 1) pool_ = std::make_unique<Eigen::ThreadPool>(static_cast<int>(threads - 1));
@@ -158,6 +158,11 @@ class Search {
   Codec codec_;
   ShardedVisited<Parent> visited_;
   std::vector<RecentArrivals> recent_;  // by shard: the arrivals of the chunk being merged
+  // By shard: its arrivals in the chunk being merged, in order, as (batch, successor).
+  struct Arrival {
+    std::uint32_t batch, successor;
+  };
+  std::vector<std::vector<Arrival>> shard_arrivals_;
   RaceFlags race_flags_;
   std::vector<std::unique_ptr<Expander>> workers_;  // workers_[0] is the calling thread's
   std::unique_ptr<Eigen::ThreadPool> pool_;
@@ -369,65 +374,41 @@ class Search {
     return false;
   }
 
-  // Shard s's arrivals in a chunk, in order: batch by batch, each batch's
-  // group for the shard. The merge walks them with cursors kAhead apart, so
-  // that its prefetches run on across the batches' boundaries (with two
-  // threads a group is about 64 arrivals, and a pipeline restarted at each
-  // would leave the first 8 to 24 of them unfetched).
-  struct ShardArrivals {
-    const Chunk& c;
-    unsigned s;
-    std::size_t b = 0;  // the batch
-    std::uint32_t g = 0;  // the position in its by_shard
-    ShardArrivals(const Chunk& chunk, unsigned shard) : c(chunk), s(shard) {
-      if (!done()) g = batch().shard_begin(s);
-      settle();
-    }
-    [[nodiscard]] bool done() const { return b == c.blocks(); }
-    [[nodiscard]] const Batch& batch() const { return c.batches[b]; }
-    [[nodiscard]] std::uint32_t k() const { return batch().by_shard[g]; }
-    [[nodiscard]] const Batch::Successor& successor() const { return batch().successors[k()]; }
-    void next() {
-      ++g;
-      settle();
-    }
-    void skip(std::uint32_t n) {
-      for (; n > 0 && !done(); --n) next();
-    }
-    // Onto the next arrival from here, past batches with none for the shard.
-    void settle() {
-      while (!done() && g == batch().shard_end[s])
-        if (++b < c.blocks()) g = batch().shard_begin(s);
-    }
-  };
-
-  // Shard s's arrivals before the cut, in order. Each one is fetched 3 *
+  // Shard s's arrivals before the cut, in order: batch by batch, each
+  // batch's group for the shard, listed first. Each one is fetched 3 *
   // kAhead arrivals before it is merged (another thread may have expanded
   // it), its index slot 2 * kAhead before, and kAhead before: its row, the
-  // stored row its slot names, its memo entry. An arrival at a state an
-  // earlier one of the chunk reached skips the table (recent_arrivals.hpp).
-  static constexpr std::uint32_t kAhead = 8;
+  // stored row its slot names, its memo entry. The list lets the prefetches
+  // run on across the batches' boundaries (with two threads a group is
+  // about 64 arrivals). An arrival at a state an earlier one of the chunk
+  // reached skips the table (recent_arrivals.hpp).
+  static constexpr std::size_t kAhead = 8;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
     auto& recent = recent_[s];
     recent.next_chunk();
-    ShardArrivals at(c, s), row_ahead(c, s), slot_ahead(c, s), successor_ahead(c, s);
-    row_ahead.skip(kAhead);
-    slot_ahead.skip(2 * kAhead);
-    successor_ahead.skip(3 * kAhead);
-    auto order = arrivals_;  // the arrivals of the chunk's batches before batch at.b
-    for (std::size_t b = 0; !at.done(); at.next(), row_ahead.next(), slot_ahead.next(), successor_ahead.next()) {
-      for (; b < at.b; ++b) order += c.batches[b].successors.size();
-      if (!successor_ahead.done()) tfsem::prefetch(&successor_ahead.successor());
-      if (!slot_ahead.done()) visited_.prefetch_slot(slot_ahead.successor().hash);
-      if (!row_ahead.done()) {
-        const auto ahead = row_ahead.successor().hash;
-        visited_.prefetch_row(ahead);
-        recent.prefetch(ahead);
-        tfsem::prefetch(row_ahead.batch().rows.data() + row_ahead.batch().rows_begin(row_ahead.k()));
+    auto& mine = shard_arrivals_[s];
+    mine.clear();
+    for (std::size_t b = 0; b < c.blocks() && b <= cut.block; ++b) {
+      const auto& batch = c.batches[b];
+      for (auto g = batch.shard_begin(s); g < batch.shard_end[s] && cut.before(b, batch.by_shard[g]); ++g)
+        mine.push_back({static_cast<std::uint32_t>(b), batch.by_shard[g]});
+    }
+    const auto successor = [&](const Arrival& a) -> const Batch::Successor& { return c.batches[a.batch].successors[a.successor]; };
+    auto order = arrivals_;  // the arrivals of the chunk's batches before batch b
+    std::size_t b = 0;
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      if (i + 3 * kAhead < mine.size()) tfsem::prefetch(&successor(mine[i + 3 * kAhead]));
+      if (i + 2 * kAhead < mine.size()) visited_.prefetch_slot(successor(mine[i + 2 * kAhead]).hash);
+      if (i + kAhead < mine.size()) {
+        const auto ahead = mine[i + kAhead];
+        const auto& batch = c.batches[ahead.batch];
+        visited_.prefetch_row(successor(ahead).hash);
+        recent.prefetch(successor(ahead).hash);
+        tfsem::prefetch(batch.rows.data() + batch.rows_begin(ahead.successor));
       }
-      auto& batch = c.batches[at.b];
-      const auto k = at.k();
-      if (!cut.before(at.b, k)) break;  // and so is every later arrival
+      for (; b < mine[i].batch; ++b) order += c.batches[b].successors.size();
+      auto& batch = c.batches[b];
+      const auto k = mine[i].successor;
       const auto& x = batch.successors[k];
       const std::span<const Code> row(batch.rows.data() + batch.rows_begin(k), x.rows_end - batch.rows_begin(k));
       const std::span<const Transition> sleep(batch.sleep.data() + batch.sleep_begin(k), x.sleep_end - batch.sleep_begin(k));
