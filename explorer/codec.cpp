@@ -1,7 +1,7 @@
 #include "explorer/codec.hpp"
 
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
