@@ -26,6 +26,16 @@ using Code = std::uint32_t;
 inline constexpr Code kEmptyCode = 0, kGoCode = 1, kDeadCode = 2;
 using Row = std::vector<Code>;
 
+// Row, at least `width` codes: itself, or a copy into scratch padded with
+// EMPTY (a shorter row reads as padded), so that columns below width are read
+// without a bound test each.
+inline std::span<const Code> padded(std::span<const Code> row, std::size_t width, Row& scratch) {
+  if (row.size() >= width) return row;
+  scratch.assign(row.begin(), row.end());
+  scratch.resize(width, kEmptyCode);
+  return scratch;
+}
+
 class Codec {
  public:
   explicit Codec(const Semantics& sem);
@@ -43,6 +53,8 @@ class Codec {
     Code mask;
   };
   Bit record(NodeId n, ContextId c);
+  // Whether row has bit b set (a fired record).
+  [[nodiscard]] static bool set(std::span<const Code> row, Bit b) { return b.column < row.size() && (row[b.column] & b.mask) != 0; }
 
   // What row holds, without adding blocks (a context without a block holds nothing).
   [[nodiscard]] Holds holds(std::span<const Code> row, Slot s) const {
@@ -55,8 +67,8 @@ class Codec {
     return col < row.size() ? row[col] : kEmptyCode;
   }
   [[nodiscard]] bool fired(std::span<const Code> row, NodeId n, ContextId c) const {
-    const auto col = find(c, record_base_[n.index()] + record_offset_[n.index()] / 8);
-    return col < row.size() && (row[col] >> (record_offset_[n.index()] % 8) & 1U) != 0;
+    const auto k = record_offset_[n.index()];
+    return set(row, {find(c, record_base_[n.index()] + k / 8), Code{1} << (k % 8)});
   }
   // Calls f(c) for each context whose block holds anything in row.
   template <class F>

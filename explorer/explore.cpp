@@ -97,6 +97,8 @@ struct Chunk {
   std::vector<PathCount> paths = std::vector<PathCount>(kStates);
   std::vector<Batch> batches = std::vector<Batch>(kStates / kBlock);
   [[nodiscard]] std::size_t blocks() const { return (states.size() + kBlock - 1) / kBlock; }
+  // One past block b's last state.
+  [[nodiscard]] std::size_t block_end(std::size_t b) const { return std::min(states.size(), (b + 1) * kBlock); }
 };
 
 // Where the merge of a chunk stops: the first successor, in order, that would
@@ -284,7 +286,7 @@ class Search {
       const auto b = task - shards;
       auto& batch = expanding->batches[b];
       batch.clear();
-      for (auto k = b * Chunk::kBlock; k < std::min(expanding->states.size(), (b + 1) * Chunk::kBlock); ++k)
+      for (auto k = b * Chunk::kBlock; k < expanding->block_end(b); ++k)
         expand(w, *expanding, k, batch);
       batch.group(visited_.shards(), [&](std::uint64_t h) { return visited_.shard_of(h); });
     });
@@ -301,7 +303,7 @@ class Search {
     c.states = states;
     c.rows.resize(states.size() * c.width);
     parallel(c.blocks(), [&](Expander&, std::size_t b) {
-      for (auto k = b * Chunk::kBlock; k < std::min(states.size(), (b + 1) * Chunk::kBlock); ++k) {
+      for (auto k = b * Chunk::kBlock; k < c.block_end(b); ++k) {
         visited_.load(states[k], c.rows.data() + k * c.width, c.width);
         const auto sleep = visited_.sleep(depth, states[k]);
         c.sleep[k].assign(sleep.begin(), sleep.end());

@@ -65,11 +65,7 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
 
 const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {
   const auto& f = frame(t);
-  if (row.size() < f.end) {  // a row reads as padded with EMPTY: pad it once, not at every column
-    padded_.assign(row.begin(), row.end());
-    padded_.resize(f.end, kEmptyCode);
-    row = padded_;
-  }
+  row = padded(row, f.end, padded_);
   const auto h = key_hash(row, t, f);
   const auto mask = slots_.size() - 1;
   auto pos = h & mask;

@@ -298,10 +298,8 @@ void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
     const auto x = sem_.access(m.t.node).var.index();
     for (std::size_t k = 0; k < accessors_[x].size(); ++k) {
       const auto a = accessors_[x][k];
-      const auto fired = records_[x][k];  // read here rather than through the codec: this loop runs at every phase move
-      if (a != m.t.node && (fired.column >= row.size() || (row[fired.column] & fired.mask) == 0) &&
-          !sem_.precedes(m.t.node, a))
-        writes_.push_back(a);
+      // The record kept, rather than looked up through the codec: this loop runs at every phase move.
+      if (a != m.t.node && !Codec::set(row, records_[x][k]) && !sem_.precedes(m.t.node, a)) writes_.push_back(a);
     }
     writes_.push_back(m.t.node);
     auto& landing = out.start(row);

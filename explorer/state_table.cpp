@@ -82,11 +82,7 @@ bool StateTable::pack(std::span<const Code> row) {
   }
   for (auto col = l.bits.size(); col < row.size(); ++col) stray |= row[col];
   if (stray != 0) return false;
-  if (row.size() < plan_width_) {  // columns past the row are EMPTY, index 0
-    padded_.assign(row.begin(), row.end());
-    padded_.resize(plan_width_, kEmptyCode);
-    row = padded_;
-  }
+  row = padded(row, plan_width_, padded_);  // columns past the row are EMPTY, index 0
   packed_.resize(l.row_bytes + sizeof(std::uint64_t));
   auto* out = packed_.data();
   std::uint64_t word = 0;
@@ -223,7 +219,6 @@ std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uin
     chunks_.push_back({allocate(layouts_.back()), static_cast<std::uint32_t>(layouts_.size() - 1)});
   std::memcpy(at(i), packed_.data(), layouts_.back().row_bytes);
   slots_[pos] = frag << 32 | (std::uint64_t{i} + 1);
-  if (plan_stale_) plan();  // for load()
   return {i, true};
 }
 

@@ -102,9 +102,9 @@ class StateTable {
   bool pack(std::span<const Code> row);
   // What pack() and unpack() read for each column with bits in the current
   // layout, in order: its dictionary (codes and direct lookup) and its bits,
-  // in one array. Rebuilt after a code is added (a dictionary may have
-  // moved), a layout has started or the table has widened; always current
-  // when insert() returns.
+  // in one array. Stale after a code is added (a dictionary may have moved),
+  // a layout has started or the table has widened; pack() rebuilds it, and
+  // unpack() reads it only while it is current.
   struct PlanColumn {
     const std::uint32_t* direct;
     const Code* codes;
