@@ -13,6 +13,9 @@ std::uint32_t u32(std::size_t v) { return static_cast<std::uint32_t>(v); }
 
 std::uint32_t site_of(const Node& n) { return u32(std::get<std::int64_t>(n.attrs->at(std::string(kSiteAttr)))); }
 
+// A function of no inputs that always gives the same tuple: applied once, here.
+bool is_constant(const Node& n) { return n.op.kind == OpKind::function && n.op.fn->inputs == 0 && !n.op.fn->nondeterministic; }
+
 // Where a token that node `src` puts on edge e goes (C-SLOT, C-CALL, C-RETURN).
 Route route_of(const Program& p, const Edge& e) {
   if (e.is_output()) return Route::output;
@@ -62,10 +65,12 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     if (!edge.is_output() && edge.kind != EdgeKind::control) slot[e] = frames[nodes[edge.dst.index()].frame].slots++;
   }
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> site_calls;
+  std::size_t constant_count = 0;
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     const auto& n = prog.node(NodeId(i));
     auto& c = nodes[i];
     c.kind = n.op.kind;
+    if (is_constant(n)) ++constant_count;
     if (c.kind == OpKind::enter || c.kind == OpKind::call) {
       c.target = prog.edge(n.out[0]).frame.value;
       c.site = c.kind == OpKind::call ? site_of(n) : 0;
@@ -100,6 +105,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     }
     return o;
   };
+  constants.reserve(constant_count);  // a tuple moved as the array grows is copied, its tensors too
   in_slots.reserve(prog.edges().size());
   in_edges.reserve(prog.edges().size());
   outs.reserve(prog.edges().size());
@@ -136,7 +142,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       c.exit = u32(frame.exits.size());
       frame.exits.push_back(u32(i));
     }
-    if (c.kind == Op::Kind::function && c.fn->inputs == 0 && !c.fn->nondeterministic) {
+    if (is_constant(n)) {
       constants.push_back(std::move(apply(*c.fn, {}, *n.attrs, terms).front()));
       c.constant = u32(constants.size());
     }
