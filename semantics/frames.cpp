@@ -14,6 +14,8 @@ class FrameBuilder {
 
   void run() {
     p_.frames_.assign(1, Frame{});  // the root frame
+    kinds_.reserve(p_.nodes_.size());
+    for (const auto& n : p_.nodes_) kinds_.push_back(n.op.kind);
     // Each phase needs the previous ones' rules to hold: after an error, later
     // phases would only report its follow-ons.
     mark_back_edges();
@@ -40,6 +42,8 @@ class FrameBuilder {
   bool failed_ = false;
   std::vector<FrameId> frame_out_;  // by node: the frame of the tokens it produces
   std::vector<NodeId> first_enter_;  // by frame: the Enter (or Call) that created it
+  std::vector<OpKind> kinds_;        // by node: its op's kind, a byte each (the passes over the edges read
+                                     // their ends' kinds at random, and a Node is 176 bytes)
 
   void error(std::string rule, const std::string& where, const std::string& subject, std::string message) {
     diags_.push_back({std::move(rule), where, subject, std::move(message)});
@@ -55,7 +59,7 @@ class FrameBuilder {
     }
     return "?";
   }
-  [[nodiscard]] OpKind kind(NodeId n) const { return p_.node(n).op.kind; }
+  [[nodiscard]] OpKind kind(NodeId n) const { return kinds_[n.index()]; }
 
   // A back edge leaves a NextIteration; G-LOOP: it is a data edge into a Merge.
   void mark_back_edges() {
@@ -425,6 +429,9 @@ class FrameBuilder {
   // G-REF: the variable a Read or Assign-f accesses is static. A variable edge
   // carries the handle of a Var(x) node or an input edge, passed on by Ref ops.
   void resolve_variables() {
+    p_.access_var_.assign(p_.nodes_.size(), std::nullopt);
+    // Without variable edges, no Read, Assign-f or dereferencing function has one to resolve.
+    if (std::none_of(p_.edges_.begin(), p_.edges_.end(), [](const Edge& e) { return e.kind == EdgeKind::variable; })) return;
     enum class State : std::uint8_t { unknown, known, conflict };
     struct Handle {
       State state = State::unknown;
@@ -458,13 +465,12 @@ class FrameBuilder {
           if (p_.edge(e).kind == EdgeKind::variable) changed = join(handle[e.index()], h, e) || changed;
       }
     }
-    p_.access_var_.assign(p_.nodes_.size(), std::nullopt);
     for (std::size_t i = 0; i < p_.nodes_.size(); ++i) {
       const auto& node = p_.nodes_[i];
+      if (node.op.kind != OpKind::read && node.op.kind != OpKind::assign && node.op.kind != OpKind::function) continue;
       // A Read's or Assign-f's variable edge is its port 0; a function's (S-DEREF) any one port.
       const auto d = std::find_if(node.in.begin(), node.in.end(), [&](EdgeId e) { return e.valid() && p_.edge(e).kind == EdgeKind::variable; });
-      if (d == node.in.end() || (node.op.kind != OpKind::read && node.op.kind != OpKind::assign && node.op.kind != OpKind::function))
-        continue;
+      if (d == node.in.end()) continue;
       const auto& h = handle[d->index()];
       if (h.state == State::known) p_.access_var_[i] = h.var;
       else
