@@ -4,9 +4,8 @@
 #include "explorer/memory_gauge.hpp"
 #include "explorer/recent_arrivals.hpp"
 #include "explorer/shards.hpp"
+#include "explorer/team.hpp"
 #include "semantics/prefetch.hpp"
-
-#include <unsupported/Eigen/CXX11/ThreadPool>
 
 #include <algorithm>
 #include <atomic>
@@ -127,10 +126,9 @@ class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width(), shards_for(std::max(1U, opts.threads))),
-        recent_(visited_.shards()), shard_arrivals_(visited_.shards()), race_flags_(sem) {
+        recent_(visited_.shards()), shard_arrivals_(visited_.shards()), race_flags_(sem), team_(std::max(1U, opts.threads)) {
     const auto threads = std::max(1U, opts.threads);
     for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Expander>(sem, codec_, opts));
-    if (threads > 1) pool_ = std::make_unique<Eigen::ThreadPool>(static_cast<int>(threads - 1));
   }
 
   Result run() {
@@ -166,8 +164,8 @@ class Search {
   };
   std::vector<std::vector<Arrival>> shard_arrivals_;
   RaceFlags race_flags_;
-  std::vector<std::unique_ptr<Expander>> workers_;  // workers_[0] is the calling thread's
-  std::unique_ptr<Eigen::ThreadPool> pool_;
+  std::vector<std::unique_ptr<Expander>> workers_;  // workers_[t] is team thread t's (0: the calling thread)
+  Team team_;
   Chunk chunks_[2];  // one being merged while the other is expanded
   std::uint64_t arrivals_ = 0;  // merged so far: the next arrival's position
   Row initial_row_;
@@ -221,7 +219,7 @@ class Search {
   void parallel(std::size_t n, Task&& task) {
     std::atomic<std::size_t> next{0};
     std::vector<std::exception_ptr> errors(workers_.size());
-    auto work = [&](std::size_t t) {
+    const std::function<void(unsigned)> work = [&](unsigned t) {
       try {
         for (std::size_t k; (k = next.fetch_add(1)) < n;) task(*workers_[t], k);
       } catch (...) {
@@ -229,18 +227,7 @@ class Search {
         next.store(n);
       }
     };
-    if (pool_) {
-      Eigen::Barrier done(static_cast<unsigned>(workers_.size() - 1));
-      for (std::size_t t = 1; t < workers_.size(); ++t)
-        pool_->Schedule([&, t] {
-          work(t);
-          done.Notify();
-        });
-      work(0);
-      done.Wait();
-    } else {
-      work(0);
-    }
+    team_.run(work);
     for (const auto& e : errors)
       if (e) std::rethrow_exception(e);
   }

@@ -6,12 +6,14 @@
 #include <doctest/doctest.h>
 
 #include "explorer/explore.hpp"
+#include "explorer/team.hpp"
 #include "models/generate/families.hpp"
 #include "models/generate/random_graph.hpp"
 #include "support/graphs.hpp"
 #include "support/sanitizers.hpp"
 
 #include <array>
+#include <atomic>
 #include <span>
 #include <thread>
 
@@ -126,5 +128,23 @@ TEST_CASE("100 seeded random graphs") {
   for (std::uint64_t seed = 1; seed <= 100 / kRandomShare; ++seed) {
     CAPTURE(seed);
     check_threads(Program::build(generate::random_graph(seed, larger)));
+  }
+}
+
+TEST_CASE("a team runs each job once on every thread, and a job's writes are seen when it returns") {
+  for (const unsigned size : {1U, 2U, 3U}) {
+    explorer::Team team(size);
+    CHECK(team.size() == size);
+    std::vector<std::uint64_t> sums(size, 0);  // each thread writes its own: plain memory
+    std::atomic<unsigned> calls{0};
+    for (std::uint64_t job = 1; job <= 2000; ++job) {
+      team.run([&](unsigned t) {
+        sums[t] += job;
+        calls.fetch_add(1, std::memory_order_relaxed);
+      });
+      if (job % 500 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the helpers fall asleep
+    }
+    CHECK(calls.load() == 2000 * size);
+    for (unsigned t = 0; t < size; ++t) CHECK(sums[t] == 2000 * 2001 / 2);
   }
 }
