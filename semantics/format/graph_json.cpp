@@ -6,6 +6,7 @@
 #include "semantics/diagnostic.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -209,16 +210,14 @@ std::optional<PortRef> parse_port(const json& obj, const char* key, const std::s
 }  // namespace
 
 PortRef port_ref(std::string_view text, const std::string& path, const char* key) {
-  PortRef ref{std::string(text), std::nullopt};
   const auto colon = text.rfind(':');
-  if (colon != std::string_view::npos) {
-    const auto digits = text.substr(colon + 1);
-    if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string_view::npos)
-      fail(path + "/" + key, "'" + std::string(text) + "' is not NODE or NODE:PORT");
-    ref.node = text.substr(0, colon);
-    ref.port = std::stoll(std::string(digits));
-  }
-  return ref;
+  if (colon == std::string_view::npos) return {std::string(text), std::nullopt};
+  const auto digits = text.substr(colon + 1);
+  if (digits.empty() || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), [](char d) { return d >= '0' && d <= '9'; }))
+    fail(path + "/" + key, "'" + std::string(text) + "' is not NODE or NODE:PORT");
+  std::int64_t port = 0;
+  std::from_chars(digits.data(), digits.data() + digits.size(), port);  // six digits: it fits
+  return {std::string(text.substr(0, colon)), port};
 }
 
 Attrs parse_attrs(const json& j, const std::string& path, const std::string& op) {

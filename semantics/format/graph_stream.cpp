@@ -19,6 +19,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstring>
 #include <functional>
 #include <unordered_map>
 
@@ -221,15 +222,14 @@ class Literals {
   std::string key_;
 };
 
-// The JSON path of element i of an array, "/nodes/12": written in place, as a
-// million of them are.
+// The JSON path of element i of an array ("/nodes/" or "/edges/"),
+// "/nodes/12": written in a buffer and made a string once, as a million of
+// them are.
 std::string element_path(std::string_view array, std::size_t i) {
-  char digits[20];
-  const auto end = std::to_chars(digits, digits + sizeof digits, i).ptr;
-  std::string path;
-  path.reserve(array.size() + static_cast<std::size_t>(end - digits));
-  path.append(array).append(digits, end);
-  return path;
+  char text[32];  // the array's path, and 20 digits at most
+  std::memcpy(text, array.data(), array.size());
+  const auto end = std::to_chars(text + array.size(), text + sizeof text, i).ptr;
+  return {text, end};
 }
 
 // Reads a node into n, a fresh NodeSpec in its place in the spec.
