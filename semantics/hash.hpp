@@ -72,8 +72,23 @@ inline std::uint64_t hash_name(std::string_view s) {
     h = (h ^ w) * 0xff51afd7ed558ccdULL;
     h ^= h >> 29;
   }
+  // The last 0 to 7 bytes, in at most two loads: the string's last 8 bytes
+  // (some hashed already), two 4-byte halves that may overlap, or the first,
+  // middle and last of 1 to 3 bytes (wyhash's reads). With the length in h,
+  // each tells its bytes apart.
   std::uint64_t tail = 0;
-  for (std::size_t i = 0; i < n; ++i) tail |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+  const auto byte = [&](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };
+  if (n == 0) {
+  } else if (s.size() >= 8) {
+    std::memcpy(&tail, s.data() + s.size() - 8, sizeof tail);
+  } else if (n >= 4) {
+    std::uint32_t lo = 0, hi = 0;
+    std::memcpy(&lo, p, sizeof lo);
+    std::memcpy(&hi, p + n - 4, sizeof hi);
+    tail = lo | std::uint64_t{hi} << 32;
+  } else {
+    tail = byte(0) << 16 | byte(n / 2) << 8 | byte(n - 1);
+  }
   return mix64(h ^ tail);
 }
 
