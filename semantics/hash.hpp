@@ -63,7 +63,9 @@ inline std::uint64_t hash_words(const std::uint32_t* words, std::size_t n) {
 // A fast hash of a short byte string (a name), 8 bytes a step (for in-memory
 // tables only: not stable across versions, never published).
 inline std::uint64_t hash_name(std::string_view s) {
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.size();
+  // The length, mixed into every bit: the tail's loads and a name's first
+  // bytes could otherwise cancel a length in h's low bits ("c_1145", "b_11145").
+  std::uint64_t h = mix64(0x9e3779b97f4a7c15ULL ^ s.size());
   const char* p = s.data();
   std::size_t n = s.size();
   for (; n >= 8; p += 8, n -= 8) {
@@ -74,7 +76,7 @@ inline std::uint64_t hash_name(std::string_view s) {
   }
   // The last 0 to 7 bytes, in at most two loads: the string's last 8 bytes
   // (some hashed already), two 4-byte halves that may overlap, or the first,
-  // middle and last of 1 to 3 bytes (wyhash's reads). With the length in h,
+  // middle and last of 1 to 3 bytes (wyhash's reads). For a given length,
   // each tells its bytes apart.
   std::uint64_t tail = 0;
   const auto byte = [&](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };

@@ -2,9 +2,13 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
+#include <vector>
 #include <thread>
 
 #include "semantics/format/graph_json.hpp"
+#include "semantics/hash.hpp"
 #include "semantics/tensor.hpp"
 
 using namespace tfsem;
@@ -163,4 +167,27 @@ TEST_CASE("an explicit shape must agree with the value, and shapes empty tensors
             .shape == Shape{0, 3});
   CHECK_THROWS_WITH(format::parse_tensor(nlohmann::json::parse(R"({"dtype":"i32","shape":[3],"value":[1,2]})"), "/v"),
                     "/v/value: value has shape [2], not [3] [G-JSON]");
+}
+
+TEST_CASE("names' hashes: the last bytes and the length both count") {
+  // Pairs of lengths whose tails overlap (4 to 7 bytes, and past 8) or whose
+  // first bytes could cancel a length kept only in the low bits.
+  for (const auto& [a, b] : {std::pair{"c_1145", "b_11145"}, {"aaaa", "`aaaa"}, {"a11111115", "b111111115"}})
+    CHECK(hash_name(a) != hash_name(b));
+  // Every name of up to 3 bytes over a small alphabet, and the node and edge
+  // ids of a large generated graph, have hashes of their own.
+  std::vector<std::string> names{""};
+  for (std::size_t n = 1, from = 0; n <= 3; ++n) {
+    const auto to = names.size();
+    for (auto i = from; i < to; ++i)
+      for (const char c : std::string("ab_0:")) names.push_back(names[i] + c);
+    from = to;
+  }
+  for (int i = 0; i < 200000; ++i) {
+    names.push_back("n" + std::to_string(i));
+    names.push_back("c_" + std::to_string(i));
+  }
+  std::set<std::uint64_t> seen;
+  for (const auto& name : names) seen.insert(hash_name(name));
+  CHECK(seen.size() == names.size());
 }
