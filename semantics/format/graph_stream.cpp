@@ -225,10 +225,12 @@ class Literals {
 // The JSON path of element i of an array ("/nodes/" or "/edges/"),
 // "/nodes/12": written in a buffer and made a string once, as a million of
 // them are.
-std::string element_path(std::string_view array, std::size_t i) {
+template <std::size_t N>
+std::string element_path(const char (&array)[N], std::size_t i) {
   char text[32];  // the array's path, and 20 digits at most
-  std::memcpy(text, array.data(), array.size());
-  const auto end = std::to_chars(text + array.size(), text + sizeof text, i).ptr;
+  static_assert(N - 1 + 20 <= sizeof text);
+  std::memcpy(text, array, N - 1);
+  const auto end = std::to_chars(text + N - 1, text + sizeof text, i).ptr;
   return {text, end};
 }
 
