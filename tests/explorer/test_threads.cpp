@@ -14,8 +14,10 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <span>
 #include <thread>
+#include <vector>
 
 using namespace tfsem;
 using explorer::Por;
@@ -139,6 +141,7 @@ TEST_CASE("a team runs each job once on every thread, and a job's writes are see
     std::atomic<unsigned> calls{0};
     for (std::uint64_t job = 1; job <= 2000; ++job) {
       team.run([&](unsigned t) {
+        if (job % 100 == 0 && t == size - 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // the caller falls asleep
         sums[t] += job;
         calls.fetch_add(1, std::memory_order_relaxed);
       });
