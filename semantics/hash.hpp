@@ -80,15 +80,14 @@ inline std::uint64_t hash_name(std::string_view s) {
   // each tells its bytes apart.
   std::uint64_t tail = 0;
   const auto byte = [&](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };
-  if (n == 0) {
-  } else if (s.size() >= 8) {
+  if (n > 0 && s.size() >= 8) {
     std::memcpy(&tail, s.data() + s.size() - 8, sizeof tail);
   } else if (n >= 4) {
     std::uint32_t lo = 0, hi = 0;
     std::memcpy(&lo, p, sizeof lo);
     std::memcpy(&hi, p + n - 4, sizeof hi);
     tail = lo | std::uint64_t{hi} << 32;
-  } else {
+  } else if (n > 0) {
     tail = byte(0) << 16 | byte(n / 2) << 8 | byte(n - 1);
   }
   return mix64(h ^ tail);

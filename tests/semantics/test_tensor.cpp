@@ -4,8 +4,8 @@
 #include <limits>
 #include <set>
 #include <string>
-#include <vector>
 #include <thread>
+#include <vector>
 
 #include "semantics/format/graph_json.hpp"
 #include "semantics/hash.hpp"
