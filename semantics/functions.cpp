@@ -88,7 +88,8 @@ class LibraryCheck {
   }
 
   // A call site has one tensor edge per argument and at most one per result.
-  void check_calls(const std::vector<NodeSpec>& nodes, const std::vector<EdgeSpec>& edges) {
+  template <class E>
+  void check_calls(const std::vector<NodeSpec>& nodes, const std::vector<E>& edges) {
     for (const auto& n : nodes) {
       const auto* f = find(n.op);
       if (f == nullptr) continue;
@@ -213,11 +214,20 @@ class Expander {
     }
   }
 
+  // The argument an edge of a scope carries, and the result it gives: the
+  // body's own, none in the main graph.
+  static const std::string& arg_of(const EdgeSpec&) { return kNone; }
+  static const std::string& arg_of(const BodyEdgeSpec& e) { return e.arg; }
+  static const std::string& result_of(const EdgeSpec&) { return kNone; }
+  static const std::string& result_of(const BodyEdgeSpec& e) { return e.result; }
+  static inline const std::string kNone;
+
   // The nodes and edges of one scope (the main graph, or a body under
   // prefix), with its call sites replaced; depth: how deep calls may still go
   // when inlining.
-  void instantiate(const std::vector<NodeSpec>& nodes, const std::vector<EdgeSpec>& edges, const std::string& prefix,
-                   Body* body, int depth) {
+  template <class E>
+  void instantiate(const std::vector<NodeSpec>& nodes, const std::vector<E>& edges, const std::string& prefix, Body* body,
+                   int depth) {
     std::map<std::string, const LibraryFunction*> calls;  // call-site node ids of this scope
     std::set<std::string> triggered;                   // scoped nodes with an incoming edge
     std::vector<std::string> plain;                    // scoped nodes that are not call sites
@@ -265,8 +275,8 @@ class Expander {
       if (e.to) triggered.insert((to = scoped(*e.to, true))->node);
       std::optional<PortRef> from;
       if (e.from) from = scoped(*e.from, false);
-      if (body != nullptr && !e.to && !e.result.empty()) {  // a result: its port, connected by the caller
-        auto& result = body->results[index_of(body->fn->results, e.result)];
+      if (body != nullptr && !e.to && !result_of(e).empty()) {  // a result: its port, connected by the caller
+        auto& result = body->results[index_of(body->fn->results, result_of(e))];
         if (from) {
           result = *from;
           continue;
@@ -276,8 +286,8 @@ class Expander {
         to = result;
       }
       if (body != nullptr && !e.from) {
-        if (!e.arg.empty()) {  // the argument, from the body's source of it
-          arg_uses[index_of(body->fn->args, e.arg)].push_back({id, e.kind, to, e.where});
+        if (!arg_of(e).empty()) {  // the argument, from the body's source of it
+          arg_uses[index_of(body->fn->args, arg_of(e))].push_back({id, e.kind, to, e.where});
           continue;
         }
         from = value_node(e, id, body->trigger);  // a value: a node the call triggers gives it

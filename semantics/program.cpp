@@ -15,6 +15,13 @@
 
 namespace tfsem {
 
+std::vector<BodyEdgeSpec> body_edges(std::vector<EdgeSpec> edges) {
+  std::vector<BodyEdgeSpec> out;
+  out.reserve(edges.size());
+  for (auto& e : edges) out.push_back({std::move(e)});
+  return out;
+}
+
 std::string_view edge_kind_name(EdgeKind k) {
   switch (k) {
     case EdgeKind::tensor: return "tensor";

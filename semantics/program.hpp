@@ -106,9 +106,15 @@ struct EdgeSpec {
   std::variant<std::monostate, Go, std::string, Tensor> value;
   std::optional<std::string> fetch;  // absent: the edge id; "": an output that is not fetched
   std::string where;
-  std::string arg{}, result{};  // in a library function's body: the argument an input
-                                // edge carries, the result an output edge gives
 };
+// An edge of a library function's body: also the argument an input edge
+// carries, or the result an output edge gives ("": none). Kept out of
+// EdgeSpec, which a graph of millions of edges holds one of per edge.
+struct BodyEdgeSpec : EdgeSpec {
+  std::string arg{}, result{};
+};
+// A graph's edges as a body's, carrying no argument and giving no result yet.
+std::vector<BodyEdgeSpec> body_edges(std::vector<EdgeSpec> edges);
 // An uninterpreted function the graph applies (an op tfsem does not model):
 // each node that applies it fixes its arity by its edges.
 struct FunctionSpec {
@@ -128,7 +134,7 @@ struct LibraryFunction {
   std::string name;
   std::vector<std::string> args, results;
   std::vector<NodeSpec> nodes;
-  std::vector<EdgeSpec> edges;
+  std::vector<BodyEdgeSpec> edges;
   std::string where;
 };
 struct ProgramSpec {

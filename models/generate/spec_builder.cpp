@@ -56,16 +56,25 @@ void SpecBuilder::output(const End& from, const std::string& fetch) {
 
 void SpecBuilder::drop(const End& from) { add("tensor", from, std::nullopt, {}, ""); }
 
-void SpecBuilder::arg(const std::string& arg, const End& to) { add("tensor", std::nullopt, to).arg = arg; }
+void SpecBuilder::arg(const std::string& arg, const End& to) {
+  add("tensor", std::nullopt, to);
+  bindings_.push_back({spec_.edges.size() - 1, arg, ""});
+}
 void SpecBuilder::result(const End& from, const std::string& result) {
-  add("tensor", from, std::nullopt).result = result;
+  add("tensor", from, std::nullopt);
+  bindings_.push_back({spec_.edges.size() - 1, "", result});
 }
 
 void SpecBuilder::library(LibraryFunction f) { spec_.library.push_back(std::move(f)); }
 
 LibraryFunction SpecBuilder::function(std::string name, std::vector<std::string> args,
                                       std::vector<std::string> results) && {
-  return {std::move(name), std::move(args), std::move(results), std::move(spec_.nodes), std::move(spec_.edges), ""};
+  LibraryFunction f{std::move(name), std::move(args), std::move(results), std::move(spec_.nodes), body_edges(std::move(spec_.edges)), ""};
+  for (auto& [edge, arg, result] : bindings_) {
+    f.edges[edge].arg = std::move(arg);
+    f.edges[edge].result = std::move(result);
+  }
+  return f;
 }
 
 }  // namespace tfsem::generate

@@ -52,6 +52,12 @@ class SpecBuilder {
 
  private:
   ProgramSpec spec_;
+  // The body's edges that carry an argument or give a result, by index.
+  struct Binding {
+    std::size_t edge;
+    std::string arg, result;
+  };
+  std::vector<Binding> bindings_;
   std::size_t next_edge_ = 0;
   std::string edge_id(const std::string& hint);
   EdgeSpec& add(const std::string& kind, std::optional<End> from, std::optional<End> to,

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace tfsem::format {
 
@@ -302,22 +303,27 @@ std::vector<NodeSpec> parse_nodes(const json& nodes, const std::string& base) {
   return out;
 }
 
-// A function's body also has input edges carrying an argument and output edges giving a result.
-std::vector<EdgeSpec> parse_edges(const json& edges, const std::string& base, bool body) {
-  std::vector<EdgeSpec> out;
+// A graph's edges (E: EdgeSpec), or a function body's (BodyEdgeSpec), which
+// also has input edges carrying an argument and output edges giving a result.
+template <class E>
+std::vector<E> parse_edges(const json& edges, const std::string& base) {
+  constexpr bool body = std::is_same_v<E, BodyEdgeSpec>;
+  std::vector<E> out;
   for (std::size_t i = 0; i < edges.size(); ++i) {
     const auto path = base + "/edges/" + std::to_string(i);
     const auto& e = edges[i];
     if (!e.is_object()) fail(path, "an edge is an object");
-    if (body) expect_keys(e, path, {"id", "kind", "from", "to", "value", "fetch", "arg", "result", "description"});
+    if constexpr (body) expect_keys(e, path, {"id", "kind", "from", "to", "value", "fetch", "arg", "result", "description"});
     else expect_keys(e, path, {"id", "kind", "from", "to", "value", "fetch", "description"});
-    EdgeSpec es;
+    E es;
     es.id = get_string(e, "id", path, true);
     es.kind = get_string(e, "kind", path, true);
     es.from = parse_port(e, "from", path);
     es.to = parse_port(e, "to", path);
-    es.arg = get_string(e, "arg", path, false);
-    es.result = get_string(e, "result", path, false);
+    if constexpr (body) {
+      es.arg = get_string(e, "arg", path, false);
+      es.result = get_string(e, "result", path, false);
+    }
     es.where = path;
     if (e.contains("fetch")) es.fetch = get_string(e, "fetch", path, true);
     if (auto it = e.find("value"); it != e.end()) set_edge_value(es, *it, path + "/value");
@@ -373,7 +379,7 @@ void read_library(const json& library, ProgramSpec& spec) {
     for (const char* key : {"nodes", "edges"})
       if (f.contains(key) && !f[key].is_array()) fail(path + "/" + key, std::string("\"") + key + "\" must be an array");
     if (f.contains("nodes")) fs.nodes = parse_nodes(f["nodes"], path);
-    if (f.contains("edges")) fs.edges = parse_edges(f["edges"], path, true);
+    if (f.contains("edges")) fs.edges = parse_edges<BodyEdgeSpec>(f["edges"], path);
     spec.library.push_back(std::move(fs));
   }
 }
@@ -387,7 +393,7 @@ ProgramSpec parse_program(const json& doc) {
   if (auto it = doc.find("variables"); it != doc.end()) read_variables(*it, spec);
   if (auto it = doc.find("functions"); it != doc.end()) read_functions(*it, spec);
   spec.nodes = parse_nodes(array_member(doc, "nodes"), "");
-  spec.edges = parse_edges(array_member(doc, "edges"), "", false);
+  spec.edges = parse_edges<EdgeSpec>(array_member(doc, "edges"), "");
   read_library(array_member(doc, "library"), spec);
   return spec;
 }
@@ -524,14 +530,17 @@ json nodes_to_json(const std::vector<NodeSpec>& list) {
   return nodes;
 }
 
-json edges_to_json(const std::vector<EdgeSpec>& list) {
+template <class E>
+json edges_to_json(const std::vector<E>& list) {
   json edges = json::array();
   for (const auto& e : list) {
     json j = {{"id", e.id}, {"kind", e.kind}};
     if (e.from) j["from"] = port_to_json(*e.from);
     if (e.to) j["to"] = port_to_json(*e.to);
-    if (!e.arg.empty()) j["arg"] = e.arg;
-    if (!e.result.empty()) j["result"] = e.result;
+    if constexpr (std::is_same_v<E, BodyEdgeSpec>) {
+      if (!e.arg.empty()) j["arg"] = e.arg;
+      if (!e.result.empty()) j["result"] = e.result;
+    }
     std::visit(
         [&](const auto& v) {
           using T = std::decay_t<decltype(v)>;

@@ -14,7 +14,7 @@ inline std::string spec_text(const ProgramSpec& spec) {
   const auto add = [&text](const std::string& what, const std::string& where) { text += "\n" + what + " " + where; };
   for (const auto& v : spec.variables) add("variable " + v.name, v.where);
   for (const auto& f : spec.functions) add("function " + f.name + " " + f.description, f.where);
-  const auto body = [&](const std::vector<NodeSpec>& nodes, const std::vector<EdgeSpec>& edges) {
+  const auto body = [&](const std::vector<NodeSpec>& nodes, const auto& edges) {
     for (const auto& n : nodes) add("node " + n.id, n.where);
     for (const auto& e : edges) add("edge " + e.id, e.where);
   };

@@ -681,7 +681,7 @@ class Importer {
       for (auto& d : diags) d.where = where + ": " + d.where;
       throw InputError(std::move(diags));
     }
-    LibraryFunction out{fname, {}, {}, std::move(imported.spec.nodes), std::move(imported.spec.edges), where};
+    LibraryFunction out{fname, {}, {}, std::move(imported.spec.nodes), body_edges(std::move(imported.spec.edges)), where};
     for (const auto& a : f.signature().input_arg()) out.args.push_back(a.name());
     for (const auto& r : f.signature().output_arg()) out.results.push_back(r.name());
     for (auto& n : out.nodes) n.where = where + ": " + n.where;
