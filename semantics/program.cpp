@@ -76,13 +76,13 @@ std::optional<VarId> Program::find_variable(std::string_view name) const {
 }
 
 std::vector<EdgeId> Program::incoming(NodeId n) const {
-  auto v = node(n).in;
+  std::vector<EdgeId> v(node(n).in.begin(), node(n).in.end());
   v.insert(v.end(), node(n).control_in.begin(), node(n).control_in.end());
   return v;
 }
 
 std::vector<EdgeId> Program::outgoing(NodeId n) const {
-  auto v = node(n).out;
+  std::vector<EdgeId> v(node(n).out.begin(), node(n).out.end());
   v.insert(v.end(), node(n).control_out.begin(), node(n).control_out.end());
   return v;
 }
@@ -388,18 +388,7 @@ class ProgramBuilder {
     return true;
   }
 
-  // A node's edge lists grow one edge at a time. The first gets room for six:
-  // malloc's smallest block holds them anyway, and a list grown from nothing
-  // is copied at one, two and four.
-  static void make_room(std::vector<EdgeId>& list) {
-    if (list.capacity() == 0) list.reserve(6);
-  }
-  static void append(std::vector<EdgeId>& list, EdgeId e) {
-    make_room(list);
-    list.push_back(e);
-  }
-  static bool attach(std::vector<EdgeId>& ports, std::uint32_t port, EdgeId e) {
-    make_room(ports);
+  static bool attach(EdgeList& ports, std::uint32_t port, EdgeId e) {
     if (ports.size() <= port) ports.resize(port + 1);
     if (ports[port].valid()) return false;
     ports[port] = e;
@@ -487,7 +476,7 @@ class ProgramBuilder {
       const EdgeId id(p_->edges_.size());
       if (edge.src.valid()) {
         auto& src = p_->nodes_[edge.src.index()];
-        if (edge.kind == EdgeKind::control) append(src.control_out, id);
+        if (edge.kind == EdgeKind::control) src.control_out.push_back(id);
         else if (!attach(src.out, edge.src_port, id))
           error("G-FANOUT", e.where + "/from", subject(),
                 "output port " + src.name + ":" + std::to_string(edge.src_port) + " already has edge '" +
@@ -496,7 +485,7 @@ class ProgramBuilder {
       }
       if (edge.dst.valid()) {
         auto& dst = p_->nodes_[edge.dst.index()];
-        if (edge.kind == EdgeKind::control) append(dst.control_in, id);
+        if (edge.kind == EdgeKind::control) dst.control_in.push_back(id);
         else if (!attach(dst.in, edge.dst_port, id))
           error("G-PORT", e.where + "/to", subject(),
                 "input port " + dst.name + ":" + std::to_string(edge.dst_port) + " already has edge '" +
@@ -510,7 +499,7 @@ class ProgramBuilder {
   // Checks that ports 0..want.size()-1 hold exactly edges of the wanted kinds,
   // and no others; `why` (called only on a problem) says what the op takes.
   template <class Why>
-  void check_ports(const Node& n, const std::vector<EdgeId>& ports, const std::vector<EdgeKind>& want, const char* dir,
+  void check_ports(const Node& n, const EdgeList& ports, const std::vector<EdgeKind>& want, const char* dir,
                    Why&& why) {
     auto fits = [&](std::size_t p) {
       const bool has = p < ports.size() && ports[p].valid();

@@ -12,6 +12,8 @@
 #include "semantics/name_index.hpp"
 #include "semantics/ops.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -31,14 +33,18 @@ struct Op {
   bool ref = false;                 // a control-flow op on a variable edge (RefSwitch, ...)
 };
 
+// A node's edges: most nodes have one or two of each sort, held in place
+// (a million-node graph would otherwise make three million small blocks).
+using EdgeList = boost::container::small_vector<EdgeId, 2>;
+
 struct Node {
   std::string name;
   Op op;
-  const Attrs* attrs = nullptr;     // its spec's attributes (the Program keeps its spec), never null
-  std::vector<EdgeId> in;           // tensor and variable inputs, by port
-  std::vector<EdgeId> out;          // tensor and variable outputs, by port
-  std::vector<EdgeId> control_in;   // incoming control edges
-  std::vector<EdgeId> control_out;  // outgoing control edges
+  const Attrs* attrs = nullptr;  // its spec's attributes (the Program keeps its spec), never null
+  EdgeList in;                   // tensor and variable inputs, by port
+  EdgeList out;                  // tensor and variable outputs, by port
+  EdgeList control_in;           // incoming control edges
+  EdgeList control_out;          // outgoing control edges
   const std::string* where = nullptr;  // where its spec declared it (a JSON path), never null
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts it fires in
 };
