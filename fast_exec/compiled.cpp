@@ -16,12 +16,13 @@ std::uint32_t site_of(const Node& n) { return u32(std::get<std::int64_t>(n.attrs
 // A function of no inputs that always gives the same tuple: applied once, here.
 bool is_constant(const Node& n) { return n.op.kind == OpKind::function && n.op.fn->inputs == 0 && !n.op.fn->nondeterministic; }
 
-// Where a token that node `src` puts on edge e goes (C-SLOT, C-CALL, C-RETURN).
-Route route_of(const Program& p, const Edge& e) {
+// Where a token that node `src` puts on edge e goes (C-SLOT, C-CALL, C-RETURN);
+// kinds: each node's.
+Route route_of(const std::vector<OpKind>& kinds, const Edge& e) {
   if (e.is_output()) return Route::output;
   if (e.is_input()) return Route::same;  // delivered when the run starts
-  if (e.call && p.node(e.dst).op.kind == OpKind::return_) return Route::caller;
-  switch (p.node(e.src).op.kind) {
+  if (e.call && kinds[e.dst.index()] == OpKind::return_) return Route::caller;
+  switch (kinds[e.src.index()]) {
     case OpKind::enter: return Route::enter;
     case OpKind::exit: return Route::exit;
     case OpKind::next_iteration: return Route::next;
@@ -34,11 +35,6 @@ Route route_of(const Program& p, const Edge& e) {
 
 CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions& terms) : program(std::move(p)) {
   const auto& prog = *program;
-  for (std::size_t i = 0; i < prog.nodes().size(); ++i)
-    if (const auto& n = prog.node(NodeId(i)); n.op.kind == Op::Kind::function && prog.variable_of(NodeId(i)))
-      throw InputError("X-EXEC", *n.where, "node '" + n.name + "'",
-                       "the fast executor does not run a function dereferencing a variable edge (S-DEREF, "
-                       "--tf1-refs); tfsem check and trace explore this graph");
   const auto& pframes = prog.frames();
   frames.resize(pframes.size());
   nodes.resize(prog.nodes().size());
@@ -59,17 +55,19 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       cf.nodes.push_back(u32(n.index()));
     }
   }
-  std::vector<std::uint32_t> slot(prog.edges().size(), 0);
-  for (std::size_t e = 0; e < prog.edges().size(); ++e) {
-    const auto& edge = prog.edge(EdgeId(e));
-    if (!edge.is_output() && edge.kind != EdgeKind::control) slot[e] = frames[nodes[edge.dst.index()].frame].slots++;
-  }
+  // Each node's kind, a byte per node: the pass over the edges reads their
+  // ends' kinds at random, which a Node, 208 bytes, would make a cache miss each.
+  std::vector<OpKind> kinds(prog.nodes().size());
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> site_calls;
   std::size_t constant_count = 0;
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     const auto& n = prog.node(NodeId(i));
+    if (n.op.kind == Op::Kind::function && prog.variable_of(NodeId(i)))
+      throw InputError("X-EXEC", *n.where, "node '" + n.name + "'",
+                       "the fast executor does not run a function dereferencing a variable edge (S-DEREF, "
+                       "--tf1-refs); tfsem check and trace explore this graph");
     auto& c = nodes[i];
-    c.kind = n.op.kind;
+    c.kind = kinds[i] = n.op.kind;
     if (is_constant(n)) ++constant_count;
     if (c.kind == OpKind::enter || c.kind == OpKind::call) {
       c.target = prog.edge(n.out[0]).frame.value;
@@ -81,30 +79,40 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     if (c.kind == OpKind::return_) c.site = site_of(n);
   }
   for (std::size_t f = 0; f < frames.size(); ++f) frames[f].children = u32(child_slots[f].size());
-  calls_at_site.assign(prog.nodes().size(), 0);
-  call_site.assign(prog.edges().size(), kNone);
-  back_edge.assign(prog.edges().size(), 0);
-  for (std::size_t e = 0; e < prog.edges().size(); ++e) {
-    const auto& edge = prog.edge(EdgeId(e));
-    back_edge[e] = edge.back ? 1 : 0;
-    if (edge.call && !edge.is_input() && prog.node(edge.src).op.kind == OpKind::call) call_site[e] = site_of(prog.node(edge.src));
-  }
+  std::vector<std::uint32_t> slot(prog.edges().size(), 0);
   auto out_of = [&](std::size_t e) {
     const auto& edge = prog.edge(EdgeId(e));
     CompiledOut o;
     o.edge = u32(e);
-    o.route = route_of(prog, edge);
+    o.route = route_of(kinds, edge);
     o.control = edge.kind == EdgeKind::control;
     if (!edge.is_output()) {
       o.dst = edge.dst.value;
       o.slot = slot[e];
       o.port = edge.dst_port;
       o.local = nodes[o.dst].local;
-      const auto kind = prog.node(edge.dst).op.kind;
+      const auto kind = kinds[o.dst];
       o.into = kind == OpKind::merge ? Into::merge : kind == OpKind::return_ ? Into::return_ : Into::node;
     }
     return o;
   };
+  // One pass over the edges (a million-node graph's are 300 MB): input
+  // slots, back edges, call sites, the input edges and the fetched outputs.
+  calls_at_site.assign(prog.nodes().size(), 0);
+  call_site.assign(prog.edges().size(), kNone);
+  back_edge.assign(prog.edges().size(), 0);
+  fetch_index.assign(prog.edges().size(), kNone);
+  for (std::size_t e = 0; e < prog.edges().size(); ++e) {
+    const auto& edge = prog.edge(EdgeId(e));
+    if (!edge.is_output() && edge.kind != EdgeKind::control) slot[e] = frames[nodes[edge.dst.index()].frame].slots++;
+    back_edge[e] = edge.back ? 1 : 0;
+    if (edge.call && !edge.is_input() && kinds[edge.src.index()] == OpKind::call) call_site[e] = site_of(prog.node(edge.src));
+    if (edge.is_input()) inputs.push_back(out_of(e));
+    if (edge.is_output() && !edge.fetch.empty()) {
+      fetch_index[e] = u32(fetched.size());
+      fetched.push_back(u32(e));
+    }
+  }
   constants.reserve(constant_count);  // a tuple moved as the array grows is copied, its tensors too
   in_slots.reserve(prog.edges().size());
   in_edges.reserve(prog.edges().size());
@@ -151,15 +159,6 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     for (auto n : f.nodes) f.pending.push_back(nodes[n].pending);
     for (auto n : f.nodes)
       if (nodes[n].pending == 0 && nodes[n].kind != OpKind::merge) f.sources.push_back(n);
-  }
-  fetch_index.assign(prog.edges().size(), kNone);
-  for (std::size_t e = 0; e < prog.edges().size(); ++e) {
-    const auto& edge = prog.edge(EdgeId(e));
-    if (edge.is_input()) inputs.push_back(out_of(e));
-    if (edge.is_output() && !edge.fetch.empty()) {
-      fetch_index[e] = u32(fetched.size());
-      fetched.push_back(u32(e));
-    }
   }
 }
 
