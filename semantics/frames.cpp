@@ -43,7 +43,7 @@ class FrameBuilder {
   std::vector<FrameId> frame_out_;  // by node: the frame of the tokens it produces
   std::vector<NodeId> first_enter_;  // by frame: the Enter (or Call) that created it
   std::vector<OpKind> kinds_;        // by node: its op's kind, a byte each (the passes over the edges read
-                                     // their ends' kinds at random, and a Node is 176 bytes)
+                                     // their ends' kinds at random, and a Node is 208 bytes)
 
   void error(std::string rule, const std::string& where, const std::string& subject, std::string message) {
     diags_.push_back({std::move(rule), where, subject, std::move(message)});
