@@ -216,11 +216,11 @@ class Expander {
 
   // The argument an edge of a scope carries, and the result it gives: the
   // body's own, none in the main graph.
-  static const std::string& arg_of(const EdgeSpec&) { return kNone; }
+  static const std::string& arg_of(const EdgeSpec&) { return kNoName; }
   static const std::string& arg_of(const BodyEdgeSpec& e) { return e.arg; }
-  static const std::string& result_of(const EdgeSpec&) { return kNone; }
+  static const std::string& result_of(const EdgeSpec&) { return kNoName; }
   static const std::string& result_of(const BodyEdgeSpec& e) { return e.result; }
-  static inline const std::string kNone;
+  static inline const std::string kNoName;
 
   // The nodes and edges of one scope (the main graph, or a body under
   // prefix), with its call sites replaced; depth: how deep calls may still go

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,12 @@ class SpecBuilder {
   // A function of the library, called by nodes whose op is its name.
   void library(LibraryFunction f);
 
-  [[nodiscard]] ProgramSpec build() && { return std::move(spec_); }
+  // A graph's edges carry no argument and give no result: arg() and result()
+  // are for a body, made by function().
+  [[nodiscard]] ProgramSpec build() && {
+    if (!bindings_.empty()) throw std::logic_error("SpecBuilder: arg() and result() are for a function's body");
+    return std::move(spec_);
+  }
   // The nodes and edges built so far as the body of a library function.
   [[nodiscard]] LibraryFunction function(std::string name, std::vector<std::string> args,
                                          std::vector<std::string> results) &&;

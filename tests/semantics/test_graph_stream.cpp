@@ -2,6 +2,7 @@
 // document reader (parse_program over nlohmann's DOM): wherever it gives a
 // spec, it is the document reader's, path for path; everywhere else the
 // document reader reads the text, so parse_program_text's errors are its own.
+// And what the writer gives of a function's body reads back as it was.
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"
@@ -11,6 +12,7 @@
 #include "semantics/format/graph_json_parts.hpp"
 #include "tests/support/spec_text.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -91,6 +93,20 @@ TEST_CASE("the forms the streaming reader reads itself") {
                {"id":"r","op":"Read"} ],
     "variables": {"x": 1, "z": null}, "functions": {"F": {"stateful": true}}, "name": "n", "$schema": "s" } )"));
   CHECK(streamed(R"({"nodes":[{"id":"a","op":"NoOp"}],"edges":[],"library":[]})"));
+}
+
+TEST_CASE("a function body's edges keep their arguments and results through the writer; a graph's own edges carry none") {
+  const auto fib = format::load_program_file(fs::path(TFSEM_SOURCE_DIR) / "models/fib.json");
+  REQUIRE(fib.library.size() == 1);
+  const auto& body = fib.library[0].edges;
+  CHECK(std::count_if(body.begin(), body.end(), [](const BodyEdgeSpec& e) { return !e.arg.empty(); }) > 0);
+  CHECK(std::count_if(body.begin(), body.end(), [](const BodyEdgeSpec& e) { return !e.result.empty(); }) == 1);
+  const auto written = format::program_to_json(fib).dump();
+  CHECK(written.find("\"arg\":\"n\"") != std::string::npos);
+  CHECK(written.find("\"result\":\"r\"") != std::string::npos);
+  CHECK(by_text(written) == test::spec_text(fib));
+  CHECK(by_text(R"({"nodes":[{"id":"a","op":"Identity"}],"edges":[{"id":"x","kind":"tensor","to":"a","arg":"n"}]})") ==
+        "error: /edges/0/arg: unknown key 'arg' (allowed: id, kind, from, to, value, fetch, description) [G-JSON]");
 }
 
 TEST_CASE("the forms it leaves to the document reader, which reads them as before") {
