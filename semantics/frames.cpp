@@ -241,6 +241,16 @@ class FrameBuilder {
   // its caller's frame (that of its Call's control edge), its data input in the
   // function's (check_calls).
   void assign_frames() {
+    // Without Enter, Exit, NextIteration, Call or Return no token changes
+    // frame: every node and edge stays in the root frame, where it starts.
+    const auto changes_frame = [](OpKind k) {
+      return k == OpKind::enter || k == OpKind::exit || k == OpKind::next_iteration || k == OpKind::call ||
+             k == OpKind::return_;
+    };
+    if (std::none_of(kinds_.begin(), kinds_.end(), changes_frame)) {
+      frame_out_.assign(p_.nodes_.size(), FrameId(std::uint32_t{0}));
+      return;
+    }
     frame_out_.assign(p_.nodes_.size(), FrameId{});
     for (std::size_t i = 0; i < p_.nodes_.size(); ++i)
       if (kind(NodeId(i)) == OpKind::call) frame_out_[i] = function_frame(NodeId(i));
