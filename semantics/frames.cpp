@@ -16,6 +16,10 @@ class FrameBuilder {
     p_.frames_.assign(1, Frame{});  // the root frame
     kinds_.reserve(p_.nodes_.size());
     for (const auto& n : p_.nodes_) kinds_.push_back(n.op.kind);
+    root_only_ = std::none_of(kinds_.begin(), kinds_.end(), [](OpKind k) {
+      return k == OpKind::enter || k == OpKind::exit || k == OpKind::next_iteration || k == OpKind::call ||
+             k == OpKind::return_;
+    });
     // Each phase needs the previous ones' rules to hold: after an error, later
     // phases would only report its follow-ons.
     mark_back_edges();
@@ -30,9 +34,8 @@ class FrameBuilder {
     find_outer_frames();
     resolve_variables();
     check_fetches();
-    p_.control_flow_ = std::any_of(p_.nodes_.begin(), p_.nodes_.end(), [](const Node& n) {
-      return n.op.kind != OpKind::function && n.op.kind != OpKind::var && n.op.kind != OpKind::read &&
-             n.op.kind != OpKind::assign;
+    p_.control_flow_ = std::any_of(kinds_.begin(), kinds_.end(), [](OpKind k) {
+      return k != OpKind::function && k != OpKind::var && k != OpKind::read && k != OpKind::assign;
     });
   }
 
@@ -44,6 +47,10 @@ class FrameBuilder {
   std::vector<NodeId> first_enter_;  // by frame: the Enter (or Call) that created it
   std::vector<OpKind> kinds_;        // by node: its op's kind, a byte each (the passes over the edges read
                                      // their ends' kinds at random, and a Node is 208 bytes)
+  // No Enter, Exit, NextIteration, Call or Return: no token changes frame, so
+  // every node and edge stays in the root frame, where it starts, and no edge
+  // is a back edge or a call edge (the passes that find them are skipped).
+  bool root_only_ = false;
 
   void error(std::string rule, const std::string& where, const std::string& subject, std::string message) {
     diags_.push_back({std::move(rule), where, subject, std::move(message)});
@@ -63,6 +70,7 @@ class FrameBuilder {
 
   // A back edge leaves a NextIteration; G-LOOP: it is a data edge into a Merge.
   void mark_back_edges() {
+    if (root_only_) return;
     for (auto& e : p_.edges_) {
       if (!e.src.valid() || kind(e.src) != OpKind::next_iteration) continue;
       e.back = true;
@@ -79,6 +87,7 @@ class FrameBuilder {
   // A call edge crosses into a function frame (a Call's data output) or out of
   // one (a Return's data input); with recursion, G's cycles pass through them.
   void mark_call_edges() {
+    if (root_only_) return;
     for (auto& e : p_.edges_)
       e.call = e.kind != EdgeKind::control && ((e.src.valid() && kind(e.src) == OpKind::call) ||
                                                (e.dst.valid() && kind(e.dst) == OpKind::return_));
@@ -241,13 +250,7 @@ class FrameBuilder {
   // its caller's frame (that of its Call's control edge), its data input in the
   // function's (check_calls).
   void assign_frames() {
-    // Without Enter, Exit, NextIteration, Call or Return no token changes
-    // frame: every node and edge stays in the root frame, where it starts.
-    const auto changes_frame = [](OpKind k) {
-      return k == OpKind::enter || k == OpKind::exit || k == OpKind::next_iteration || k == OpKind::call ||
-             k == OpKind::return_;
-    };
-    if (std::none_of(kinds_.begin(), kinds_.end(), changes_frame)) {
+    if (root_only_) {
       frame_out_.assign(p_.nodes_.size(), FrameId(std::uint32_t{0}));
       return;
     }
@@ -496,6 +499,7 @@ class FrameBuilder {
   // G-FETCH: a fetched output leaves a node of the root frame (a run's outputs
   // are the root context's).
   void check_fetches() {
+    if (root_only_) return;
     for (const auto& e : p_.edges_)
       if (e.is_output() && !e.fetch.empty() && e.frame.index() != 0)
         error("G-FETCH", *e.where + "/fetch", "edge '" + e.name + "'",
