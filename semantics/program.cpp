@@ -476,7 +476,7 @@ class ProgramBuilder {
       const EdgeId id(p_->edges_.size());
       if (edge.src.valid()) {
         auto& src = p_->nodes_[edge.src.index()];
-        if (edge.kind == EdgeKind::control) src.control_out.push_back(id);
+        if (edge.kind == EdgeKind::control) src.control_out.emplace_back(id);
         else if (!attach(src.out, edge.src_port, id))
           error("G-FANOUT", e.where + "/from", subject(),
                 "output port " + src.name + ":" + std::to_string(edge.src_port) + " already has edge '" +
@@ -485,7 +485,7 @@ class ProgramBuilder {
       }
       if (edge.dst.valid()) {
         auto& dst = p_->nodes_[edge.dst.index()];
-        if (edge.kind == EdgeKind::control) dst.control_in.push_back(id);
+        if (edge.kind == EdgeKind::control) dst.control_in.emplace_back(id);
         else if (!attach(dst.in, edge.dst_port, id))
           error("G-PORT", e.where + "/to", subject(),
                 "input port " + dst.name + ":" + std::to_string(edge.dst_port) + " already has edge '" +
