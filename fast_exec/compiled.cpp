@@ -99,7 +99,6 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   // One pass over the edges (the three million of a million-node layered
   // graph are 336 MB): input slots, back edges, call sites, the input edges
   // and the fetched outputs.
-  calls_at_site.assign(prog.nodes().size(), 0);
   call_site.assign(prog.edges().size(), kNone);
   back_edge.assign(prog.edges().size(), 0);
   fetch_index.assign(prog.edges().size(), kNone);
@@ -114,6 +113,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       fetched.push_back(u32(e));
     }
   }
+  calls_at_site.assign(prog.nodes().size(), 0);
   constants.reserve(constant_count);  // a tuple moved as the array grows is copied, its tensors too
   in_slots.reserve(prog.edges().size());
   in_edges.reserve(prog.edges().size());
