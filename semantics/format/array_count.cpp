@@ -77,8 +77,10 @@ std::uint64_t prefix_xor(std::uint64_t x) {
 
 }  // namespace
 
-std::optional<std::size_t> count_array_elements(std::string_view text) {
-  std::size_t commas = 0;
+std::optional<std::size_t> count_array_elements(std::string_view text, std::vector<std::size_t>* commas,
+                                                std::size_t stride) {
+  std::size_t separators = 0;  // the commas between elements
+  std::size_t next_mark = commas ? stride : 0;  // the separator to note next (none: 0, as counts start at 1)
   std::int64_t depth = 0;
   bool carry = false;          // the next block's first byte is escaped
   std::uint64_t inside = 0;    // all ones while a string runs on into the next block
@@ -97,9 +99,15 @@ std::optional<std::size_t> count_array_elements(std::string_view text) {
       switch (block[std::countr_zero(s)]) {
         case '{': case '[': ++depth; break;
         case '}': case ']':
-          if (--depth == 0) return commas + 1;
+          if (--depth == 0) return separators + 1;
           break;
-        default: commas += depth == 1 ? 1 : 0; break;  // ','
+        default:  // ','
+          separators += depth == 1 ? 1 : 0;
+          if (separators == next_mark && depth == 1) [[unlikely]] {
+            commas->push_back(at + static_cast<std::size_t>(std::countr_zero(s)));
+            next_mark += stride;
+          }
+          break;
       }
     }
   }

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace tfsem::format {
 
@@ -19,6 +20,10 @@ namespace tfsem::format {
 // nullopt where the array does not end in the text. Exact for well-formed
 // JSON; on any other text it returns some count or nullopt, reads nothing
 // past the text, and the reader then finds what is wrong.
-std::optional<std::size_t> count_array_elements(std::string_view text);
+// With `commas`, it also appends there the offset in `text` of every
+// `stride`-th comma between elements (the one before element stride, 2 *
+// stride, ...): where the parts of an array read on threads of their own begin.
+std::optional<std::size_t> count_array_elements(std::string_view text, std::vector<std::size_t>* commas = nullptr,
+                                                std::size_t stride = 1);
 
 }  // namespace tfsem::format

@@ -24,10 +24,19 @@ void read_variables(const nlohmann::json& variables, ProgramSpec& spec);
 void read_functions(const nlohmann::json& functions, ProgramSpec& spec);
 void read_library(const nlohmann::json& library, ProgramSpec& spec);
 
+// How the streaming reader shares a large array (a graph's nodes or its
+// edges) among threads: in at most `threads` parts (0: one per core) of at
+// least `min_part` elements, each read on a thread of its own. The spec it
+// reads is the same for any split.
+struct StreamSplit {
+  unsigned threads = 0;
+  std::size_t min_part = std::size_t{1} << 15;
+};
+
 // The streaming reader: the spec parse_program(json::parse(text)) gives, read
 // without building the document; nullopt where it cannot vouch for that (any
 // malformed JSON or invalid graph, and rare forms: escapes or non-ASCII
 // characters in names, a key given twice), which the document reader then reads.
-std::optional<ProgramSpec> stream_program(std::string_view text);
+std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit split = {});
 
 }  // namespace tfsem::format

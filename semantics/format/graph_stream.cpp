@@ -5,6 +5,9 @@
 // here key by key; a tensor literal, a node's attributes, the variables, the
 // function declarations and the library are parsed as small documents by
 // nlohmann and handed to the document reader's own code (graph_json_parts.hpp).
+// A large array of nodes or edges is read in parts on threads of their own,
+// each starting where the count that sizes the array saw a comma between
+// elements (read_array).
 //
 // It reads only what it can vouch for: the result is the one the document
 // reader gives. Anything else (malformed JSON, a graph parse_program refuses,
@@ -17,11 +20,16 @@
 #include "semantics/format/graph_json.hpp"
 #include "semantics/format/graph_json_parts.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <exception>
 #include <functional>
+#include <system_error>
+#include <thread>
 #include <unordered_map>
+#include <vector>
 
 namespace tfsem::format {
 
@@ -86,19 +94,34 @@ class Cursor {
     }
     return {start, static_cast<std::size_t>(p_ - start)};
   }
-  // How many elements the array that comes next has (it is not consumed): a
-  // large graph's nodes and edges are then stored without moving them.
-  [[nodiscard]] std::size_t count_elements() const {
+  // The array that comes next (not consumed): how many elements it has, so
+  // that a large graph's nodes and edges are stored without moving them, and
+  // a cursor at every `stride`-th of them (just past the comma before it).
+  struct Layout {
+    std::size_t elements = 0;
+    std::vector<Cursor> marks;
+  };
+  [[nodiscard]] Layout layout(std::size_t stride) const {
     Cursor c = *this;
     c.skip_space();
-    if (c.p_ == c.end_ || *c.p_ != '[') return 0;
-    return count_array_elements({c.p_, static_cast<std::size_t>(c.end_ - c.p_)}).value_or(0);
+    if (c.p_ == c.end_ || *c.p_ != '[') return {};
+    std::vector<std::size_t> commas;
+    const auto elements = count_array_elements({c.p_, static_cast<std::size_t>(c.end_ - c.p_)}, &commas, stride);
+    Layout l{elements.value_or(0), {}};
+    for (const auto at : commas) l.marks.push_back(Cursor(c.p_ + at + 1, c.end_));
+    return l;
+  }
+  // Whether the next character, after white space, is the one `mark` is just past.
+  [[nodiscard]] bool before(const Cursor& mark) {
+    skip_space();
+    return p_ + 1 == mark.p_;
   }
 
  private:
   const char* p_;
   const char* end_;
 
+  Cursor(const char* p, const char* end) : p_(p), end_(end) {}
   static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
   void skip_space() {
     while (p_ != end_ && is_space(*p_)) ++p_;
@@ -275,9 +298,70 @@ void read_edge(Cursor& c, std::string path, Literals& literals, EdgeSpec& e) {
   e.where = std::move(path);
 }
 
+// Reads the array that comes next into `out`: read(cursor, i, literals,
+// out[i]) for each element i. A large one is read in parts, each on a thread
+// of its own with a literal cache of its own; the first on this thread, with
+// `literals`. Each part starts just past a comma the count noted, and must
+// end right before the comma the next one starts after: the parts then cover
+// the array as a read from its start would.
+template <class T, class Read>
+void read_array(Cursor& c, std::vector<T>& out, Literals& literals, const StreamSplit& split, Read read) {
+  const std::size_t stride = std::max<std::size_t>(1, split.min_part / 8);  // parts balanced to within 1/8 of the least
+  const auto layout = c.layout(stride);
+  const std::size_t n = layout.elements;
+  const std::size_t parts = std::min<std::size_t>(split.threads, n / std::max<std::size_t>(1, split.min_part));
+  if (parts < 2 || layout.marks.empty()) {
+    out.reserve(n);
+    elements(c, [&](std::size_t i) { read(c, i, literals, out.emplace_back()); });
+    return;
+  }
+  // Part k starts at the noted comma nearest below element k * n / parts.
+  std::vector<std::size_t> first(parts + 1, n);
+  std::vector<Cursor> start(parts, c);
+  for (std::size_t k = 1; k < parts; ++k) {
+    const auto mark = std::min(std::max<std::size_t>(k * (n / parts) / stride, 1), layout.marks.size()) - 1;
+    first[k] = (mark + 1) * stride;
+    start[k] = layout.marks[mark];
+  }
+  first[0] = 0;
+  out.resize(n);
+  start[0].expect('[');
+  const auto read_part = [&](std::size_t k, Literals& cache) {
+    Cursor at = start[k];
+    for (std::size_t i = first[k]; i < first[k + 1]; ++i) {
+      if (i > first[k]) at.expect(',');
+      read(at, i, cache, out[i]);
+    }
+    if (k + 1 < parts ? !at.before(start[k + 1]) : !at.take(']')) throw Unsupported{};
+    if (k + 1 == parts) c = at;  // the reading goes on after the array
+  };
+  std::vector<std::exception_ptr> failed(parts);
+  {
+    std::vector<std::jthread> helpers;  // joined as the block ends, whatever this thread's part did
+    helpers.reserve(parts - 1);
+    for (std::size_t k = 1; k < parts; ++k)
+      helpers.emplace_back([&, k] {
+        try {
+          Literals own;
+          read_part(k, own);
+        } catch (...) {
+          failed[k] = std::current_exception();
+        }
+      });
+    try {
+      read_part(0, literals);
+    } catch (...) {
+      failed[0] = std::current_exception();
+    }
+  }
+  for (const auto& f : failed)
+    if (f) std::rethrow_exception(f);
+}
+
 }  // namespace
 
-std::optional<ProgramSpec> stream_program(std::string_view text) {
+std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit split) {
+  if (split.threads == 0) split.threads = std::max(1U, std::thread::hardware_concurrency());
   try {
     Cursor c(text);
     Literals literals;
@@ -290,12 +374,14 @@ std::optional<ProgramSpec> stream_program(std::string_view text) {
         case 2: read_variables(parse(c.raw_value()), spec); break;
         case 3: read_functions(parse(c.raw_value()), spec); break;
         case 4:
-          spec.nodes.reserve(c.count_elements());
-          elements(c, [&](std::size_t i) { read_node(c, element_path("/nodes/", i), literals, spec.nodes.emplace_back()); });
+          read_array(c, spec.nodes, literals, split, [](Cursor& at, std::size_t i, Literals& cache, NodeSpec& n) {
+            read_node(at, element_path("/nodes/", i), cache, n);
+          });
           break;
         case 5:
-          spec.edges.reserve(c.count_elements());
-          elements(c, [&](std::size_t i) { read_edge(c, element_path("/edges/", i), literals, spec.edges.emplace_back()); });
+          read_array(c, spec.edges, literals, split, [](Cursor& at, std::size_t i, Literals& cache, EdgeSpec& e) {
+            read_edge(at, element_path("/edges/", i), cache, e);
+          });
           break;
         case 6: {
           const auto library = parse(c.raw_value());
@@ -310,6 +396,7 @@ std::optional<ProgramSpec> stream_program(std::string_view text) {
   } catch (const Unsupported&) {
   } catch (const InputError&) {
   } catch (const json::exception&) {
+  } catch (const std::system_error&) {  // no thread for a part
   }
   return std::nullopt;
 }

@@ -55,13 +55,33 @@ std::string by_text(const std::string& text) {
 }
 
 // Whether the streaming reader read `text` itself, checking that what it read
-// is the document reader's spec.
+// is the document reader's spec, and that reading the arrays in parts of one
+// element or more, on up to four threads, reads the same or leaves it too.
 bool streamed(const std::string& text) {
   CAPTURE(text.substr(0, 200));
   const auto spec = format::stream_program(text);
   CHECK(by_text(text) == by_document(text));
   if (spec) CHECK(test::spec_text(*spec) == by_document(text));
+  for (const format::StreamSplit split : {format::StreamSplit{2, 1}, format::StreamSplit{4, 2}}) {
+    const auto parts = format::stream_program(text, split);
+    CHECK(parts.has_value() == spec.has_value());
+    if (parts && spec) CHECK(test::spec_text(*parts) == test::spec_text(*spec));
+  }
   return spec.has_value();
+}
+
+// A graph of `n` Const nodes, each triggered by a GO edge and fetched, as
+// compact text; `odd` replaces the id of node `at` (its edges keep the old one).
+std::string consts(std::size_t n, std::size_t at = 0, const std::string& odd = "") {
+  std::string nodes, edges;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto id = "n" + std::to_string(i);
+    nodes += std::string(i ? "," : "") + R"({"id":")" + (i == at && !odd.empty() ? odd : id) + R"(","op":"Const","attrs":{"value":)" +
+             std::to_string(i % 3) + "}}";
+    edges += std::string(i ? "," : "") + R"({"id":"g)" + std::to_string(i) + R"(","kind":"control","to":")" + id +
+             R"(","value":"GO"},{"id":"o)" + std::to_string(i) + R"(","kind":"tensor","from":")" + id + R"(:0"})";
+  }
+  return R"({"name":"consts","nodes":[)" + nodes + R"(],"edges":[)" + edges + "]}";
 }
 
 }  // namespace
@@ -107,6 +127,37 @@ TEST_CASE("a function body's edges keep their arguments and results through the 
   CHECK(by_text(written) == test::spec_text(fib));
   CHECK(by_text(R"({"nodes":[{"id":"a","op":"Identity"}],"edges":[{"id":"x","kind":"tensor","to":"a","arg":"n"}]})") ==
         "error: /edges/0/arg: unknown key 'arg' (allowed: id, kind, from, to, value, fetch, description) [G-JSON]");
+}
+
+TEST_CASE("a large array is read in parts on threads, as one thread reads it") {
+  const auto text = consts(3000);
+  const auto whole = format::stream_program(text, {1, 1});
+  REQUIRE(whole.has_value());
+  CHECK(whole->nodes.size() == 3000);
+  CHECK(whole->edges.size() == 6000);
+  CHECK(test::spec_text(*whole) == by_document(text));
+  for (const unsigned threads : {2U, 3U, 8U})
+    for (const std::size_t min_part : {1U, 7U, 100U, 2999U}) {
+      CAPTURE(threads);
+      CAPTURE(min_part);
+      const auto parts = format::stream_program(text, {threads, min_part});
+      REQUIRE(parts.has_value());
+      CHECK(test::spec_text(*parts) == test::spec_text(*whole));
+      CHECK(parts->nodes[2999].where == "/nodes/2999");
+      CHECK(parts->edges[5999].where == "/edges/5999");
+    }
+  // A form the stream leaves, in the first element, the last, or one a later
+  // part starts at or ends before: the document reader reads the whole text.
+  for (const std::size_t at : {0U, 1499U, 1500U, 2999U}) {
+    CAPTURE(at);
+    for (const char* odd : {R"(n\\x)", R"(\u006e)"}) {
+      const auto other = consts(3000, at, odd);
+      CHECK_FALSE(format::stream_program(other, {2, 100}).has_value());
+      CHECK_FALSE(format::stream_program(other, {8, 1}).has_value());
+    }
+    // "\u006e" is "n": read by the document reader, the graph is the plain one.
+    CHECK(by_text(consts(3000, at, R"(\u006e)" + std::to_string(at))) == test::spec_text(*whole));
+  }
 }
 
 TEST_CASE("the forms it leaves to the document reader, which reads them as before") {
@@ -205,6 +256,19 @@ TEST_CASE("an array's elements are counted 64 bytes at a time, strings and escap
     CAPTURE(array);
     const auto expected = std::max<std::size_t>(1, nlohmann::json::parse(array).size());
     CHECK(format::count_array_elements(array + ", \"after\": [1,2]}") == expected);
+    // The commas between elements, every `stride`-th one noted.
+    for (const std::size_t stride : {1U, 3U}) {
+      std::vector<std::size_t> commas;
+      CHECK(format::count_array_elements(array, &commas, stride) == expected);
+      CHECK(commas.size() == (expected - 1) / stride);
+      for (std::size_t k = 0; k < commas.size(); ++k) {
+        REQUIRE(commas[k] < array.size());
+        CHECK(array[commas[k]] == ',');
+        // Element (k + 1) * stride starts after it: as many elements in the array's text before it.
+        const auto before = nlohmann::json::parse(array.substr(0, commas[k]) + "]");
+        CHECK(before.size() == (k + 1) * stride);
+      }
+    }
     // Cut anywhere before its end, or where a 64-byte block ends, the array has
     // no count; the cut is copied to a buffer of its size, so that a sanitizer
     // build sees any read past the text.
