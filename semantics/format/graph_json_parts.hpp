@@ -25,9 +25,12 @@ void read_functions(const nlohmann::json& functions, ProgramSpec& spec);
 void read_library(const nlohmann::json& library, ProgramSpec& spec);
 
 // How the streaming reader shares a large array (a graph's nodes or its
-// edges) among threads: in at most `threads` parts (0: one per core) of at
-// least `min_part` elements, each read on a thread of its own. The spec it
-// reads is the same for any split.
+// edges) among threads: in at most `threads` parts (0: one per core), as
+// many as the array has `min_part` elements, each read on a thread of its
+// own (a part starts at a comma the count noted, every min_part / 8
+// elements, so it may be that much shorter). The spec it reads is the same
+// for any split; a thread that cannot be started leaves the text to the
+// document reader.
 struct StreamSplit {
   unsigned threads = 0;
   std::size_t min_part = std::size_t{1} << 15;

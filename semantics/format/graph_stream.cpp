@@ -96,7 +96,8 @@ class Cursor {
   }
   // The array that comes next (not consumed): how many elements it has, so
   // that a large graph's nodes and edges are stored without moving them, and
-  // a cursor at every `stride`-th of them (just past the comma before it).
+  // with a `stride` (0: none) a cursor at every stride-th of them (just past
+  // the comma before it).
   struct Layout {
     std::size_t elements = 0;
     std::vector<Cursor> marks;
@@ -106,13 +107,15 @@ class Cursor {
     c.skip_space();
     if (c.p_ == c.end_ || *c.p_ != '[') return {};
     std::vector<std::size_t> commas;
-    const auto elements = count_array_elements({c.p_, static_cast<std::size_t>(c.end_ - c.p_)}, &commas, stride);
+    const auto elements =
+        count_array_elements({c.p_, static_cast<std::size_t>(c.end_ - c.p_)}, stride > 0 ? &commas : nullptr, stride);
     Layout l{elements.value_or(0), {}};
     for (const auto at : commas) l.marks.push_back(Cursor(c.p_ + at + 1, c.end_));
     return l;
   }
-  // Whether the next character, after white space, is the one `mark` is just past.
-  [[nodiscard]] bool before(const Cursor& mark) {
+  // Whether the next character, after white space, is the one `mark` is just
+  // past: a part of an array ends right where the next part's comma is.
+  [[nodiscard]] bool stands_before(const Cursor& mark) {
     skip_space();
     return p_ + 1 == mark.p_;
   }
@@ -307,15 +310,18 @@ void read_edge(Cursor& c, std::string path, Literals& literals, EdgeSpec& e) {
 template <class T, class Read>
 void read_array(Cursor& c, std::vector<T>& out, Literals& literals, const StreamSplit& split, Read read) {
   const std::size_t stride = std::max<std::size_t>(1, split.min_part / 8);  // parts balanced to within 1/8 of the least
-  const auto layout = c.layout(stride);
+  const auto layout = c.layout(split.threads > 1 ? stride : 0);
   const std::size_t n = layout.elements;
   const std::size_t parts = std::min<std::size_t>(split.threads, n / std::max<std::size_t>(1, split.min_part));
+  // With two parts or more, n - 1 commas >= 2 min_part - 1 >= stride: some
+  // are noted. The test guards the index below on any text all the same.
   if (parts < 2 || layout.marks.empty()) {
     out.reserve(n);
     elements(c, [&](std::size_t i) { read(c, i, literals, out.emplace_back()); });
     return;
   }
-  // Part k starts at the noted comma nearest below element k * n / parts.
+  // Part k starts at the noted comma at or below element k * (n / parts):
+  // it may be up to a stride shorter than the others.
   std::vector<std::size_t> first(parts + 1, n);
   std::vector<Cursor> start(parts, c);
   for (std::size_t k = 1; k < parts; ++k) {
@@ -332,7 +338,7 @@ void read_array(Cursor& c, std::vector<T>& out, Literals& literals, const Stream
       if (i > first[k]) at.expect(',');
       read(at, i, cache, out[i]);
     }
-    if (k + 1 < parts ? !at.before(start[k + 1]) : !at.take(']')) throw Unsupported{};
+    if (k + 1 < parts ? !at.stands_before(start[k + 1]) : !at.take(']')) throw Unsupported{};
     if (k + 1 == parts) c = at;  // the reading goes on after the array
   };
   std::vector<std::exception_ptr> failed(parts);

@@ -158,6 +158,18 @@ TEST_CASE("a large array is read in parts on threads, as one thread reads it") {
     // "\u006e" is "n": read by the document reader, the graph is the plain one.
     CHECK(by_text(consts(3000, at, R"(\u006e)" + std::to_string(at))) == test::spec_text(*whole));
   }
+  // Junk between an element and the comma a part starts after (element 1500
+  // of the nodes, 3000 of the edges, with parts of 1500 and 3000): the part
+  // before it must end at that comma, so no split reads it.
+  for (const std::string before : {R"(,{"id":"n1500")", R"(,{"id":"g1500")"})
+    for (const char* junk : {" x", ":", "}", "]"}) {
+      auto bad = text;
+      bad.insert(bad.find(before), junk);
+      CAPTURE(bad.substr(bad.find(before) - 40, 80));
+      for (const format::StreamSplit split : {format::StreamSplit{1, 1}, format::StreamSplit{2, 100}, format::StreamSplit{2, 1500}})
+        CHECK_FALSE(format::stream_program(bad, split).has_value());
+      CHECK(by_text(bad).starts_with("error: f:1:"));
+    }
 }
 
 TEST_CASE("the forms it leaves to the document reader, which reads them as before") {
