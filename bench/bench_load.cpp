@@ -73,7 +73,7 @@ void row(const bench::Shape& s, const fs::path& dir, int reps, bool reuse) {
 }
 
 [[noreturn]] void usage() {
-  std::fprintf(stderr, "usage: bench_load [--nodes N] [--reps R] [--dir DIR] [--reuse]\n");
+  std::fprintf(stderr, "usage: bench_load [--nodes N] [--reps R] [--dir DIR] [--reuse] [--shape chain|fan-out-in|layered]\n");
   std::exit(2);
 }
 
@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   int reps = 1;
   fs::path dir;
   bool reuse = false;
+  std::string only;  // one shape's row; empty: all three
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--reuse") == 0) {
       reuse = true;
@@ -93,6 +94,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--nodes") == 0) nodes = std::strtoull(argv[++i], nullptr, 10);
     else if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--dir") == 0) dir = argv[++i];
+    else if (std::strcmp(argv[i], "--shape") == 0) only = argv[++i];
     else usage();
   }
   if (nodes < 2000 || reps < 1) usage();
@@ -101,7 +103,11 @@ int main(int argc, char** argv) {
   std::printf("files in %s, best of %d\n\n", dir.c_str(), reps);
   std::printf("| shape | nodes | file MiB | read ms | validate ms | compile ms | total ms | total CPU ms | hash ms |\n"
               "|---|---|---|---|---|---|---|---|---|\n");
-  row(bench::chain(nodes), dir, reps, reuse);
-  row(bench::fan_out_in(nodes), dir, reps, reuse);
-  row(bench::layered(nodes / 1000, 1000, 1), dir, reps, reuse);
+  bool any = false;
+  for (const auto& s : {bench::chain(nodes), bench::fan_out_in(nodes), bench::layered(nodes / 1000, 1000, 1)})
+    if (only.empty() || s.name == only) {
+      row(s, dir, reps, reuse);
+      any = true;
+    }
+  if (!any) usage();
 }
