@@ -4,14 +4,16 @@
 // the executor. `tfsem run FILE` does these three steps before its first run,
 // then prints the program's hash, which is timed apart (the last column, not
 // in the total: the Program computes it on its first call).
-// Usage: bench_load [--nodes N] [--reps R] [--dir DIR] [--reuse]   (prints a Markdown
-// table; the files stay in DIR, by default under the system's temp dir, and
-// --reuse reads those already there instead of writing them again)
+// Usage: bench_load [--nodes N] [--reps R] [--dir DIR] [--reuse] [--shape NAME]
+// (prints a Markdown table; the files stay in DIR, by default under the
+// system's temp dir, and --reuse reads those already there instead of writing
+// them again; --shape times one shape, chain, fan-out-in or layered, alone)
 #include "bench/shapes.hpp"
 #include "fast_exec/compiled.hpp"
 #include "semantics/format/graph_json.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -20,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 using namespace tfsem;
 using Clock = std::chrono::steady_clock;
@@ -72,6 +75,13 @@ void row(const bench::Shape& s, const fs::path& dir, int reps, bool reuse) {
   std::fflush(stdout);
 }
 
+// The shapes by name, each made only when its row comes.
+const std::array<std::pair<std::string_view, bench::Shape (*)(std::size_t)>, 3> shapes{{
+    {"chain", [](std::size_t n) { return bench::chain(n); }},
+    {"fan-out-in", [](std::size_t n) { return bench::fan_out_in(n); }},
+    {"layered", [](std::size_t n) { return bench::layered(n / 1000, 1000, 1); }},
+}};
+
 [[noreturn]] void usage() {
   std::fprintf(stderr, "usage: bench_load [--nodes N] [--reps R] [--dir DIR] [--reuse] [--shape chain|fan-out-in|layered]\n");
   std::exit(2);
@@ -98,16 +108,12 @@ int main(int argc, char** argv) {
     else usage();
   }
   if (nodes < 2000 || reps < 1) usage();
+  if (!only.empty() && std::none_of(shapes.begin(), shapes.end(), [&](const auto& s) { return s.first == only; })) usage();
   if (dir.empty()) dir = fs::temp_directory_path() / ("tfsem-bench-load-" + std::to_string(nodes));
   fs::create_directories(dir);
   std::printf("files in %s, best of %d\n\n", dir.c_str(), reps);
   std::printf("| shape | nodes | file MiB | read ms | validate ms | compile ms | total ms | total CPU ms | hash ms |\n"
               "|---|---|---|---|---|---|---|---|---|\n");
-  bool any = false;
-  for (const auto& s : {bench::chain(nodes), bench::fan_out_in(nodes), bench::layered(nodes / 1000, 1000, 1)})
-    if (only.empty() || s.name == only) {
-      row(s, dir, reps, reuse);
-      any = true;
-    }
-  if (!any) usage();
+  for (const auto& [name, shape] : shapes)
+    if (only.empty() || name == only) row(shape(nodes), dir, reps, reuse);
 }

@@ -307,8 +307,8 @@ void read_edge(Cursor& c, std::string path, Literals& literals, EdgeSpec& e) {
   e.where = std::move(path);
 }
 
-// Backs the pages of [p, p + bytes) now, `parts` threads each asking the
-// kernel for its share (MADV_POPULATE_WRITE), before one thread constructs the
+// Backs the whole pages of [p, p + bytes) now, `parts` threads each asking the
+// kernel for an equal share (MADV_POPULATE_WRITE), before one thread constructs the
 // objects they will hold. On a virtual machine whose host hands it memory as
 // it is first touched, backing a page costs far more than writing it
 // (docs/performance.md, "Loading large graphs"), and unlike one thread's
@@ -321,16 +321,18 @@ void fault_in(void* p, std::size_t bytes, std::size_t parts) {
   const auto begin = (reinterpret_cast<std::uintptr_t>(p) + page - 1) & ~(page - 1);
   const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(page - 1);
   if (end <= begin) return;
-  const auto share = ((end - begin) / parts + page - 1) & ~(page - 1);
+  const auto pages = (end - begin) / page;
+  const auto share = (pages + parts - 1) / parts * page;
   const auto populate = [&](std::size_t k) {
     const auto from = begin + k * share, to = std::min(end, from + share);
     if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);  // advice: failure is harmless
   };
   try {
     std::vector<std::jthread> helpers;
+    helpers.reserve(parts - 1);
     for (std::size_t k = 1; k < parts; ++k) helpers.emplace_back(populate, k);
     populate(0);
-  } catch (const std::system_error&) {
+  } catch (const std::exception&) {  // no thread (or no memory) for a share: advice, never a failure
   }
 #else
   static_cast<void>(p), static_cast<void>(bytes), static_cast<void>(parts);
