@@ -307,6 +307,18 @@ void read_edge(Cursor& c, std::string path, Literals& literals, EdgeSpec& e) {
   e.where = std::move(path);
 }
 
+// Runs f(k) for each k in [0, parts): f(0) on this thread, after the others
+// have each been started on a thread of its own; all are joined before it
+// returns. A thread that cannot start throws (std::system_error) once those
+// started are joined, and f(0) has not run then.
+template <class F>
+void on_threads(std::size_t parts, const F& f) {
+  std::vector<std::jthread> helpers;
+  helpers.reserve(parts - 1);
+  for (std::size_t k = 1; k < parts; ++k) helpers.emplace_back([&f, k] { f(k); });
+  f(0);
+}
+
 // Backs the whole pages of [p, p + bytes) now, `parts` threads each asking the
 // kernel for an equal share (MADV_POPULATE_WRITE), before one thread constructs the
 // objects they will hold. On a virtual machine whose host hands it memory as
@@ -328,10 +340,7 @@ void fault_in(void* p, std::size_t bytes, std::size_t parts) {
     if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);  // advice: failure is harmless
   };
   try {
-    std::vector<std::jthread> helpers;
-    helpers.reserve(parts - 1);
-    for (std::size_t k = 1; k < parts; ++k) helpers.emplace_back(populate, k);
-    populate(0);
+    on_threads(parts, populate);
   } catch (const std::exception&) {  // no thread (or no memory) for a share: advice, never a failure
   }
 #else
@@ -351,10 +360,10 @@ void read_array(Cursor& c, std::vector<T>& out, Literals& literals, const Stream
   const auto layout = c.layout(split.threads > 1 ? stride : 0);
   const std::size_t n = layout.elements;
   const std::size_t parts = std::min<std::size_t>(split.threads, n / std::max<std::size_t>(1, split.min_part));
+  out.reserve(n);
   // With two parts or more, n - 1 commas >= 2 min_part - 1 >= stride: some
   // are noted. The test guards the index below on any text all the same.
   if (parts < 2 || layout.marks.empty()) {
-    out.reserve(n);
     elements(c, [&](std::size_t i) { read(c, i, literals, out.emplace_back()); });
     return;
   }
@@ -368,7 +377,6 @@ void read_array(Cursor& c, std::vector<T>& out, Literals& literals, const Stream
     start[k] = layout.marks[mark];
   }
   first[0] = 0;
-  out.reserve(n);
   fault_in(out.data(), n * sizeof(T), parts);
   out.resize(n);
   start[0].expect('[');
@@ -382,24 +390,14 @@ void read_array(Cursor& c, std::vector<T>& out, Literals& literals, const Stream
     if (k + 1 == parts) c = at;  // the reading goes on after the array
   };
   std::vector<std::exception_ptr> failed(parts);
-  {
-    std::vector<std::jthread> helpers;  // joined as the block ends, whatever this thread's part did
-    helpers.reserve(parts - 1);
-    for (std::size_t k = 1; k < parts; ++k)
-      helpers.emplace_back([&, k] {
-        try {
-          Literals own;
-          read_part(k, own);
-        } catch (...) {
-          failed[k] = std::current_exception();
-        }
-      });
+  on_threads(parts, [&](std::size_t k) {
     try {
-      read_part(0, literals);
+      Literals own;
+      read_part(k, k == 0 ? literals : own);
     } catch (...) {
-      failed[0] = std::current_exception();
+      failed[k] = std::current_exception();
     }
-  }
+  });
   for (const auto& f : failed)
     if (f) std::rethrow_exception(f);
 }
