@@ -1,8 +1,10 @@
 #include "fast_exec/compiled.hpp"
 
 #include "semantics/diagnostic.hpp"
+#include "semantics/prefetch.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace tfsem::fast_exec {
@@ -10,6 +12,9 @@ namespace tfsem::fast_exec {
 namespace {
 
 std::uint32_t u32(std::size_t v) { return static_cast<std::uint32_t>(v); }
+
+// How many nodes ahead the pass over the nodes loads the edges their outputs take.
+constexpr std::size_t kAhead = 8;
 
 std::uint32_t site_of(const Node& n) { return u32(std::get<std::int64_t>(n.attrs->at(std::string(kSiteAttr)))); }
 
@@ -55,11 +60,14 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       cf.nodes.push_back(u32(n.index()));
     }
   }
-  // Each node's kind, a byte per node: the pass over the edges reads their
-  // ends' kinds at random, which a Node, 208 bytes, would make a cache miss each.
+  // Each node's kind and local index, 5 bytes per node: the passes over the
+  // edges read their ends' at random, which a Node (208 bytes) or a
+  // CompiledNode (80) would make a cache miss each.
   std::vector<OpKind> kinds(prog.nodes().size());
+  std::vector<std::uint32_t> locals(prog.nodes().size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) locals[i] = nodes[i].local;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> site_calls;
-  std::size_t constant_count = 0;
+  std::size_t constant_values = 0;
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     const auto& n = prog.node(NodeId(i));
     if (n.op.kind == Op::Kind::function && prog.variable_of(NodeId(i)))
@@ -68,7 +76,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
                        "--tf1-refs); tfsem check and trace explore this graph");
     auto& c = nodes[i];
     c.kind = kinds[i] = n.op.kind;
-    if (is_constant(n)) ++constant_count;
+    if (is_constant(n)) constant_values += n.out.size();
     if (c.kind == OpKind::enter || c.kind == OpKind::call) {
       c.target = prog.edge(n.out[0]).frame.value;
       c.site = c.kind == OpKind::call ? site_of(n) : 0;
@@ -86,39 +94,49 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     o.edge = u32(e);
     o.route = route_of(kinds, edge);
     o.control = edge.kind == EdgeKind::control;
+    o.slot = slot[e];
     if (!edge.is_output()) {
       o.dst = edge.dst.value;
-      o.slot = slot[e];
       o.port = edge.dst_port;
-      o.local = nodes[o.dst].local;
+      o.local = locals[o.dst];
       const auto kind = kinds[o.dst];
       o.into = kind == OpKind::merge ? Into::merge : kind == OpKind::return_ ? Into::return_ : Into::node;
     }
     return o;
   };
   // One pass over the edges (the three million of a million-node layered
-  // graph are 336 MB): input slots, back edges, call sites, the input edges
-  // and the fetched outputs.
+  // graph are 336 MB): input slots, the fetched outputs' indices, back edges,
+  // call sites and the input edges.
   call_site.assign(prog.edges().size(), kNone);
   back_edge.assign(prog.edges().size(), 0);
-  fetch_index.assign(prog.edges().size(), kNone);
   for (std::size_t e = 0; e < prog.edges().size(); ++e) {
     const auto& edge = prog.edge(EdgeId(e));
-    if (!edge.is_output() && edge.kind != EdgeKind::control) slot[e] = frames[nodes[edge.dst.index()].frame].slots++;
+    if (edge.is_output()) {
+      slot[e] = edge.fetch.empty() ? kNone : u32(fetched.size());
+      if (!edge.fetch.empty()) fetched.push_back(u32(e));
+    } else if (edge.kind != EdgeKind::control) {
+      slot[e] = frames[nodes[edge.dst.index()].frame].slots++;
+    }
     back_edge[e] = edge.back ? 1 : 0;
     if (edge.call && !edge.is_input() && kinds[edge.src.index()] == OpKind::call) call_site[e] = site_of(prog.node(edge.src));
     if (edge.is_input()) inputs.push_back(out_of(e));
-    if (edge.is_output() && !edge.fetch.empty()) {
-      fetch_index[e] = u32(fetched.size());
-      fetched.push_back(u32(e));
-    }
   }
   calls_at_site.assign(prog.nodes().size(), 0);
-  constants.reserve(constant_count);  // a tuple moved as the array grows is copied, its tensors too
+  constants.reserve(constant_values);
   in_slots.reserve(prog.edges().size());
   in_edges.reserve(prog.edges().size());
   outs.reserve(prog.edges().size());
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
+    // The edges a node's outputs take are anywhere among the edges (each one's
+    // id is its place in the spec): their lines are loaded some nodes ahead.
+    if (i + kAhead < prog.nodes().size()) {
+      const auto& ahead = prog.node(NodeId(i + kAhead));
+      for (const auto* list : {&ahead.out, &ahead.control_out})
+        for (auto e : *list) {
+          prefetch(&prog.edge(e).dst);
+          prefetch(&prog.edge(e).call);
+        }
+    }
     const NodeId id(i);
     const auto& n = prog.node(id);
     auto& c = nodes[i];
@@ -151,9 +169,10 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       c.exit = u32(frame.exits.size());
       frame.exits.push_back(u32(i));
     }
-    if (is_constant(n)) {
-      constants.push_back(std::move(apply(*c.fn, {}, *n.attrs, terms).front()));
-      c.constant = u32(constants.size());
+    if (is_constant(n)) {  // its tuple has one tensor per output port (G-ARITY)
+      auto tuple = std::move(apply(*c.fn, {}, *n.attrs, terms).front());
+      c.constant = u32(constants.size() + 1);
+      std::move(tuple.begin(), tuple.end(), std::back_inserter(constants));
     }
   }
   for (auto& f : frames) {

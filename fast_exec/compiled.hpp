@@ -30,7 +30,9 @@ enum class Into : std::uint8_t { node, merge, return_ };
 struct CompiledOut {
   std::uint32_t edge = 0;
   std::uint32_t dst = kNone;   // the destination node; kNone for an output edge
-  std::uint32_t slot = 0;      // its input slot in the destination's iteration state (data edges)
+  // A data edge: its input slot in the destination's iteration state. An
+  // output edge: its index in CompiledGraph::fetched, or kNone (not fetched).
+  std::uint32_t slot = 0;
   std::uint32_t port = 0;      // the destination's input port (data edges)
   std::uint32_t local = 0;     // the destination's CompiledNode::local
   Route route = Route::same;
@@ -39,7 +41,6 @@ struct CompiledOut {
 };
 
 struct CompiledNode {
-  Op::Kind kind = Op::Kind::function;
   const FunctionDef* fn = nullptr;
   const Attrs* attrs = nullptr;
   VarId var{};                 // Var(x), or the variable a Read or Assign-f accesses
@@ -55,13 +56,15 @@ struct CompiledNode {
   std::uint32_t target = 0;     // Enter: the loop frame entered; Call: the function's frame
   std::uint32_t site = 0;       // Call, Return: the call site
   std::uint32_t exit = 0;       // Exit: its index among its frame's Exits
+  // A deterministic function without inputs (Const) is computed once, here:
+  // its tuple, one tensor per data output, is constants[constant - 1 ..
+  // constant - 1 + out_count). 0: computed at run time.
+  std::uint32_t constant = 0;
+  Op::Kind kind = Op::Kind::function;  // beside the flags: 80 bytes a node, not 88
   bool stateful = false;        // Read or Assign-f
   bool invariant = false;       // a constant Enter (C-ENTER-CONST)
   bool loop_merge = false;      // a Merge with a back edge
   bool returns = false;         // an output goes to a caller's Return (C-RETURN)
-  // A deterministic function without inputs (Const) is computed once, here:
-  // its result is constants[constant - 1]. 0: computed at run time.
-  std::uint32_t constant = 0;
 };
 
 // The template of an iteration's state in one static frame.
@@ -84,9 +87,8 @@ struct CompiledGraph {
   std::vector<std::uint32_t> in_slots, in_edges;  // by CompiledNode::in_begin: each data input's slot and edge
   std::vector<CompiledOut> outs;        // by CompiledNode::out_begin
   std::vector<CompiledOut> inputs;      // the input edges, delivered when a run starts
-  std::vector<Tuple> constants;
+  std::vector<Tensor> constants;        // the constants' tuples, one after another (CompiledNode::constant)
   std::vector<std::uint32_t> fetched;    // the output edges that have a fetch name, in edge order
-  std::vector<std::uint32_t> fetch_index;  // by edge: its index in fetched, or kNone
   std::vector<std::uint32_t> calls_at_site;  // by Call node: the Calls of its site (the callee waits for each)
   std::vector<std::uint32_t> call_site;      // by edge: a Call's data output: its site (C-CALL); kNone otherwise
   std::vector<std::uint8_t> back_edge;       // by edge: leaves a NextIteration

@@ -447,7 +447,7 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
 void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
   if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready);  // C-RETURN
   if (o.dst != kNone) return deliver(it, o, std::move(v), ready);
-  const auto k = graph_.fetch_index[o.edge];
+  const auto k = o.slot;  // its index among the fetched outputs
   if (k == kNone) return;  // G-FETCH: only the root's outputs are fetched
   if (v.tensor() != nullptr) {  // the usual: a tensor on the host (a fetched constant stays boxed)
     run.fetched[k] = v.take_tensor();

@@ -27,16 +27,15 @@ Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
   place();
   at_once_ = at_once_firings(graph_, placement_.on_accelerator);
   inline_next_ = inline_successors(graph_, at_once_);
-  host_constant_begin_.push_back(0);
-  for (const auto& tuple : graph_.constants)
-    host_constant_begin_.push_back(host_constant_begin_.back() + static_cast<std::uint32_t>(tuple.size()));
-  host_constants_.resize(host_constant_begin_.back());
+  host_constants_.resize(graph_.constants.size());
   for (const auto& c : graph_.nodes) {
     if (c.constant == 0) continue;
     const auto outs = std::span(graph_.outs).subspan(c.out_begin, c.out_count);
     const bool fetched = std::any_of(outs.begin(), outs.end(), [](const CompiledOut& o) { return o.route == Route::output; });
-    auto slot = host_constants(c).begin();
-    for (const auto& v : graph_.constants[c.constant - 1]) *slot++ = fetched ? Slot::boxed(v) : Slot(v);
+    for (std::uint32_t j = 0; j < c.out_count; ++j) {
+      const auto& v = graph_.constants[c.constant - 1 + j];
+      host_constants_[c.constant - 1 + j] = fetched ? Slot::boxed(v) : Slot(v);
+    }
   }
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
@@ -69,13 +68,13 @@ void Session::place() {
   for (std::size_t n = 0; n < graph_.nodes.size(); ++n) {
     const auto& c = graph_.nodes[n];
     const auto outs = c.out_count + c.control_out_count;
-    if (c.constant == 0 || outs == 0) continue;
+    if (c.constant == 0 || c.out_count == 0) continue;  // a NoOp has no tensor to place
     bool all = true;
     for (std::uint32_t j = 0; j < outs; ++j) {
       const auto dst = graph_.outs[c.out_begin + j].dst;
       all = all && dst != kNone && pl.on_accelerator[dst];
     }
-    const auto& tuple = graph_.constants[c.constant - 1];
+    const auto tuple = std::span(graph_.constants).subspan(c.constant - 1, c.out_count);
     for (const auto& t : tuple) all = all && acc->holds(t);
     if (!all) continue;
     pl.on_accelerator[n] = true;

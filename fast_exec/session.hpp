@@ -138,15 +138,13 @@ class Session {
   CompiledGraph graph_;
   ExecOptions options_;
   Placement placement_;
-  // Every constant's tuple as tokens, scalars unboxed unless fetched, one after
-  // another; constant k's begins at host_constant_begin_[k - 1].
+  // CompiledGraph::constants as tokens, scalars unboxed unless fetched.
   std::vector<Slot> host_constants_;
-  std::vector<std::uint32_t> host_constant_begin_;
   [[nodiscard]] std::span<Slot> host_constants(const CompiledNode& c) {
-    const auto begin = host_constant_begin_[c.constant - 1], end = host_constant_begin_[c.constant];
-    return std::span(host_constants_).subspan(begin, end - begin);
+    return std::span(host_constants_).subspan(c.constant - 1, c.out_count);
   }
-  std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;  // uploaded once, for constants placed on the accelerator
+  // Uploaded once, for constants placed on the accelerator: by CompiledNode::constant - 1.
+  std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;
   std::vector<std::unique_ptr<Variable>> vars_;
   std::vector<std::uint8_t> at_once_;       // by node: AtOnce (at_once_firings)
   std::vector<std::uint32_t> inline_next_;  // by node (inline_successors)
