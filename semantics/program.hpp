@@ -8,11 +8,10 @@
 #pragma once
 
 #include "semantics/content.hpp"
+#include "semantics/edge_list.hpp"
 #include "semantics/ids.hpp"
 #include "semantics/name_index.hpp"
 #include "semantics/ops.hpp"
-
-#include <boost/container/small_vector.hpp>
 
 #include <deque>
 #include <memory>
@@ -32,10 +31,6 @@ struct Op {
   VarId var{};                      // for var
   bool ref = false;                 // a control-flow op on a variable edge (RefSwitch, ...)
 };
-
-// A node's edges: most nodes have one or two of each sort, held in place
-// (a million-node graph would otherwise make three million small blocks).
-using EdgeList = boost::container::small_vector<EdgeId, 2>;
 
 struct Node {
   std::string name;
