@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <stdexcept>
+#include <string>
 
 namespace tfsem::fast_exec {
 
@@ -87,6 +89,8 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     if (c.kind == OpKind::return_) c.site = site_of(n);
   }
   for (std::size_t f = 0; f < frames.size(); ++f) frames[f].children = u32(child_slots[f].size());
+  // By edge: a data edge's input slot, an output edge's index in `fetched`
+  // (kNone: not fetched), as CompiledOut::slot holds them.
   std::vector<std::uint32_t> slot(prog.edges().size(), 0);
   auto out_of = [&](std::size_t e) {
     const auto& edge = prog.edge(EdgeId(e));
@@ -169,8 +173,13 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       c.exit = u32(frame.exits.size());
       frame.exits.push_back(u32(i));
     }
-    if (is_constant(n)) {  // its tuple has one tensor per output port (G-ARITY)
+    if (is_constant(n)) {
       auto tuple = std::move(apply(*c.fn, {}, *n.attrs, terms).front());
+      // A function gives a tensor per output (its kernel's contract), and
+      // G-ARITY gives it an edge per output: the tuples lie end to end.
+      if (tuple.size() != n.out.size())
+        throw std::logic_error("constant node '" + n.name + "' gave " + std::to_string(tuple.size()) +
+                               " tensors for its " + std::to_string(n.out.size()) + " outputs");
       c.constant = u32(constants.size() + 1);
       std::move(tuple.begin(), tuple.end(), std::back_inserter(constants));
     }

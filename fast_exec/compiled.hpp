@@ -58,7 +58,8 @@ struct CompiledNode {
   std::uint32_t exit = 0;       // Exit: its index among its frame's Exits
   // A deterministic function without inputs (Const) is computed once, here:
   // its tuple, one tensor per data output, is constants[constant - 1 ..
-  // constant - 1 + out_count). 0: computed at run time.
+  // constant - 1 + out_count). 0: computed at run time. Not a key: a NoOp's
+  // tuple is empty, and its index the next constant's.
   std::uint32_t constant = 0;
   Op::Kind kind = Op::Kind::function;  // beside the flags: 80 bytes a node, not 88
   bool stateful = false;        // Read or Assign-f

@@ -6,6 +6,7 @@
 #include "semantics/semantics.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <thread>
 
@@ -263,6 +264,7 @@ void Session::return_to_caller(Run& run, const Instance& callee, const CompiledO
 }
 
 bool Session::arrive(IterState& it, const CompiledOut& o, Slot&& v) {
+  assert(o.dst != kNone);  // an output edge's slot is its fetch index (put)
   if (o.into == Into::merge) return arrive_at_merge(it, o, std::move(v));
   if (o.into == Into::return_) return arrive_at_return(it, o, std::move(v));
   const auto l = o.local;

@@ -68,7 +68,8 @@ void Session::place() {
   for (std::size_t n = 0; n < graph_.nodes.size(); ++n) {
     const auto& c = graph_.nodes[n];
     const auto outs = c.out_count + c.control_out_count;
-    if (c.constant == 0 || c.out_count == 0) continue;  // a NoOp has no tensor to place
+    // One tensor uploaded, one token sent (Session::fire): a constant of one output.
+    if (c.constant == 0 || c.out_count != 1) continue;
     bool all = true;
     for (std::uint32_t j = 0; j < outs; ++j) {
       const auto dst = graph_.outs[c.out_begin + j].dst;

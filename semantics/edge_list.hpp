@@ -8,6 +8,7 @@
 #include "semantics/ids.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -17,12 +18,13 @@ namespace tfsem {
 class EdgeList {
  public:
   EdgeList() = default;
-  EdgeList(const EdgeList& other) { append(other.begin(), other.size()); }
+  EdgeList(const EdgeList& other) { *this = other; }
   EdgeList(EdgeList&& other) noexcept { take(other); }
   EdgeList& operator=(const EdgeList& other) {
     if (this != &other) {
-      size_ = 0;
-      append(other.begin(), other.size());
+      reserve(other.size_);  // may throw: the list is unchanged then
+      std::copy(other.begin(), other.end(), data());
+      size_ = other.size_;
     }
     return *this;
   }
@@ -33,7 +35,7 @@ class EdgeList {
     }
     return *this;
   }
-  ~EdgeList() { release(); }
+  ~EdgeList() { release_block(); }
 
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }
@@ -41,8 +43,14 @@ class EdgeList {
   [[nodiscard]] EdgeId* end() { return data() + size_; }
   [[nodiscard]] const EdgeId* begin() const { return data(); }
   [[nodiscard]] const EdgeId* end() const { return data() + size_; }
-  EdgeId& operator[](std::size_t i) { return data()[i]; }
-  const EdgeId& operator[](std::size_t i) const { return data()[i]; }
+  EdgeId& operator[](std::size_t i) {
+    assert(i < size_);
+    return data()[i];
+  }
+  const EdgeId& operator[](std::size_t i) const {
+    assert(i < size_);
+    return data()[i];
+  }
 
   void push_back(EdgeId e) {
     reserve(size_ + 1);
@@ -59,7 +67,7 @@ class EdgeList {
  private:
   static constexpr std::uint32_t kInPlace = 2;
   std::uint32_t size_ = 0;
-  std::uint32_t capacity_ = kInPlace;  // more than kInPlace: the edges are in heap_
+  std::uint32_t capacity_ = kInPlace;  // more than kInPlace: the edges are in storage_.heap
   union Storage {
     Storage() : local{} {}
     EdgeId local[kInPlace];
@@ -72,6 +80,7 @@ class EdgeList {
 
   void reserve(std::size_t n) {
     if (n <= capacity_) return;
+    assert(n <= std::uint32_t{1} << 31);  // a node's edges: ports are at most 64, ids 32 bits
     const auto capacity = static_cast<std::uint32_t>(std::max<std::size_t>(n, 2 * std::size_t{capacity_}));
     auto* block = new EdgeId[capacity];
     std::copy(data(), data() + size_, block);
@@ -79,18 +88,13 @@ class EdgeList {
     storage_.heap = block;
     capacity_ = capacity;
   }
-  void append(const EdgeId* from, std::size_t n) {
-    reserve(size_ + n);
-    std::copy(from, from + n, data() + size_);
-    size_ += static_cast<std::uint32_t>(n);
-  }
-  // Frees the block, if any, leaving the list empty and in place.
   void release_block() {
     if (on_heap()) delete[] storage_.heap;
   }
+  // Frees the block, if any, leaving the list empty with its edges in place.
   void release() {
     release_block();
-    for (auto& e : storage_.local) new (&e) EdgeId{};
+    ::new (&storage_) Storage();  // `local` the union's member again
     size_ = 0;
     capacity_ = kInPlace;
   }

@@ -427,9 +427,9 @@ class ProgramBuilder {
 
   void add_edges() {
     NameIndex fetches;  // the output edges by fetch name
-    // Sized for an output a node, as most graphs have at most: 16 MB for a
-    // million nodes, where sizing it for their three million edges took 64.
-    // It grows past that if need be.
+    // Sized for an output edge a node: 16 MiB for a million nodes, where
+    // sizing it for their three million edges took 64. A graph with more
+    // output edges (dangling control edges count) grows it as they come.
     fetches.reserve(p_->spec_.nodes.size());
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch; };
     const auto& edges = p_->spec_.edges;

@@ -106,6 +106,36 @@ TEST_CASE("placement: the kernels on the accelerator, copies only where an edge 
   CHECK(r.downloads == down);
 }
 
+TEST_CASE("constants without outputs, and with two, beside ones placed on the accelerator") {
+  // A NoOp is a constant with an empty tuple: one whose control edge feeds an
+  // Add on the accelerator stays on the host (its empty tuple has nothing to
+  // upload), and the constants' tuples, lying end to end, keep their values.
+  const auto p = test::program_from(R"({
+    "functions": {"Pair": {}},
+    "nodes": [{"id": "n0", "op": "NoOp"},
+              {"id": "c1", "op": "Const", "attrs": {"value": {"dtype": "i32", "value": [1, 2]}}},
+              {"id": "pair", "op": "Pair"},
+              {"id": "c2", "op": "Const", "attrs": {"value": {"dtype": "i32", "value": [3, 4]}}},
+              {"id": "add", "op": "Add"}],
+    "edges": [
+      {"id": "g0", "kind": "control", "to": "n0", "value": "GO"},
+      {"id": "k1", "kind": "control", "from": "n0", "to": "c1"}, {"id": "k2", "kind": "control", "from": "n0", "to": "c2"},
+      {"id": "k3", "kind": "control", "from": "n0", "to": "pair"}, {"id": "k4", "kind": "control", "from": "n0", "to": "add"},
+      {"id": "a", "kind": "tensor", "from": "c1", "to": "add:0"}, {"id": "b", "kind": "tensor", "from": "c2", "to": "add:1"},
+      {"id": "y", "kind": "tensor", "from": "add"},
+      {"id": "p0", "kind": "tensor", "from": "pair:0"}, {"id": "p1", "kind": "tensor", "from": "pair:1"}]})");
+  fast_exec::ExecOptions o;
+  o.accelerator = std::make_shared<test::EmulatedDevice>();
+  fast_exec::Session session(p, o);
+  const auto on = [&](const char* name) { return session.placement().on_accelerator[p->find_node(name)->index()]; };
+  CHECK(!on("n0"));
+  CHECK(on("add"));
+  const auto r = session.run();
+  REQUIRE(r.fetched.size() == 3);
+  CHECK(content_to_string(*p, r.fetched[0]) == "i32:[4,6]");
+  CHECK(conform::conform(p, on_accelerator(o.accelerator, 20)).conforms());
+}
+
 TEST_CASE("variables stay on the accelerator across runs; a host-only function gets its value copied") {
   const auto p = test::program_from(R"({"name": "acc", "variables": {"x": {"dtype": "i32", "value": [1, 2, 3]}},
     "nodes": [{"id": "v", "op": "Var", "var": "x"}, {"id": "add", "op": "Assign-Add"}, {"id": "v2", "op": "Var", "var": "x"},
