@@ -18,6 +18,10 @@ namespace tfsem {
 
 class NameIndex {
  public:
+  // A name's hash, which a loop over many names may compute once and pass
+  // to prefetch, find and insert.
+  static std::uint32_t hash(std::string_view name) { return static_cast<std::uint32_t>(hash_name(name)); }
+
   // Room for n names without growing.
   void reserve(std::size_t n) {
     std::size_t want = 16;
@@ -28,8 +32,12 @@ class NameIndex {
   // The id of `name`, if it has one; name_of(id) gives an entry's name.
   template <class NameOf>
   [[nodiscard]] std::optional<std::uint32_t> find(std::string_view name, NameOf&& name_of) const {
+    return find(name, hash(name), name_of);
+  }
+  // The same, given the name's hash.
+  template <class NameOf>
+  [[nodiscard]] std::optional<std::uint32_t> find(std::string_view name, std::uint32_t h, NameOf&& name_of) const {
     if (slots_.empty()) return std::nullopt;
-    const auto h = hash(name);
     for (std::size_t i = h & mask();; i = (i + 1) & mask()) {
       const auto& s = slots_[i];
       if (s.id == kEmpty) return std::nullopt;
@@ -37,18 +45,22 @@ class NameIndex {
     }
   }
 
-  // Starts loading the slot where a probe for `name` begins: a loop that looks
-  // up many names issues this some names ahead, so that the table's cache misses,
-  // which dominate a large one's lookups, overlap.
-  void prefetch(std::string_view name) const {
-    if (!slots_.empty()) tfsem::prefetch(&slots_[hash(name) & mask()]);
+  // Starts loading the slot where a probe for the name of hash h begins: a
+  // loop that looks up many names issues this some names ahead, so that the
+  // table's cache misses, which dominate a large one's lookups, overlap.
+  void prefetch(std::uint32_t h) const {
+    if (!slots_.empty()) tfsem::prefetch(&slots_[h & mask()]);
   }
 
   // Gives `name` the id `id`; false, and nothing changed, when it has one already.
   template <class NameOf>
   bool insert(std::string_view name, std::uint32_t id, NameOf&& name_of) {
+    return insert(name, hash(name), id, name_of);
+  }
+  // The same, given the name's hash.
+  template <class NameOf>
+  bool insert(std::string_view name, std::uint32_t h, std::uint32_t id, NameOf&& name_of) {
     if (2 * (size_ + 1) > slots_.size()) rehash(slots_.empty() ? 16 : 2 * slots_.size());
-    const auto h = hash(name);
     for (std::size_t i = h & mask();; i = (i + 1) & mask()) {
       auto& s = slots_[i];
       if (s.id == kEmpty) {
@@ -70,7 +82,6 @@ class NameIndex {
   std::size_t size_ = 0;
 
   [[nodiscard]] std::size_t mask() const { return slots_.size() - 1; }
-  static std::uint32_t hash(std::string_view name) { return static_cast<std::uint32_t>(hash_name(name)); }
   void rehash(std::size_t size) {
     std::vector<Slot> old(size);
     old.swap(slots_);

@@ -7,6 +7,7 @@
 
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <map>
@@ -343,14 +344,21 @@ class ProgramBuilder {
 
   void add_nodes() {
     const auto& nodes = p_->spec_.nodes;
+    std::array<std::uint32_t, kAhead> ahead{};  // the ids' hashes, computed once each, kAhead nodes early
+    const auto start = [&](std::size_t i) {
+      ahead[i % kAhead] = NameIndex::hash(nodes[i].id);
+      p_->node_index_.prefetch(ahead[i % kAhead]);
+    };
+    for (std::size_t i = 0; i < std::min(kAhead, nodes.size()); ++i) start(i);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-      if (i + kAhead < nodes.size()) p_->node_index_.prefetch(nodes[i + kAhead].id);
+      const auto hash = ahead[i % kAhead];
+      if (i + kAhead < nodes.size()) start(i + kAhead);
       const auto& n = nodes[i];
       if (n.id.empty()) {
         error("G-UNIQUE", n.where, "node", "a node needs a non-empty \"id\"");
         continue;
       }
-      if (!p_->node_index_.insert(n.id, static_cast<std::uint32_t>(p_->nodes_.size()), names_of(p_->nodes_))) {
+      if (!p_->node_index_.insert(n.id, hash, static_cast<std::uint32_t>(p_->nodes_.size()), names_of(p_->nodes_))) {
         error("G-UNIQUE", n.where, node_subject(n.id), "node id used twice");
         continue;
       }
@@ -363,10 +371,11 @@ class ProgramBuilder {
     }
   }
 
-  // Resolves one end of an edge; returns false (after reporting) when it is unusable.
-  bool resolve_end(const EdgeSpec& e, const PortRef& ref, EdgeKind kind, const char* end, NodeId& node,
-                   std::uint32_t& port) {
-    auto n = p_->find_node(ref.node);
+  // Resolves one end of an edge (`hash`: its node name's); returns false
+  // (after reporting) when it is unusable.
+  bool resolve_end(const EdgeSpec& e, const PortRef& ref, std::uint32_t hash, EdgeKind kind, const char* end,
+                   NodeId& node, std::uint32_t& port) {
+    auto n = as_id<NodeId>(p_->node_index_.find(ref.node, hash, names_of(p_->nodes_)));
     if (!n) {
       error("G-EDGE-NODE", e.where + "/" + end, edge_subject(e.id), "no node '" + ref.node + "'");
       return false;
@@ -433,21 +442,33 @@ class ProgramBuilder {
     fetches.reserve(p_->spec_.nodes.size());
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch; };
     const auto& edges = p_->spec_.edges;
+    // The hashes of an edge's names (its id, its fetch name, its ends'
+    // nodes), computed once each kAhead edges early, when their slots are loaded.
+    struct Hashes {
+      std::uint32_t id = 0, fetch = 0, from = 0, to = 0;
+    };
+    std::array<Hashes, kAhead> ahead{};
+    const auto start = [&](std::size_t i) {
+      const auto& e = edges[i];
+      auto& h = ahead[i % kAhead];
+      h.id = NameIndex::hash(e.id);
+      h.fetch = e.fetch ? NameIndex::hash(*e.fetch) : h.id;
+      p_->edge_index_.prefetch(h.id);
+      fetches.prefetch(h.fetch);
+      if (e.from) p_->node_index_.prefetch(h.from = NameIndex::hash(e.from->node));
+      if (e.to) p_->node_index_.prefetch(h.to = NameIndex::hash(e.to->node));
+    };
+    for (std::size_t i = 0; i < std::min(kAhead, edges.size()); ++i) start(i);
     for (std::size_t i = 0; i < edges.size(); ++i) {
-      if (i + kAhead < edges.size()) {
-        const auto& ahead = edges[i + kAhead];
-        p_->edge_index_.prefetch(ahead.id);
-        fetches.prefetch(ahead.fetch ? *ahead.fetch : ahead.id);
-        for (const auto* end : {&ahead.from, &ahead.to})
-          if (*end) p_->node_index_.prefetch((*end)->node);
-      }
+      const auto hash = ahead[i % kAhead];
+      if (i + kAhead < edges.size()) start(i + kAhead);
       const auto& e = edges[i];
       const auto subject = [&] { return edge_subject(e.id); };
       if (e.id.empty()) {
         error("G-UNIQUE", e.where, "edge", "an edge needs a non-empty \"id\"");
         continue;
       }
-      if (p_->find_edge(e.id)) {
+      if (p_->edge_index_.find(e.id, hash.id, names_of(p_->edges_))) {
         error("G-UNIQUE", e.where, subject(), "edge id used twice");
         continue;
       }
@@ -464,14 +485,15 @@ class ProgramBuilder {
         error("G-EDGE-ENDS", e.where, subject(), "an edge needs \"from\" or \"to\" (or both)");
         continue;
       }
-      if (e.from && !resolve_end(e, *e.from, edge.kind, "from", edge.src, edge.src_port)) continue;
-      if (e.to && !resolve_end(e, *e.to, edge.kind, "to", edge.dst, edge.dst_port)) continue;
+      if (e.from && !resolve_end(e, *e.from, hash.from, edge.kind, "from", edge.src, edge.src_port)) continue;
+      if (e.to && !resolve_end(e, *e.to, hash.to, edge.kind, "to", edge.dst, edge.dst_port)) continue;
       if (edge.is_input()) set_initial(e, edge);
       else if (!std::holds_alternative<std::monostate>(e.value))
         error("G-INPUT", e.where + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
         edge.fetch = e.fetch ? *e.fetch : e.id;  // the spec's own text (the Program keeps its spec)
-        if (!edge.fetch.empty() && !fetches.insert(edge.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
+        if (!edge.fetch.empty() &&
+            !fetches.insert(edge.fetch, hash.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
           error("G-FETCH", e.where + "/fetch", subject(), "fetch name '" + std::string(edge.fetch) + "' used twice");
       } else if (e.fetch) {
         error("G-FETCH", e.where + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
@@ -494,7 +516,7 @@ class ProgramBuilder {
                 "input port " + dst.name + ":" + std::to_string(edge.dst_port) + " already has edge '" +
                     p_->edges_[dst.in[edge.dst_port].index()].name + "'");
       }
-      p_->edge_index_.insert(e.id, id.value, names_of(p_->edges_));
+      p_->edge_index_.insert(e.id, hash.id, id.value, names_of(p_->edges_));
       p_->edges_.push_back(std::move(edge));
     }
   }
