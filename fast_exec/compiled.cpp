@@ -116,8 +116,11 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   for (std::size_t e = 0; e < prog.edges().size(); ++e) {
     const auto& edge = prog.edge(EdgeId(e));
     if (edge.is_output()) {
-      slot[e] = edge.fetch.empty() ? kNone : u32(fetched.size());
-      if (!edge.fetch.empty()) fetched.push_back(u32(e));
+      slot[e] = kNone;
+      if (!edge.fetch.empty()) {
+        slot[e] = u32(fetched.size());
+        fetched.push_back(u32(e));
+      }
     } else if (edge.kind != EdgeKind::control) {
       slot[e] = frames[nodes[edge.dst.index()].frame].slots++;
     }

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace tfsem::fast_exec {
@@ -95,6 +96,11 @@ struct CompiledGraph {
   std::vector<std::uint8_t> back_edge;       // by edge: leaves a NextIteration
 
   CompiledGraph(std::shared_ptr<const Program> p, const TermOptions& terms);
+
+  // A constant node's tuple (CompiledNode::constant).
+  [[nodiscard]] std::span<const Tensor> tuple(const CompiledNode& c) const {
+    return std::span(constants).subspan(c.constant - 1, c.out_count);
+  }
 };
 
 }  // namespace tfsem::fast_exec

@@ -32,10 +32,9 @@ Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
     if (c.constant == 0) continue;
     const auto outs = std::span(graph_.outs).subspan(c.out_begin, c.out_count);
     const bool fetched = std::any_of(outs.begin(), outs.end(), [](const CompiledOut& o) { return o.route == Route::output; });
-    for (std::uint32_t j = 0; j < c.out_count; ++j) {
-      const auto& v = graph_.constants[c.constant - 1 + j];
-      host_constants_[c.constant - 1 + j] = fetched ? Slot::boxed(v) : Slot(v);
-    }
+    const auto tuple = graph_.tuple(c);
+    std::transform(tuple.begin(), tuple.end(), host_constants(c).begin(),
+                   [&](const Tensor& v) { return fetched ? Slot::boxed(v) : Slot(v); });
   }
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
@@ -75,7 +74,7 @@ void Session::place() {
       const auto dst = graph_.outs[c.out_begin + j].dst;
       all = all && dst != kNone && pl.on_accelerator[dst];
     }
-    const auto tuple = std::span(graph_.constants).subspan(c.constant - 1, c.out_count);
+    const auto tuple = graph_.tuple(c);
     for (const auto& t : tuple) all = all && acc->holds(t);
     if (!all) continue;
     pl.on_accelerator[n] = true;

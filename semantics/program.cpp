@@ -13,6 +13,7 @@
 #include <map>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 namespace tfsem {
 
@@ -342,17 +343,38 @@ class ProgramBuilder {
   // prefetches the index slots it will probe (NameIndex::prefetch).
   static constexpr std::size_t kAhead = 16;
 
+  // What a loop over n elements needs of element i (its names' hashes),
+  // computed by start(i) kAhead elements before i's turn, when start also
+  // prefetches the index slots those hashes lead to; next(i) hands it over
+  // as i's turn comes, and starts element i + kAhead.
+  template <class T, class Start>
+  class Ahead {
+   public:
+    Ahead(std::size_t n, Start start) : n_(n), start_(std::move(start)) {
+      for (std::size_t i = 0; i < std::min(kAhead, n); ++i) ring_[i] = start_(i);
+    }
+    T next(std::size_t i) {
+      const T value = ring_[i % kAhead];
+      if (i + kAhead < n_) ring_[i % kAhead] = start_(i + kAhead);
+      return value;
+    }
+
+   private:
+    std::size_t n_;
+    Start start_;
+    std::array<T, kAhead> ring_{};
+  };
+
   void add_nodes() {
     const auto& nodes = p_->spec_.nodes;
-    std::array<std::uint32_t, kAhead> ahead{};  // the ids' hashes, computed once each, kAhead nodes early
-    const auto start = [&](std::size_t i) {
-      ahead[i % kAhead] = NameIndex::hash(nodes[i].id);
-      p_->node_index_.prefetch(ahead[i % kAhead]);
+    const auto start = [&](std::size_t i) {  // the id's hash
+      const auto h = NameIndex::hash(nodes[i].id);
+      p_->node_index_.prefetch(h);
+      return h;
     };
-    for (std::size_t i = 0; i < std::min(kAhead, nodes.size()); ++i) start(i);
+    Ahead<std::uint32_t, decltype(start)> ahead(nodes.size(), start);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
-      const auto hash = ahead[i % kAhead];
-      if (i + kAhead < nodes.size()) start(i + kAhead);
+      const auto hash = ahead.next(i);
       const auto& n = nodes[i];
       if (n.id.empty()) {
         error("G-UNIQUE", n.where, "node", "a node needs a non-empty \"id\"");
@@ -442,26 +464,24 @@ class ProgramBuilder {
     fetches.reserve(p_->spec_.nodes.size());
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch; };
     const auto& edges = p_->spec_.edges;
-    // The hashes of an edge's names (its id, its fetch name, its ends'
-    // nodes), computed once each kAhead edges early, when their slots are loaded.
+    // The hashes of an edge's names: its id, its fetch name, its ends' nodes.
     struct Hashes {
       std::uint32_t id = 0, fetch = 0, from = 0, to = 0;
     };
-    std::array<Hashes, kAhead> ahead{};
     const auto start = [&](std::size_t i) {
       const auto& e = edges[i];
-      auto& h = ahead[i % kAhead];
+      Hashes h;
       h.id = NameIndex::hash(e.id);
       h.fetch = e.fetch ? NameIndex::hash(*e.fetch) : h.id;
       p_->edge_index_.prefetch(h.id);
       fetches.prefetch(h.fetch);
       if (e.from) p_->node_index_.prefetch(h.from = NameIndex::hash(e.from->node));
       if (e.to) p_->node_index_.prefetch(h.to = NameIndex::hash(e.to->node));
+      return h;
     };
-    for (std::size_t i = 0; i < std::min(kAhead, edges.size()); ++i) start(i);
+    Ahead<Hashes, decltype(start)> ahead(edges.size(), start);
     for (std::size_t i = 0; i < edges.size(); ++i) {
-      const auto hash = ahead[i % kAhead];
-      if (i + kAhead < edges.size()) start(i + kAhead);
+      const auto hash = ahead.next(i);
       const auto& e = edges[i];
       const auto subject = [&] { return edge_subject(e.id); };
       if (e.id.empty()) {
