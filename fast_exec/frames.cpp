@@ -3,6 +3,7 @@
 // C-DEAD, C-MERGE, C-ENTER, C-EXIT, C-NEXT, C-CALL, C-RETURN, C-BOUND, C-DONE.
 #include "fast_exec/frames.hpp"
 
+#include "semantics/prefetch.hpp"
 #include "semantics/semantics.hpp"
 
 #include <algorithm>
@@ -407,6 +408,10 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
     const auto node = todo.back();
     todo.pop_back();
     const auto& c = graph_.nodes[node];
+    // A chain laid out in order fires its nodes in id order, one after the
+    // other, each found only from the last one's edge: the record of the node
+    // kFireAhead ids on is loaded while these fire.
+    if (node + kFireAhead < graph_.nodes.size()) prefetch(&graph_.nodes[node + kFireAhead]);
     const auto* outs = graph_.outs.data() + c.out_begin;
     const auto out_count = c.out_count + c.control_out_count;
     if (c.kind != OpKind::merge && (it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
@@ -442,15 +447,23 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
       continue;
     }
     ++it.fired;
-    for (std::uint32_t j = 0; j < out_count; ++j) send(outs[j], sent.token(j, c.out_count));
+    for (std::uint32_t j = 0; j < out_count; ++j) {
+      if (sent.shape == Sent::constant && j < c.out_count && outs[j].route == Route::output)
+        fetch_constant(run, outs[j].slot, sent.constants[j]);
+      else
+        send(outs[j], sent.token(j, c.out_count));
+    }
   }
 }
 
 void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
   if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready);  // C-RETURN
   if (o.dst != kNone) return deliver(it, o, std::move(v), ready);
-  const auto k = o.slot;  // its index among the fetched outputs
-  if (k == kNone) return;  // G-FETCH: only the root's outputs are fetched
+  if (o.slot != kNone) fetch(run, o.slot, std::move(v));  // G-FETCH: only the root's outputs are fetched
+}
+
+void Session::fetch(Run& run, std::uint32_t k, Slot&& v) {
+  run.fetched_now[k] = 1;
   if (v.tensor() != nullptr) {  // the usual: a tensor on the host (a fetched constant stays boxed)
     run.fetched[k] = v.take_tensor();
   } else if (v.device() == nullptr) {
@@ -459,6 +472,14 @@ void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready
     const std::lock_guard guard(run.trace_lock);
     run.on_device.emplace_back(k, std::move(v));
   }
+}
+
+void Session::fetch_constant(Run& run, std::uint32_t k, const Slot& v) {
+  if (k == kNone) return;
+  const auto* t = v.tensor();
+  if (t == nullptr) return fetch(run, k, Slot(v));
+  run.fetched_now[k] = 1;
+  run.fetched[k] = *t;  // a result that holds this tensor from the last run: no reference count changes
 }
 
 Instance* Session::child_of(IterState& it, std::uint32_t n, bool live, Ready& ready) {

@@ -142,6 +142,9 @@ struct Session::Run {
   // takes them whole; an output on the accelerator waits in on_device, and
   // finish downloads it.
   std::vector<Content> fetched;
+  // By fetch index: whether this run fetched it (1), or the result still
+  // holds an earlier run's, which finish empties.
+  std::vector<std::uint8_t> fetched_now;
   std::vector<std::pair<std::uint32_t, Slot>> on_device;
   std::mutex trace_lock;  // choices and on_device
   std::vector<Fired> choices;

@@ -12,7 +12,9 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <optional>
+#include <span>
 #include <thread>
 
 namespace tfsem::fast_exec {
@@ -279,21 +281,30 @@ void Session::work(Run& run, Task t, std::uint64_t seed) {
   }
 }
 
-RunResult Session::finish(Run& run) {
-  RunResult r;
+void Session::finish(Run& run, RunResult& r) {
   r.stuck = !run.finished || run.stuck_iteration.load(std::memory_order_relaxed);
   if (!run.finished) abandon(run.root);
-  for (auto& x : vars_) {
-    if (options_.var_values) r.var_value.push_back(on_host(run, x->value));
-    r.accesses.push_back(std::exchange(x->accesses, {}));
+  r.var_value.clear();
+  r.accesses.resize(vars_.size());
+  for (std::size_t i = 0; i < vars_.size(); ++i) {
+    auto& x = *vars_[i];
+    if (options_.var_values) r.var_value.push_back(on_host(run, x.value));
+    r.accesses[i] = std::exchange(x.accesses, {});
   }
   r.fetched = std::move(run.fetched);
   for (auto& [k, v] : run.on_device) r.fetched[k] = on_host(run, std::move(v));
   run.on_device.clear();
+  // What this run did not fetch (a stuck run's) is EMPTY, not an earlier run's.
+  const std::span<const std::uint8_t> now(run.fetched_now);
+  for (std::size_t k = 0; k < now.size(); ++k) {
+    const auto* unfetched = static_cast<const std::uint8_t*>(std::memchr(now.data() + k, 0, now.size() - k));
+    if (unfetched == nullptr) break;
+    k = static_cast<std::size_t>(unfetched - now.data());
+    r.fetched[k] = Empty{};
+  }
   r.uploads = run.uploads.exchange(0);
   r.downloads = run.downloads.exchange(0);
   r.choices = std::exchange(run.choices, {});
-  return r;
 }
 
 std::vector<std::pair<std::string, Content>> Session::outputs(const RunResult& r) const {
@@ -305,13 +316,15 @@ std::vector<std::pair<std::string, Content>> Session::outputs(const RunResult& r
 
 // S-INIT: the root instance with its one iteration, the input edges' contents
 // delivered; `ready` gets the nodes that can fire.
-Session::Run& Session::start_run(Ready& ready, bool forced) {
+Session::Run& Session::start_run(Ready& ready, bool forced, RunResult& r) {
   if (!run_) {
     run_ = std::make_unique<Run>();
     run_->session = this;
   }
   auto& run = *run_;
-  run.fetched.assign(graph_.fetched.size(), Empty{});  // moved out by the last run's finish, or left by a throw
+  run.fetched = std::move(r.fetched);  // overwritten where fetched (Session::fetch), emptied by finish elsewhere
+  run.fetched.resize(graph_.fetched.size());
+  run.fetched_now.assign(graph_.fetched.size(), 0);
   run.on_device.clear();
   run.choices.clear();
   run.forced.clear();
@@ -332,8 +345,14 @@ Session::Run& Session::start_run(Ready& ready, bool forced) {
 }
 
 RunResult Session::run() {
+  RunResult r;
+  run(r);
+  return r;
+}
+
+void Session::run(RunResult& r) {
   Ready ready;
-  auto& run = start_run(ready, false);
+  auto& run = start_run(ready, false, r);
   RandomScheduler rng(run.seed);
   if (run.perturb) rng.shuffle(ready);
   {
@@ -343,14 +362,14 @@ RunResult Session::run() {
   }
   if (!pool_) {
     for (auto t : ready) work(run, t, rng.next());
-    return finish(run);
+    return finish(run, r);
   }
   run.active.store(1, std::memory_order_relaxed);  // this thread's share: the run cannot end while it schedules
   for (auto t : ready) schedule(run, t, rng.next());
   release(run);
   std::unique_lock guard(run.done_lock);
   run.done.wait(guard, [&] { return run.quiet; });
-  return finish(run);
+  finish(run, r);
 }
 
 RunResult Session::run_schedule(const Schedule& schedule) {
@@ -358,7 +377,8 @@ RunResult Session::run_schedule(const Schedule& schedule) {
     throw InputError("X-EXEC", "schedule", "the schedule",
                      "a forced schedule runs a graph without control flow; tfsem check and trace replay this one");
   Ready ready;
-  auto& run = start_run(ready, true);
+  RunResult r;
+  auto& run = start_run(ready, true, r);
   run.perturb = false;
   run.forced.assign(graph_.nodes.size(), 0);
   for (const auto& step : schedule) run.forced[step.node.value] = step.choice;
@@ -373,7 +393,8 @@ RunResult Session::run_schedule(const Schedule& schedule) {
     ready.erase(at);
     fire(run, t, rng, ready);
   }
-  return finish(run);
+  finish(run, r);
+  return r;
 }
 
 }  // namespace tfsem::fast_exec

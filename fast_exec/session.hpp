@@ -109,6 +109,11 @@ class Session {
 
   // One run: InTransit starts from the graph's inputs, VarValue from the last run.
   RunResult run();
+  // The same, its results written into r, whose buffers it reuses (as
+  // TensorFlow's Session::Run fills the caller's outputs): a caller that runs
+  // many times keeps one result, and a fetched tensor that r already holds,
+  // a constant's say, is kept as it is.
+  void run(RunResult& r);
   // One run in exactly this order, on the calling thread (a witness from tfsem
   // check); throws InputError when a step is not ready.
   RunResult run_schedule(const Schedule& schedule);
@@ -202,6 +207,8 @@ class Session {
   // grow with the recursion.
   void fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested = 0);
   static constexpr std::uint32_t kNestedAtOnce = 16;
+  // How many node ids ahead fire_at_once loads the record of (a chain in id order).
+  static constexpr std::uint32_t kFireAhead = 32;
   // Whether live Call n of iteration it is the last of its site's Calls to
   // come: the one its callee's instance waits for last (C-CALL).
   [[nodiscard]] bool last_call(const IterState& it, std::uint32_t n) const;
@@ -226,6 +233,10 @@ class Session {
   // (a loop's Exit puts into its function's iteration); for an output edge,
   // its fetched contents.
   void put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
+  // G-FETCH: v as fetched output k; a constant's token by reference, so that a
+  // result that holds that tensor already is left alone (no reference count).
+  void fetch(Run& run, std::uint32_t k, Slot&& v);
+  void fetch_constant(Run& run, std::uint32_t k, const Slot& v);
   // Iteration i of inst, started: invariants delivered, sources queued.
   IterState* start_iteration(Instance& inst, std::uint32_t i, Ready& ready);
   // Marks the leading iterations done (C-DONE), starts a deferred one
@@ -242,8 +253,8 @@ class Session {
   // A task of the pool (or run()'s own share) is over; the last one ends the run.
   static void release(Run& run);
   // forced: run_schedule's run, where every node fired is a step of the schedule.
-  Run& start_run(Ready& ready, bool forced);
-  RunResult finish(Run& run);
+  Run& start_run(Ready& ready, bool forced, RunResult& r);
+  void finish(Run& run, RunResult& r);
 };
 
 }  // namespace tfsem::fast_exec

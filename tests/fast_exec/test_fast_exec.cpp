@@ -59,13 +59,45 @@ TEST_CASE("variables persist across the runs of a session, on one thread and on 
   }
 }
 
-TEST_CASE("a forced schedule reproduces a witness; a step that is not ready is refused") {
+TEST_CASE("a result reused across runs holds each run's fetches, whatever it held before") {
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    fast_exec::ExecOptions o;
+    o.threads = threads;
+    const auto counter = test::program_file("models/counter.json");
+    fast_exec::Session session(counter, o);
+    fast_exec::RunResult r;
+    for (int k = 1; k <= 3; ++k) {
+      session.run(r);
+      CHECK(output_text(*counter, r) == "i32:" + std::to_string(k));
+    }
+    // A stuck run (S-STUCK) into a result full of another run's tensors.
+    const auto stuck = test::program_file("models/call-missing-argument.json");
+    fast_exec::Session s(stuck, o);
+    const auto fresh = s.run();
+    REQUIRE(fresh.stuck);
+    fast_exec::RunResult reused;
+    reused.fetched.assign(fresh.fetched.size(), Tensor::scalar(std::int32_t{7}));
+    s.run(reused);
+    CHECK(reused.stuck);
+    CHECK(reused.fetched == fresh.fetched);
+    session.run(reused);  // another session's result, of another size
+    CHECK_FALSE(reused.stuck);
+    CHECK(output_text(*counter, reused) == "i32:4");
+    CHECK(reused.fetched.size() == 1);
+  }
+}
+
+TEST_CASE("a forced schedule reproduces a witness; a step that is not ready is refused; a prefix fetches nothing") {
   const auto p = test::program_file("models/first-example-no-control.json");
   const Semantics sem(p);
   fast_exec::Session session(p);
   CHECK(output_text(*p, session.run_schedule(parse_schedule(sem, "var_bottom,read,var_top,write"))) == "A");
   CHECK(output_text(*p, session.run_schedule(parse_schedule(sem, "var_top,write,var_bottom,read"))) == "B");
   CHECK_THROWS_AS(session.run_schedule(parse_schedule(sem, "read")), InputError);
+  const auto prefix = session.run_schedule(parse_schedule(sem, "var_bottom"));  // the read never fired
+  CHECK(prefix.stuck);
+  CHECK(output_text(*p, prefix) == "EMPTY");
 }
 
 TEST_CASE("the access log records each variable's order when asked, and it replays") {
