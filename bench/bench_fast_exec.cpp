@@ -1,6 +1,8 @@
 // The executor's scheduling overhead per node on trivial nodes, side by side
 // with oneTBB's flow_graph on the same DAGs in the same process; and the
-// speedup of all threads over one on heavy MatMul kernels.
+// speedup of all threads over one on heavy MatMul kernels. Each session's runs
+// write into one RunResult (Session::run(RunResult&)), as a flow_graph is
+// built once and run again.
 // Usage: bench_fast_exec [--quick]   (prints a Markdown table)
 #include "bench/shapes.hpp"
 #include "fast_exec/session.hpp"
@@ -61,7 +63,7 @@ void row(const bench::Shape& s, int all, int reps) {
     o.threads = threads[k];
     fast_exec::Session session(program, o);
     prep = seconds_since(t1);
-    fast_exec::RunResult result;  // reused, as flow_graph reuses its graph
+    fast_exec::RunResult result;
     ours[k] = best_of(reps, [&] { session.run(result); });
     theirs[k] = tbb_seconds(s, threads[k], reps);
   }
@@ -95,7 +97,8 @@ int main(int argc, char** argv) {
       fast_exec::ExecOptions o;
       o.threads = threads[k];
       fast_exec::Session session(program, o);
-      t[k] = best_of(reps, [&] { session.run(); });
+      fast_exec::RunResult result;
+      t[k] = best_of(reps, [&] { session.run(result); });
     }
     std::printf("| %s | %.3f | %.3f | %.2fx |\n", program->name().c_str(), t[0], t[1], t[0] / t[1]);
   }

@@ -397,6 +397,7 @@ bool Session::call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
 void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested) {
   auto& run = *it.inst->run;
   InlineVector<std::uint32_t, 8> todo{n};
+  auto last = n;  // the node fired before
   auto send = [&](const CompiledOut& o, Slot&& v) __attribute__((always_inline)) {
     if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready, nested + 1);
     if (o.dst == kNone) return put(run, it, o, std::move(v), ready);
@@ -408,10 +409,11 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
     const auto node = todo.back();
     todo.pop_back();
     const auto& c = graph_.nodes[node];
-    // A chain laid out in order fires its nodes in id order, one after the
-    // other, each found only from the last one's edge: the record of the node
-    // kFireAhead ids on is loaded while these fire.
-    if (node + kFireAhead < graph_.nodes.size()) prefetch(&graph_.nodes[node + kFireAhead]);
+    // A chain laid out in order fires its nodes in id order, each found only
+    // from the last one's edge: while the walk goes up the ids one by one,
+    // the record of the node kFireAhead ids on is loaded as these fire.
+    if (node == last + 1 && node + kFireAhead < graph_.nodes.size()) prefetch(&graph_.nodes[node + kFireAhead]);
+    last = node;
     const auto* outs = graph_.outs.data() + c.out_begin;
     const auto out_count = c.out_count + c.control_out_count;
     if (c.kind != OpKind::merge && (it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
