@@ -409,9 +409,7 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
     const auto node = todo.back();
     todo.pop_back();
     const auto& c = graph_.nodes[node];
-    // A chain laid out in order fires its nodes in id order, each found only
-    // from the last one's edge: while the walk goes up the ids one by one,
-    // the record of the node kFireAhead ids on is loaded as these fire.
+    // A chain written in order fires up the ids one by one: load ahead.
     if (node == last + 1 && node + kFireAhead < graph_.nodes.size()) prefetch(&graph_.nodes[node + kFireAhead]);
     last = node;
     const auto* outs = graph_.outs.data() + c.out_begin;
@@ -479,9 +477,11 @@ void Session::fetch(Run& run, std::uint32_t k, Slot&& v) {
 void Session::fetch_constant(Run& run, std::uint32_t k, const Slot& v) {
   if (k == kNone) return;
   const auto* t = v.tensor();
-  if (t == nullptr) return fetch(run, k, Slot(v));
+  assert(t != nullptr);  // a fetched constant's tokens are boxed (host_constants_)
   run.fetched_now[k] = 1;
-  run.fetched[k] = *t;  // a result that holds this tensor from the last run: no reference count changes
+  auto& to = run.fetched[k];
+  if (const auto* held = std::get_if<Tensor>(&to); held != nullptr && held->identity() == t->identity()) return;
+  to = *t;
 }
 
 Instance* Session::child_of(IterState& it, std::uint32_t n, bool live, Ready& ready) {

@@ -14,7 +14,6 @@
 #include <condition_variable>
 #include <cstring>
 #include <optional>
-#include <span>
 #include <thread>
 
 namespace tfsem::fast_exec {
@@ -289,22 +288,23 @@ void Session::finish(Run& run, RunResult& r) {
   for (std::size_t i = 0; i < vars_.size(); ++i) {
     auto& x = *vars_[i];
     if (options_.var_values) r.var_value.push_back(on_host(run, x.value));
-    r.accesses[i] = std::exchange(x.accesses, {});
+    std::swap(r.accesses[i], x.accesses);  // x's log, emptied by start_run, keeps r's old buffer
   }
   r.fetched = std::move(run.fetched);
   for (auto& [k, v] : run.on_device) r.fetched[k] = on_host(run, std::move(v));
   run.on_device.clear();
-  // What this run did not fetch (a stuck run's) is EMPTY, not an earlier run's.
-  const std::span<const std::uint8_t> now(run.fetched_now);
-  for (std::size_t k = 0; k < now.size(); ++k) {
-    const auto* unfetched = static_cast<const std::uint8_t*>(std::memchr(now.data() + k, 0, now.size() - k));
-    if (unfetched == nullptr) break;
-    k = static_cast<std::size_t>(unfetched - now.data());
-    r.fetched[k] = Empty{};
+  // What this run did not fetch (a stuck run's) is EMPTY, not an earlier
+  // run's. memchr finds the next one: a run that fetched all of a million
+  // outputs costs one pass of a vectorized scan.
+  const auto* now = run.fetched_now.data();
+  const auto* end = now + run.fetched_now.size();
+  while (const auto* unfetched = static_cast<const std::uint8_t*>(std::memchr(now, 0, static_cast<std::size_t>(end - now)))) {
+    r.fetched[static_cast<std::size_t>(unfetched - run.fetched_now.data())] = Empty{};
+    now = unfetched + 1;
   }
   r.uploads = run.uploads.exchange(0);
   r.downloads = run.downloads.exchange(0);
-  r.choices = std::exchange(run.choices, {});
+  std::swap(r.choices, run.choices);  // run.choices, emptied by start_run, keeps r's old buffer
 }
 
 std::vector<std::pair<std::string, Content>> Session::outputs(const RunResult& r) const {
@@ -327,6 +327,7 @@ Session::Run& Session::start_run(Ready& ready, bool forced, RunResult& r) {
   run.fetched_now.assign(graph_.fetched.size(), 0);
   run.on_device.clear();
   run.choices.clear();
+  for (auto& x : vars_) x->accesses.clear();
   run.forced.clear();
   run.finished = run.quiet = false;
   run.stuck_iteration.store(false, std::memory_order_relaxed);
@@ -362,7 +363,8 @@ void Session::run(RunResult& r) {
   }
   if (!pool_) {
     for (auto t : ready) work(run, t, rng.next());
-    return finish(run, r);
+    finish(run, r);
+    return;
   }
   run.active.store(1, std::memory_order_relaxed);  // this thread's share: the run cannot end while it schedules
   for (auto t : ready) schedule(run, t, rng.next());
@@ -386,9 +388,11 @@ RunResult Session::run_schedule(const Schedule& schedule) {
   for (std::size_t i = 0; i < schedule.size(); ++i) {
     const auto n = schedule[i].node.value;
     const auto at = std::find_if(ready.begin(), ready.end(), [&](const Task& t) { return t.node == n; });
-    if (at == ready.end())
+    if (at == ready.end()) {
+      finish(run, r);  // the steps before it: the root given back, the access logs taken
       throw InputError("T-SCHEDULE", "schedule", "step " + std::to_string(i + 1),
                        "node '" + graph_.program->node(schedule[i].node).name + "' is not ready in the executor");
+    }
     const auto t = *at;
     ready.erase(at);
     fire(run, t, rng, ready);

@@ -111,11 +111,12 @@ class Session {
   RunResult run();
   // The same, its results written into r, whose buffers it reuses (as
   // TensorFlow's Session::Run fills the caller's outputs): a caller that runs
-  // many times keeps one result, and a fetched tensor that r already holds,
-  // a constant's say, is kept as it is.
+  // many times keeps one result. r's old outputs live until the run replaces
+  // them; a Const's output that r holds already is left as it is.
   void run(RunResult& r);
   // One run in exactly this order, on the calling thread (a witness from tfsem
-  // check); throws InputError when a step is not ready.
+  // check); throws InputError when a step is not ready (the steps before it
+  // have fired: VarValue is theirs).
   RunResult run_schedule(const Schedule& schedule);
 
   // A run's outputs by fetch name.
@@ -233,9 +234,10 @@ class Session {
   // (a loop's Exit puts into its function's iteration); for an output edge,
   // its fetched contents.
   void put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
-  // G-FETCH: v as fetched output k; a constant's token by reference, so that a
-  // result that holds that tensor already is left alone (no reference count).
+  // G-FETCH: v as fetched output k of the run.
   void fetch(Run& run, std::uint32_t k, Slot&& v);
+  // The same for a Const's token, by reference: where the result holds that
+  // tensor already (the last run's), nothing is copied and no count touched.
   void fetch_constant(Run& run, std::uint32_t k, const Slot& v);
   // Iteration i of inst, started: invariants delivered, sources queued.
   IterState* start_iteration(Instance& inst, std::uint32_t i, Ready& ready);

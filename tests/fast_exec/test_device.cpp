@@ -157,3 +157,46 @@ TEST_CASE("variables stay on the accelerator across runs; a host-only function g
     CHECK(r.var_value.empty());
   }
 }
+
+TEST_CASE("one result reused by every run of every model holds what a new result would, on the accelerator too") {
+  // Two sessions of each model run side by side on one thread, so that their
+  // runs agree: one returns a new result each time, the other writes into a
+  // result that every session before it wrote into (other sizes, other
+  // variables). A Const fetched directly takes the reused path (fetch_constant).
+  auto models = test::shipped_models();
+  models.push_back(test::program_from(R"({"name": "consts",
+    "nodes": [{"id": "c", "op": "Const", "attrs": {"value": {"dtype": "i32", "value": [1, 2]}}},
+              {"id": "s", "op": "Const", "attrs": {"value": {"dtype": "f32", "value": 0.5}}}],
+    "edges": [{"id": "g", "kind": "control", "to": "c", "value": "GO"}, {"id": "k", "kind": "control", "from": "c", "to": "s"},
+              {"id": "y", "kind": "tensor", "from": "c"}, {"id": "z", "kind": "tensor", "from": "s"}]})"));
+  fast_exec::RunResult reused;
+  for (const bool accelerator : {false, true})
+    for (const bool var_values : {true, false})
+      for (const bool record : {false, true})
+        for (const auto& p : models) {
+          CAPTURE(p->name());
+          CAPTURE(accelerator);
+          CAPTURE(var_values);
+          CAPTURE(record);
+          fast_exec::ExecOptions o;
+          if (accelerator) o.accelerator = std::make_shared<test::EmulatedDevice>();
+          o.var_values = var_values;
+          o.record_accesses = o.record_merges = record;
+          fast_exec::Session fresh(p, o), reusing(p, o);
+          for (int k = 0; k < 2; ++k) {
+            const auto r = fresh.run();
+            reusing.run(reused);
+            CHECK(reused.fetched == r.fetched);
+            CHECK(reused.var_value == r.var_value);
+            CHECK(reused.stuck == r.stuck);
+            CHECK(reused.uploads == r.uploads);
+            CHECK(reused.downloads == r.downloads);
+            CHECK(reused.choices.size() == r.choices.size());
+            REQUIRE(reused.accesses.size() == r.accesses.size());
+            for (std::size_t x = 0; x < r.accesses.size(); ++x) {
+              REQUIRE(reused.accesses[x].size() == r.accesses[x].size());
+              for (std::size_t i = 0; i < r.accesses[x].size(); ++i) CHECK(reused.accesses[x][i].node == r.accesses[x][i].node);
+            }
+          }
+        }
+}

@@ -95,6 +95,16 @@ TEST_CASE("a forced schedule reproduces a witness; a step that is not ready is r
   CHECK(output_text(*p, session.run_schedule(parse_schedule(sem, "var_bottom,read,var_top,write"))) == "A");
   CHECK(output_text(*p, session.run_schedule(parse_schedule(sem, "var_top,write,var_bottom,read"))) == "B");
   CHECK_THROWS_AS(session.run_schedule(parse_schedule(sem, "read")), InputError);
+  // A schedule refused after a step: what that step logged is not the next run's.
+  fast_exec::ExecOptions o;
+  o.record_accesses = true;
+  fast_exec::Session logged(p, o), clean(p, o);
+  CHECK_THROWS_AS(logged.run_schedule(parse_schedule(sem, "var_bottom,read,read")), InputError);
+  logged.reset();
+  const auto after = logged.run();
+  const auto expected = clean.run();
+  REQUIRE(after.accesses.size() == expected.accesses.size());
+  for (std::size_t x = 0; x < after.accesses.size(); ++x) CHECK(after.accesses[x].size() == expected.accesses[x].size());
   const auto prefix = session.run_schedule(parse_schedule(sem, "var_bottom"));  // the read never fired
   CHECK(prefix.stuck);
   CHECK(output_text(*p, prefix) == "EMPTY");
