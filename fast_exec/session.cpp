@@ -298,7 +298,9 @@ void Session::finish(Run& run, RunResult& r) {
   // outputs costs one pass of a vectorized scan.
   const auto* now = run.fetched_now.data();
   const auto* end = now + run.fetched_now.size();
-  while (const auto* unfetched = static_cast<const std::uint8_t*>(std::memchr(now, 0, static_cast<std::size_t>(end - now)))) {
+  while (now != end) {  // (memchr takes no null pointer, which an empty vector's data may be)
+    const auto* unfetched = static_cast<const std::uint8_t*>(std::memchr(now, 0, static_cast<std::size_t>(end - now)));
+    if (unfetched == nullptr) break;
     r.fetched[static_cast<std::size_t>(unfetched - run.fetched_now.data())] = Empty{};
     now = unfetched + 1;
   }
