@@ -140,8 +140,9 @@ struct Session::Run {
   Instance* root = nullptr;
   // By fetch index: the outputs on the host, as contents, so that the result
   // takes them whole; an output on the accelerator waits in on_device, and
-  // finish downloads it.
-  std::vector<Content> fetched;  // the caller's result's, its last outputs there until overwritten
+  // finish downloads it. It is the caller's result's, whose last outputs stay
+  // until this run's overwrite them.
+  std::vector<Content> fetched;
   // By fetch index: whether this run fetched it (1), or the result still
   // holds an earlier run's, which finish empties.
   std::vector<std::uint8_t> fetched_now;
