@@ -117,10 +117,7 @@ class Search {
     }
     while (level != kNoLevel) {
       if (level != level_) {
-        if (level_ < visited_.levels().size()) {
-          std::vector<StateIndex>().swap(visited_.levels()[level_]);
-          visited_.drop_sleep(level_);
-        }
+        visited_.drop_level(level_);
         level_ = level, next_ = 0;
       }
       expand_round();

@@ -13,6 +13,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -137,11 +138,13 @@ class Search {
     if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
       stop_at_bound(exceeds);
     } else {
-      visited_.add(initial_row_, StateTable::hash(initial_row_), kNoParent, initial_steps_.size(), {}, 1, arrivals_++);
+      const auto level = initial_steps_.size();
+      queue(level, visited_.add(initial_row_, StateTable::hash(initial_row_), kNoParent, level, {}, 1).first);
     }
-    for (std::size_t depth = 0; visited_.levels_from(depth) && result_.complete; ++depth) {
-      search_bucket(visited_.take_level(depth), depth);
-      visited_.drop_sleep(depth);
+    for (std::size_t depth = 0; depth < levels_.size() && result_.complete; ++depth) {
+      const auto bucket = std::exchange(levels_[depth], {});
+      search_bucket(bucket, depth);
+      visited_.drop_level(depth);
     }
     result_.counters.states_stored = visited_.size();
     result_.store_bytes = visited_.bytes();
@@ -167,7 +170,10 @@ class Search {
   std::vector<std::unique_ptr<Expander>> workers_;  // workers_[t] is team thread t's (0: the calling thread)
   Team team_;
   Chunk chunks_[2];  // one being merged while the other is expanded
-  std::uint64_t arrivals_ = 0;  // merged so far: the next arrival's position
+  // The unexpanded states by level, in the order they were first reached:
+  // new states are queued as their chunk is reported, so in the order one
+  // thread would have merged their arrivals, whatever the thread count.
+  std::vector<std::vector<StateIndex>> levels_;
   Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
   std::unordered_map<std::string, Outcome> outcomes_;
@@ -184,7 +190,9 @@ class Search {
   std::uint64_t counted() const {
     std::uint64_t firings = 0;
     for (const auto& w : workers_) firings += w->firings.bytes();
-    return visited_.bytes() + recent_.size() * RecentArrivals::bytes() + codec_.bytes() + firings + race_flags_.bytes();
+    std::uint64_t queued = 0;
+    for (const auto& l : levels_) queued += l.capacity() * sizeof(StateIndex);
+    return visited_.bytes() + queued + recent_.size() * RecentArrivals::bytes() + codec_.bytes() + firings + race_flags_.bytes();
   }
   // The memory --max-memory limits: the process's, as the gauge reads it.
   std::uint64_t memory() { return gauge_.bytes(counted()); }
@@ -251,8 +259,7 @@ class Search {
       if (taken < bucket.size()) take(*next);
       else next->states = {};
       step(now, cut, next, depth);
-      report(*now, cut);
-      for (std::size_t b = 0; b < now->blocks(); ++b) arrivals_ += now->batches[b].successors.size();
+      report(*now, cut, depth);
       if (cut.exceeds.valid()) return stop_at_bound(cut.exceeds);
       if (!within_limits()) return;
       if (opts_.progress && Clock::now() - last_report_ > std::chrono::milliseconds(250)) {
@@ -355,7 +362,10 @@ class Search {
         steps = std::max<std::size_t>(steps, s.steps_end - batch.steps_begin(k));
       }
     }
-    const auto growth = visited_.growth_bytes(arrivals, width, depth + 1, depth + steps);
+    auto growth = visited_.growth_bytes(arrivals, width, depth + 1, depth + steps);
+    const auto n = std::accumulate(arrivals.begin(), arrivals.end(), std::size_t{0});
+    for (auto l = depth + 1; l <= depth + steps && l < levels_.size(); ++l)  // the queues, doubling
+      if (const auto& q = levels_[l]; q.size() + n > q.capacity()) growth += std::max(2 * q.capacity(), q.size() + n) * sizeof(StateIndex);
     const auto max = opts_.limits.max_memory_bytes;
     if (memory() + growth <= max) return true;
     result_.stopped_by = "max-memory " + std::to_string(max >> 20) + " MiB";
@@ -383,8 +393,6 @@ class Search {
         mine.push_back({static_cast<std::uint32_t>(b), batch.by_shard[g]});
     }
     const auto successor = [&](const Arrival& a) -> const Batch::Successor& { return c.batches[a.batch].successors[a.successor]; };
-    auto order = arrivals_;  // the arrivals of the chunk's batches before batch b
-    std::size_t b = 0;
     for (std::size_t i = 0; i < mine.size(); ++i) {
       if (i + 3 * kAhead < mine.size()) tfsem::prefetch(&successor(mine[i + 3 * kAhead]));
       if (i + 2 * kAhead < mine.size()) visited_.prefetch_slot(successor(mine[i + 2 * kAhead]).hash);
@@ -395,8 +403,7 @@ class Search {
         recent.prefetch(successor(ahead).hash);
         tfsem::prefetch(batch.rows.data() + batch.rows_begin(ahead.successor));
       }
-      for (; b < mine[i].batch; ++b) order += c.batches[b].successors.size();
-      auto& batch = c.batches[b];
+      auto& batch = c.batches[mine[i].batch];
       const auto k = mine[i].successor;
       const auto& x = batch.successors[k];
       const std::span<const Code> row(batch.rows.data() + batch.rows_begin(k), x.rows_end - batch.rows_begin(k));
@@ -408,7 +415,7 @@ class Search {
         batch.fresh[k] = 0;
         continue;
       }
-      const auto [to, fresh] = visited_.add(row, x.hash, x.parent, level, sleep, x.paths, order + k);
+      const auto [to, fresh] = visited_.add(row, x.hash, x.parent, level, sleep, x.paths);
       recent.remember(x.hash, row, to);
       batch.to[k] = to;
       batch.fresh[k] = fresh ? 1 : 0;
@@ -416,9 +423,9 @@ class Search {
   }
 
   // What the chunk found, in order, up to the cut: terminal states, races,
-  // counters, the observer's calls. The state whose successor passes a bound
-  // is the last one reported.
-  void report(const Chunk& c, const Cut& cut) {
+  // counters, the observer's calls, and the new states, queued at their
+  // levels. The state whose successor passes a bound is the last one reported.
+  void report(const Chunk& c, const Cut& cut, std::size_t depth) {
     for (std::size_t b = 0; b < c.blocks() && b <= cut.block; ++b) {
       const auto& batch = c.batches[b];
       std::uint32_t race = 0, k = 0;
@@ -431,6 +438,7 @@ class Search {
         for (; k < e.successors_end && cut.before(b, k); ++k) {
           ++result_.counters.transitions;
           if (batch.fresh[k] == 0) ++result_.counters.states_matched;
+          else queue(depth + batch.steps_of(k).size(), batch.to[k]);
           if (opts_.observer.transition) {
             const auto steps = batch.steps_of(k);
             opts_.observer.transition(numbered(si), numbered(batch.to[k]), Schedule(steps.begin(), steps.end()));
@@ -439,6 +447,12 @@ class Search {
         if (k < e.successors_end) return;  // the cut
       }
     }
+  }
+
+  // Queues new state i at its level, after every state first reached before it.
+  void queue(std::size_t level, StateIndex i) {
+    if (levels_.size() <= level) levels_.resize(level + 1);
+    levels_[level].push_back(i);
   }
 
   // The observer's number of state i: the states numbered in the order they were first reached.

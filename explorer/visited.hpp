@@ -64,8 +64,9 @@ class Visited {
     const auto [begin, end] = s.at[position_[i]];
     return {s.pool.data() + begin, s.pool.data() + end};
   }
-  // Lets go of the sleep sets of a level that has been expanded.
-  void drop_sleep(std::size_t level) {
+  // Lets go of a level that has been expanded: its list and sleep sets.
+  void drop_level(std::size_t level) {
+    if (level < levels_.size()) std::vector<StateIndex>().swap(levels_[level]);
     if (level < sleep_.size()) sleep_[level] = {};
   }
 
