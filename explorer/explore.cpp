@@ -110,10 +110,15 @@ struct Cut {
   [[nodiscard]] bool before(std::size_t b, std::uint32_t k) const { return b < block || (b == block && k < successor); }
 };
 
-// One shard per thread would leave a thread idle while another merges a
-// larger shard; two per thread balance as well as four or eight on
-// lost-update-7 (each shard keeps its own dictionaries). One thread needs one.
-unsigned shards_for(unsigned threads) { return threads <= 1 ? 1 : std::min(64U, std::bit_ceil(2 * threads)); }
+// One shard per thread (a power of two). A thread that ends its merge
+// before another takes the step's expansions, so no thread waits for a
+// larger shard; and every shard costs work of its own (its dictionaries, its
+// layouts, its memo of recent arrivals, its data moving between cores): on
+// two threads, two shards took 4 to 5% less time than four on lost-update-8
+// and on lost-update-6 unreduced (docs/explorer.md). One shard with two
+// threads leaves all the merge to one of them, which the searches whose
+// merge is most of the work wait for (8 to 13% slower).
+unsigned shards_for(unsigned threads) { return std::min(64U, std::bit_ceil(std::max(1U, threads))); }
 
 // States are expanded in order of how many firings reach them (every path to a
 // state fires the same nodes), so every arrival at a state, with its path
