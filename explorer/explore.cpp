@@ -384,7 +384,7 @@ class Search {
   // it), its index slot 2 * kAhead before, and kAhead before: its row, the
   // stored row its slot names, its memo entry. The list lets the prefetches
   // run on across the batches' boundaries (with two threads a group is
-  // about 64 arrivals). An arrival at a state an earlier one of the chunk
+  // about 128 arrivals). An arrival at a state an earlier one of the chunk
   // reached skips the table (recent_arrivals.hpp).
   static constexpr std::size_t kAhead = 8;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
