@@ -58,7 +58,7 @@ class Visited {
   }
 
   // The sleep set of state i of level `level`, about to be expanded (nothing
-  // arrives at it any more); valid until drop_sleep(level).
+  // arrives at it any more); valid until drop_level(level).
   [[nodiscard]] std::span<const Transition> sleep(std::size_t level, StateIndex i) const {
     const auto& s = sleep_[level];
     const auto [begin, end] = s.at[position_[i]];
@@ -74,7 +74,7 @@ class Visited {
   [[nodiscard]] std::size_t size() const { return table_.size(); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return arrival_[i]; }
   [[nodiscard]] PathCount paths(StateIndex i) const { return paths_[i]; }
-  // The unexpanded states by level; the search takes a level out before expanding it.
+  // The unexpanded states by level, in the order they were stored; a level lives until drop_level.
   [[nodiscard]] std::vector<std::vector<StateIndex>>& levels() { return levels_; }
 
   [[nodiscard]] std::size_t bytes() const {
