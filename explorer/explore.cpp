@@ -369,8 +369,10 @@ class Search {
     }
     auto growth = visited_.growth_bytes(arrivals, width, depth + 1, depth + steps);
     const auto n = std::accumulate(arrivals.begin(), arrivals.end(), std::size_t{0});
-    for (auto l = depth + 1; l <= depth + steps && l < levels_.size(); ++l)  // the queues, doubling
-      if (const auto& q = levels_[l]; q.size() + n > q.capacity()) growth += std::max(2 * q.capacity(), q.size() + n) * sizeof(StateIndex);
+    for (auto l = depth + 1; l <= depth + steps; ++l) {  // the queues: doubling ends below twice what they will hold
+      const auto size = l < levels_.size() ? levels_[l].size() : 0, capacity = l < levels_.size() ? levels_[l].capacity() : 0;
+      if (size + n > capacity) growth += 2 * (size + n) * sizeof(StateIndex);
+    }
     const auto max = opts_.limits.max_memory_bytes;
     if (memory() + growth <= max) return true;
     result_.stopped_by = "max-memory " + std::to_string(max >> 20) + " MiB";
