@@ -369,9 +369,8 @@ class Search {
     }
     auto growth = visited_.growth_bytes(arrivals, width, depth + 1, depth + steps);
     const auto n = std::accumulate(arrivals.begin(), arrivals.end(), std::size_t{0});
-    for (auto l = depth + 1; l <= depth + steps; ++l)  // the queues, a level not started yet counting as empty
-      growth += l < levels_.size() ? doubling_bytes(levels_[l].size(), levels_[l].capacity(), n, sizeof(StateIndex))
-                                   : doubling_bytes(0, 0, n, sizeof(StateIndex));
+    for (auto l = depth + 1; l <= depth + steps; ++l)  // the queues
+      growth += doubling_bytes(l < levels_.size() ? &levels_[l] : nullptr, n);
     const auto max = opts_.limits.max_memory_bytes;
     if (memory() + growth <= max) return true;
     result_.stopped_by = "max-memory " + std::to_string(max >> 20) + " MiB";

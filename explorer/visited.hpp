@@ -18,10 +18,12 @@
 
 namespace tfsem::explorer {
 
-// What a vector holding `size` of `capacity` elements may allocate while it
-// takes n more: its doublings end below twice what it will hold.
-inline std::size_t doubling_bytes(std::size_t size, std::size_t capacity, std::size_t n, std::size_t element) {
-  return size + n > capacity ? 2 * (size + n) * element : 0;
+// What vector v may allocate while it takes n more elements (null: a vector
+// not started yet, empty): its doublings end below twice what it will hold.
+template <class T>
+std::size_t doubling_bytes(const std::vector<T>* v, std::size_t n) {
+  const auto size = v != nullptr ? v->size() : 0, capacity = v != nullptr ? v->capacity() : 0;
+  return size + n > capacity ? 2 * (size + n) * sizeof(T) : 0;
 }
 
 template <class Arrival>
@@ -95,14 +97,10 @@ class Visited {
   [[nodiscard]] std::size_t growth_bytes(std::size_t n, std::size_t width, std::size_t first, std::size_t last) const {
     auto growth = table_.growth_bytes(n, width) + chunk_bytes(arrival_.size(), n, sizeof(Arrival)) +
                   chunk_bytes(paths_.size(), n, sizeof(PathCount)) + chunk_bytes(position_.size(), n, sizeof(std::uint32_t));
-    for (auto l = first; l <= last; ++l) {  // a level not started yet counts as empty
-      static const std::vector<StateIndex> none;
-      static const LevelSleep no_sleep;
-      const auto& list = l < levels_.size() ? levels_[l] : none;
-      const auto& s = l < sleep_.size() ? sleep_[l] : no_sleep;
-      growth += doubling_bytes(list.size(), list.capacity(), n, sizeof(StateIndex)) +
-                doubling_bytes(s.at.size(), s.at.capacity(), n, sizeof(s.at[0])) +
-                doubling_bytes(s.pool.size(), s.pool.capacity(), n, sizeof(Transition));
+    for (auto l = first; l <= last; ++l) {
+      const auto* s = l < sleep_.size() ? &sleep_[l] : nullptr;
+      growth += doubling_bytes(l < levels_.size() ? &levels_[l] : nullptr, n) + doubling_bytes(s ? &s->at : nullptr, n) +
+                doubling_bytes(s ? &s->pool : nullptr, n);
     }
     return growth;
   }
