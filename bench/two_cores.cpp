@@ -1,0 +1,108 @@
+// What two threads give on this machine when they share nothing: the
+// ceiling against which the explorer's two-thread speed-up (issue 17's 1.8
+// on lost-update-8) is read. Each kind of work is run twice on one thread,
+// then once on each of two threads, and the ratio of the times printed:
+// - table: random inserts into an open-addressed table of 8-byte keys, 1/4
+//   full with each key inserted twice, as large as --mib (default 256):
+//   bound by the latency of memory, as the explorer's merge is;
+// - latency: one chain of dependent multiplies and shifts (bound by latency);
+// - throughput: eight independent chains of multiplies (bound by the
+//   multiplier, which a hyperthread sibling would share).
+// Usage: two_cores [--mib N] [--reps R] (the best of R runs of each, default 3)
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::atomic<std::uint64_t> sink{0};  // keeps the work from being optimized away
+
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  return x ^ (x >> 33);
+}
+
+void table(std::size_t slots, std::uint64_t seed) {
+  std::vector<std::uint64_t> t(slots, 0);
+  const auto mask = slots - 1, keys = slots / 4;
+  std::uint64_t found = 0;
+  for (std::size_t i = 0; i < 2 * keys; ++i) {
+    const auto k = mix(seed + i % keys) | 1;
+    auto p = k & mask;
+    while (t[p] != 0 && t[p] != k) p = (p + 1) & mask;
+    found += t[p] == k;
+    t[p] = k;
+  }
+  sink += found;
+}
+
+void latency(std::uint64_t seed) {
+  auto x = seed;
+  for (std::uint64_t i = 0; i < 300'000'000; ++i) x = mix(x + i);
+  sink += x;
+}
+
+void throughput(std::uint64_t seed) {
+  std::uint64_t a[8];
+  for (std::uint64_t j = 0; j < 8; ++j) a[j] = seed + j;
+  for (std::uint64_t i = 0; i < 200'000'000; ++i)
+    for (std::uint64_t j = 0; j < 8; ++j) a[j] = a[j] * 0x9E3779B97F4A7C15ULL + j;
+  std::uint64_t x = 0;
+  for (auto v : a) x ^= v;
+  sink += x;
+}
+
+double seconds(const std::function<void()>& f) {
+  const auto t = Clock::now();
+  f();
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+void row(const char* name, const std::function<void(std::uint64_t)>& work, int reps) {
+  double one = 1e300, two = 1e300;
+  for (int r = 0; r < reps; ++r) {
+    one = std::min(one, seconds([&] { work(1), work(2); }));
+    two = std::min(two, seconds([&] {
+                     std::jthread other([&] { work(1); });
+                     work(2);
+                   }));
+  }
+  std::printf("| %s | %.2f | %.2f | %.2f |\n", name, one, two, one / two);
+  std::fflush(stdout);
+}
+
+[[noreturn]] void usage() {
+  std::fprintf(stderr, "usage: two_cores [--mib N] [--reps R]\n");
+  std::exit(2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t mib = 256;
+  int reps = 3;
+  for (int i = 1; i < argc; ++i) {
+    if (i + 1 >= argc) usage();
+    if (std::strcmp(argv[i], "--mib") == 0) mib = std::strtoull(argv[++i], nullptr, 10);
+    else if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[++i]);
+    else usage();
+  }
+  if (mib == 0 || (mib & (mib - 1)) != 0 || reps < 1) usage();  // a power of two: the table's mask
+  const auto slots = (mib << 20) / sizeof(std::uint64_t);
+  std::printf("best of %d\n\n| work | one thread, twice (s) | two threads, once each (s) | ratio |\n|---|---|---|---|\n", reps);
+  row("table", [&](std::uint64_t seed) { table(slots, seed); }, reps);
+  row("latency", latency, reps);
+  row("throughput", throughput, reps);
+}
