@@ -64,7 +64,11 @@ void advise_heap_growth() {
   const auto top = reinterpret_cast<std::uintptr_t>(sbrk(0)) & ~(kHugePage - 1);
   auto done = heap_advised.load(std::memory_order_relaxed);
   if (top == done || !heap_advised.compare_exchange_strong(done, top, std::memory_order_relaxed)) return;
-  if (top > done) advise_huge_pages(done, top - done);
+  // Before set_heap_policy has run (a constructor that allocates runs first,
+  // in a shared library or in this executable), the heap's start is not
+  // known: it is advised from here on, never from address 0, which would
+  // advise every mapping below the heap (the executable's own included).
+  if (done != 0 && top > done) advise_huge_pages(done, top - done);
 }
 
 [[gnu::constructor]] void set_heap_policy() {
