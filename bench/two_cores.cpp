@@ -12,6 +12,8 @@
 // - throughput: eight independent chains of multiplies (bound by the
 //   multiplier, which a hyperthread sibling would share).
 // Usage: two_cores [--mib N] [--reps R] (the best of R runs of each, default 3)
+#include "semantics/hash.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -26,23 +28,16 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using tfsem::mix64;
 
 std::atomic<std::uint64_t> sink{0};  // keeps the work from being optimized away
-
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  return x ^ (x >> 33);
-}
 
 // Fills t, empty (all 0) and a power of two in size.
 void table(std::vector<std::uint64_t>& t, std::uint64_t seed) {
   const auto mask = t.size() - 1, keys = t.size() / 4;
   std::uint64_t found = 0;
   for (std::size_t i = 0; i < 2 * keys; ++i) {
-    const auto k = mix(seed + i % keys) | 1;
+    const auto k = mix64(seed + i % keys) | 1;
     auto p = k & mask;
     while (t[p] != 0 && t[p] != k) p = (p + 1) & mask;
     found += t[p] == k;
@@ -53,7 +48,7 @@ void table(std::vector<std::uint64_t>& t, std::uint64_t seed) {
 
 void latency(std::uint64_t seed) {
   auto x = seed;
-  for (std::uint64_t i = 0; i < 300'000'000; ++i) x = mix(x + i);
+  for (std::uint64_t i = 0; i < 300'000'000; ++i) x = mix64(x + i);
   sink += x;
 }
 
