@@ -22,9 +22,15 @@
 // "Loading large graphs"). The resident set stays the same: a huge page is
 // taken only where the heap is being filled.
 // tests/cli/test_huge_pages.cpp checks the advice is given.
+// - every thread allocates from the main heap (M_ARENA_MAX 1). glibc gives
+//   each new thread an arena of its own, in heaps this policy does not
+//   advise: on two threads the search stored half its states there, in
+//   4 KiB pages, where one thread stores them all in huge pages. One arena
+//   costs a lock per malloc that the thread's cache (tcache) does not serve;
+//   the executor's benchmark runs as fast (docs/explorer.md, "The
+//   fourteenth session").
 // Where the kernel's setting is `never` the advice does nothing; under
-// `always` it is what happens anyway. The arenas glibc gives other threads
-// (heaps of their own when the main one is busy) are left as they are.
+// `always` it is what happens anyway.
 //
 // Only operator new(size_t) is replaced: the nothrow and array forms call it,
 // and the default operator delete calls free(), which is what this one's
@@ -75,6 +81,7 @@ void advise_heap_growth() {
   mallopt(M_MMAP_THRESHOLD, static_cast<int>(kOwnMapping));
   mallopt(M_TOP_PAD, static_cast<int>(kHeapStep));
   mallopt(M_TRIM_THRESHOLD, static_cast<int>(kHeapKeeps));
+  mallopt(M_ARENA_MAX, 1);
   // The heap is advised from where it ends now.
   heap_advised.store(reinterpret_cast<std::uintptr_t>(sbrk(0)) & ~(kHugePage - 1));
 }
