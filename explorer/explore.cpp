@@ -381,8 +381,9 @@ class Search {
   // Shard s's arrivals before the cut, in order: batch by batch, each
   // batch's group for the shard, listed first. Each one is fetched 3 *
   // kAhead arrivals before it is merged (another thread may have expanded
-  // it), its index slot 2 * kAhead before, and kAhead before: its row, the
-  // stored row its slot names, its memo entry. The list lets the prefetches
+  // it), its index slot 2 * kAhead before, and kAhead before: its row (all
+  // of it: a row of lost-update-8 spans five cache lines), the stored row
+  // its slot names, its memo entry. The list lets the prefetches
   // run on across the batches' boundaries (with two threads a group is
   // about 128 arrivals). An arrival at a state an earlier one of the chunk
   // reached skips the table (recent_arrivals.hpp).
@@ -406,7 +407,8 @@ class Search {
         const auto& batch = c.batches[ahead.batch];
         visited_.prefetch_row(successor(ahead).hash);
         recent.prefetch(successor(ahead).hash);
-        tfsem::prefetch(batch.rows.data() + batch.rows_begin(ahead.successor));
+        const auto begin = batch.rows_begin(ahead.successor);
+        tfsem::prefetch_lines(std::span(batch.rows.data() + begin, successor(ahead).rows_end - begin));
       }
       auto& batch = c.batches[mine[i].batch];
       const auto k = mine[i].successor;

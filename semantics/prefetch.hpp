@@ -4,6 +4,9 @@
 // StateTable were compiled to nothing. An asm statement is never dropped.
 #pragma once
 
+#include <cstdint>
+#include <span>
+
 namespace tfsem {
 
 inline void prefetch(const void* p) {
@@ -13,6 +16,14 @@ inline void prefetch(const void* p) {
   asm volatile("" : : "r"(p));  // keeps the address, and with it the prefetch, alive
   __builtin_prefetch(p);
 #endif
+}
+
+// Every cache line of an array's bytes.
+template <class T>
+void prefetch_lines(std::span<const T> a) {
+  const auto* p = reinterpret_cast<const char*>(a.data());
+  const auto* end = p + a.size_bytes();
+  for (p -= reinterpret_cast<std::uintptr_t>(p) & 63; p < end; p += 64) prefetch(p);
 }
 
 }  // namespace tfsem
