@@ -21,9 +21,9 @@ inline void prefetch(const void* p) {
 // Every cache line of an array's bytes.
 template <class T>
 void prefetch_lines(std::span<const T> a) {
-  const auto* p = reinterpret_cast<const char*>(a.data());
-  const auto* end = p + a.size_bytes();
-  for (p -= reinterpret_cast<std::uintptr_t>(p) & 63; p < end; p += 64) prefetch(p);
+  const auto begin = reinterpret_cast<std::uintptr_t>(a.data());
+  for (auto line = begin & ~std::uintptr_t{63}; line < begin + a.size_bytes(); line += 64)
+    prefetch(reinterpret_cast<const void*>(line));
 }
 
 }  // namespace tfsem
