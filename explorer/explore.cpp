@@ -382,7 +382,7 @@ class Search {
   // batch's group for the shard, listed first. Each one is fetched 3 *
   // kAhead arrivals before it is merged (another thread may have expanded
   // it), its index slot 2 * kAhead before, and kAhead before: its row (all
-  // of it: a row of lost-update-8 spans five cache lines), the stored row
+  // of it: a row of lost-update-8 spans five or six cache lines), the stored row
   // its slot names, its memo entry. The list lets the prefetches
   // run on across the batches' boundaries (with two threads a group is
   // about 128 arrivals). An arrival at a state an earlier one of the chunk
