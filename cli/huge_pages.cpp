@@ -9,15 +9,8 @@
 //   soon as it sees it, before the pages are touched. The heap keeps up to
 //   64 MiB free at its top rather than giving it back (M_TRIM_THRESHOLD), so
 //   a block freed and asked for again, as a run's result, is not faulted in
-//   again;
-// - every thread allocates from the main heap (M_ARENA_MAX 1). glibc gives
-//   each new thread an arena of its own, in heaps this policy does not
-//   advise: on two threads the search stored half its states' rows there,
-//   in 4 KiB pages, where one thread stores them all in huge pages. One
-//   arena costs a lock per malloc that the thread's cache (tcache) does not
-//   serve; the executor's benchmark showed no change (docs/explorer.md,
-//   "The fourteenth session").
-// The sizes are the bounds glibc's own threshold moves up to as large blocks are
+//   again.
+// These are the bounds glibc's own threshold moves up to as large blocks are
 // freed; glibc starts at 128 KiB (a mapping of its own, faulted in 4 KiB at a
 // time) and grows the heap 128 KiB at a time, too little for a 2 MiB page.
 //
@@ -30,7 +23,8 @@
 // taken only where the heap is being filled.
 // tests/cli/test_huge_pages.cpp checks the advice is given.
 // Where the kernel's setting is `never` the advice does nothing; under
-// `always` it is what happens anyway.
+// `always` it is what happens anyway. The arenas glibc gives other threads
+// (heaps of their own when the main one is busy) are left as they are.
 //
 // Only operator new(size_t) is replaced: the nothrow and array forms call it,
 // and the default operator delete calls free(), which is what this one's
@@ -81,7 +75,6 @@ void advise_heap_growth() {
   mallopt(M_MMAP_THRESHOLD, static_cast<int>(kOwnMapping));
   mallopt(M_TOP_PAD, static_cast<int>(kHeapStep));
   mallopt(M_TRIM_THRESHOLD, static_cast<int>(kHeapKeeps));
-  mallopt(M_ARENA_MAX, 1);
   // The heap is advised from where it ends now.
   heap_advised.store(reinterpret_cast<std::uintptr_t>(sbrk(0)) & ~(kHugePage - 1));
 }

@@ -15,7 +15,6 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #ifndef TFSEM_HUGE_PAGES
@@ -78,22 +77,6 @@ TEST_CASE("blocks from new lie in memory advised as huge pages") {
   malloc_trim(0);
   const auto again = small_blocks();
   CHECK(advised_huge(again.back().get()) == true);
-}
-
-TEST_CASE("another thread's blocks lie in the advised heap too") {
-  // glibc would give the thread an arena of its own, in heaps never advised.
-  if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) {
-    MESSAGE("this kernel has no transparent huge pages: nothing to check");
-    return;
-  }
-  std::optional<bool> advised;
-  std::thread([&] {
-    std::vector<std::unique_ptr<char[]>> small(std::size_t{64} << 10);
-    for (auto& block : small) block = std::make_unique<char[]>(1024);
-    advised = advised_huge(small.back().get());
-  }).join();
-  if (advised) CHECK(*advised);
-  else MESSAGE("/proc/self/smaps does not say: nothing to check");
 }
 
 TEST_CASE("the executable's own mappings are not advised") {
