@@ -71,6 +71,12 @@ struct Batch {
   [[nodiscard]] std::span<const Step> steps_of(std::uint32_t k) const {
     return {steps.data() + steps_begin(k), steps.data() + successors[k].steps_end};
   }
+  [[nodiscard]] std::span<const Code> row_of(std::uint32_t k) const {
+    return {rows.data() + rows_begin(k), rows.data() + successors[k].rows_end};
+  }
+  [[nodiscard]] std::span<const Transition> sleep_of(std::uint32_t k) const {
+    return {sleep.data() + sleep_begin(k), sleep.data() + successors[k].sleep_end};
+  }
   // Groups the successors by shard_of(hash), below `shards` (a counting sort, stable).
   template <class ShardOf>
   void group(unsigned shards, ShardOf shard_of) {
@@ -363,8 +369,8 @@ class Search {
       for (std::uint32_t k = 0; k < batch.successors.size() && cut.before(b, k); ++k) {
         const auto& s = batch.successors[k];
         ++arrivals[visited_.shard_of(s.hash)];
-        width = std::max<std::size_t>(width, s.rows_end - batch.rows_begin(k));
-        steps = std::max<std::size_t>(steps, s.steps_end - batch.steps_begin(k));
+        width = std::max<std::size_t>(width, batch.row_of(k).size());
+        steps = std::max<std::size_t>(steps, batch.steps_of(k).size());
       }
     }
     auto growth = visited_.growth_bytes(arrivals, width, depth + 1, depth + steps);
@@ -382,8 +388,8 @@ class Search {
   // batch's group for the shard, listed first. Each one is fetched 3 *
   // kAhead arrivals before it is merged (another thread may have expanded
   // it), its index slot 2 * kAhead before, and kAhead before: its row (all
-  // of it: a row of lost-update-8 spans five or six cache lines), the stored row
-  // its slot names, its memo entry. The list lets the prefetches
+  // of it: a row of lost-update-8 spans five or six cache lines), the
+  // stored row its slot names, its memo entry. The list lets the prefetches
   // run on across the batches' boundaries (with two threads a group is
   // about 128 arrivals). An arrival at a state an earlier one of the chunk
   // reached skips the table (recent_arrivals.hpp).
@@ -407,15 +413,14 @@ class Search {
         const auto& batch = c.batches[ahead.batch];
         visited_.prefetch_row(successor(ahead).hash);
         recent.prefetch(successor(ahead).hash);
-        const auto begin = batch.rows_begin(ahead.successor);
-        tfsem::prefetch_lines(std::span(batch.rows.data() + begin, successor(ahead).rows_end - begin));
+        tfsem::prefetch_lines(batch.row_of(ahead.successor));
       }
       auto& batch = c.batches[mine[i].batch];
       const auto k = mine[i].successor;
       const auto& x = batch.successors[k];
-      const std::span<const Code> row(batch.rows.data() + batch.rows_begin(k), x.rows_end - batch.rows_begin(k));
-      const std::span<const Transition> sleep(batch.sleep.data() + batch.sleep_begin(k), x.sleep_end - batch.sleep_begin(k));
-      const auto level = depth + (x.steps_end - batch.steps_begin(k));
+      const auto row = batch.row_of(k);
+      const auto sleep = batch.sleep_of(k);
+      const auto level = depth + batch.steps_of(k).size();
       if (const auto known = recent.find(x.hash, row)) {
         visited_.again(*known, level, sleep, x.paths);
         batch.to[k] = *known;

@@ -18,11 +18,12 @@ inline void prefetch(const void* p) {
 #endif
 }
 
-// Every cache line of an array's bytes.
+// Every cache line (64 bytes) of an array's bytes.
 template <class T>
 void prefetch_lines(std::span<const T> a) {
+  constexpr std::uintptr_t kLine = 64;
   const auto begin = reinterpret_cast<std::uintptr_t>(a.data());
-  for (auto line = begin & ~std::uintptr_t{63}; line < begin + a.size_bytes(); line += 64)
+  for (auto line = begin & ~(kLine - 1); line < begin + a.size_bytes(); line += kLine)
     prefetch(reinterpret_cast<const void*>(line));
 }
 
