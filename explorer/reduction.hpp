@@ -12,6 +12,7 @@
 #pragma once
 
 #include "explorer/firings.hpp"
+#include "semantics/hash.hpp"
 #include "semantics/session.hpp"
 
 #include <optional>
@@ -154,7 +155,10 @@ class Reduction {
   std::vector<PhaseCandidates> phases_;  // moves(), when shapes are not cached
   PhaseCandidates scratch_phase_;        // phase_candidates(): the variable being screened
   static constexpr std::size_t kShapes = std::size_t{1} << 18;
-  std::unordered_map<std::string, ByShape> by_shape_;
+  struct ShapeHash {
+    std::size_t operator()(const std::string& shape) const noexcept { return hash_bytes(shape.data(), shape.size()); }
+  };
+  std::unordered_map<std::string, ByShape, ShapeHash> by_shape_;
   std::string shape_;
   // The entry of row's shape, its frontier computed if new (without loops or
   // calls only); kept as last_, which shape_of() takes for the row that frontier() was given.

@@ -191,3 +191,27 @@ TEST_CASE("names' hashes: the last bytes and the length both count") {
   for (const auto& name : names) seen.insert(hash_name(name));
   CHECK(seen.size() == names.size());
 }
+
+TEST_CASE("hash_bytes: every byte and the length count, at every length across its steps and lanes") {
+  // Lengths around the 16-byte steps and the four lanes' 64-byte blocks; a
+  // row of zeros and one with a single byte changed, each anywhere.
+  std::set<std::uint64_t> seen;
+  std::size_t hashed = 0;
+  for (std::size_t n = 0; n <= 200; ++n) {
+    std::vector<unsigned char> bytes(n, 0);
+    seen.insert(hash_bytes(bytes.data(), n));
+    ++hashed;
+    for (std::size_t i = 0; i < n; ++i) {
+      bytes[i] = 1;
+      seen.insert(hash_bytes(bytes.data(), n));
+      ++hashed;
+      bytes[i] = 0;
+    }
+  }
+  CHECK(seen.size() == hashed);
+  // Words swapped between lanes give different hashes.
+  std::vector<std::uint32_t> row(74), swapped(74);
+  for (std::uint32_t i = 0; i < row.size(); ++i) row[i] = swapped[i] = i;
+  std::swap(swapped[0], swapped[4]);
+  CHECK(hash_words(row.data(), row.size()) != hash_words(swapped.data(), swapped.size()));
+}
