@@ -8,10 +8,10 @@
 # FAMILY:N:tfsem runs tfsem only (for sizes SPIN cannot finish here). tfsem
 # runs TFSEM_RUNS times (default 2), one thread then two in turn, and each
 # thread count's fastest run is kept: the first run of a graph pays for the
-# memory that a virtual machine's host must back afresh (a second or more on
-# lost-update-8 here), and would make whichever thread count runs first look
-# slow.
-# Usage: bench/spin_vs_tfsem.sh [TFSEM] [FAMILY:N[:tfsem] ...]
+# memory that a virtual machine's host must back afresh (about a second of
+# system time on lost-update-8 here), and would make whichever thread count
+# runs first look slow.
+# Usage: [TFSEM_RUNS=R] bench/spin_vs_tfsem.sh [TFSEM] [FAMILY:N[:tfsem] ...]
 set -eu
 . "$(dirname "$0")/../tests/spin/spin_lib.sh"
 TFSEM=${1:-./build/cli/tfsem}
@@ -19,6 +19,9 @@ shift || true
 CASES=${*:-lost-update:5 lost-update:6 lost-update:7 lost-update:8:tfsem lastwrite:8 assign-add:6 independent-chains:6 sgd-workers:3}
 export PAN_MEMLIM=${PAN_MEMLIM:-16384}
 TFSEM_RUNS=${TFSEM_RUNS:-2}
+case $TFSEM_RUNS in
+'' | *[!0-9]* | 0) echo "TFSEM_RUNS must be a positive integer, not '$TFSEM_RUNS'" >&2; exit 2 ;;
+esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf '| graph | SPIN states | SPIN transitions | SPIN s | SPIN MiB | tfsem states | tfsem transitions | tfsem s, 1 thread | tfsem s, 2 threads | tfsem MiB | time SPIN/tfsem, 1 / 2 threads | memory SPIN/tfsem | outcomes agree |\n'
@@ -29,7 +32,9 @@ for c in $CASES; do
   g="$work/g.json"
   "$TFSEM" generate "$family" "$n" -o "$g"
   rm -f "$work"/tfsem*.time
-  for r in $(seq "$TFSEM_RUNS"); do
+  r=0
+  while [ "$r" -lt "$TFSEM_RUNS" ]; do
+    r=$((r + 1))
     for t in 1 2; do
       /usr/bin/time -f '%e %M' -o "$work/tfsem$t.$r.time" "$TFSEM" explore "$g" --por rf --threads "$t" --json > "$work/explore.json"
     done
@@ -53,11 +58,11 @@ for c in $CASES; do
 import glob, json, sys
 w, name, ss, st, agree = sys.argv[1:]
 se, sm = map(float, open(w + "/spin.time").read().split())
-def fastest(threads):  # the fastest run's seconds, the largest peak of any run
+def fastest_and_peak(threads):  # the fastest run's seconds, the largest peak of any run
     runs = [tuple(map(float, open(f).read().split())) for f in glob.glob("%s/tfsem%d.*.time" % (w, threads))]
     return min(s for s, _ in runs), max(m for _, m in runs)
-t1, m1 = fastest(1)
-t2, m2 = fastest(2)
+t1, m1 = fastest_and_peak(1)
+t2, m2 = fastest_and_peak(2)
 r = json.load(open(w + "/explore.json"))["por"]["rf"]
 tm = max(m1, m2)
 if ss == "-":

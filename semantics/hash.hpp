@@ -41,17 +41,20 @@ inline std::uint64_t multiply_fold(std::uint64_t a, std::uint64_t b) {
   return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
 }
 
-// A fast hash of n bytes, as wyhash computes one: each step one folded
-// 128-bit multiplication of 16 bytes (keyed) by the state so far. Past 64
-// bytes, four such states take 64 bytes a step, each its own 16, so that
-// their multiplications overlap rather than wait for one another (a row of
-// lost-update-8's is 296 bytes: 7 dependent steps, not 19). The last 1 to 16
-// bytes are read as the 16 that end the input (some hashed already); the
-// length is mixed in first. For in-memory tables only: not stable across
-// versions, never published.
+// A fast hash of n bytes, as wyhash computes one: the length mixed in
+// first, then 16 bytes a step, each step one folded 128-bit multiplication
+// of the first 8 bytes (keyed) by the other 8 xored with the state so far.
+// Inputs longer than 64 bytes are taken 64 bytes a step by four such states,
+// each its own 16, so that their multiplications overlap rather than wait
+// for one another; the last 1 to 64 bytes 16 a step (a full row of
+// lost-update-8's, 296 bytes: 7 dependent steps, not 19). Past 16 bytes,
+// the last 1 to 16 are read as the 16 that end the input (some hashed
+// already); up to 16, as two loads of 8 or 4 bytes that may overlap, or
+// the first, middle and last byte. For in-memory tables only: not stable
+// across versions, never published.
 inline std::uint64_t hash_bytes(const void* data, std::size_t n) {
-  constexpr std::uint64_t k[4] = {0xa0761d6478bd642fULL, 0xe7037ed1a0b428dbULL, 0x8ebc6af09c88c6e3ULL,
-                                  0x589965cc75374cc3ULL};
+  static constexpr std::uint64_t k[4] = {0xa0761d6478bd642fULL, 0xe7037ed1a0b428dbULL, 0x8ebc6af09c88c6e3ULL,
+                                         0x589965cc75374cc3ULL};
   const auto* p = static_cast<const unsigned char*>(data);
   const auto load = [](const unsigned char* q) {
     std::uint64_t w;
@@ -65,7 +68,9 @@ inline std::uint64_t hash_bytes(const void* data, std::size_t n) {
   if (n > 16) {
     std::size_t left = n;
     if (left > 64) {
-      std::uint64_t h1 = h ^ k[0], h2 = h ^ k[1], h3 = h ^ k[2];  // in registers, not an array
+      // In registers, not an array. Lane j > 0 starts from h ^ k[j], so that no
+      // two lanes' first steps key their states alike.
+      std::uint64_t h1 = h ^ k[1], h2 = h ^ k[2], h3 = h ^ k[3];
       for (; left > 64; p += 64, left -= 64) {
         h = step(p, h, 0);
         h1 = step(p + 16, h1, 1);

@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <set>
 #include <string>
 #include <thread>
@@ -197,21 +199,29 @@ TEST_CASE("hash_bytes: every byte and the length count, at every length across i
   // row of zeros and one with a single byte changed, each anywhere.
   std::set<std::uint64_t> seen;
   std::size_t hashed = 0;
-  for (std::size_t n = 0; n <= 200; ++n) {
+  std::vector<std::size_t> lengths(201);
+  std::iota(lengths.begin(), lengths.end(), std::size_t{0});
+  lengths.push_back(296);  // a full row of lost-update-8
+  for (const auto n : lengths) {
     std::vector<unsigned char> bytes(n, 0);
     seen.insert(hash_bytes(bytes.data(), n));
     ++hashed;
-    for (std::size_t i = 0; i < n; ++i) {
-      bytes[i] = 1;
-      seen.insert(hash_bytes(bytes.data(), n));
-      ++hashed;
-      bytes[i] = 0;
-    }
+    for (std::size_t i = 0; i < n; ++i)
+      for (const unsigned char b : {std::uint8_t{0x01}, std::uint8_t{0x80}}) {
+        bytes[i] = b;
+        seen.insert(hash_bytes(bytes.data(), n));
+        ++hashed;
+        bytes[i] = 0;
+      }
   }
   CHECK(seen.size() == hashed);
-  // Words swapped between lanes give different hashes.
-  std::vector<std::uint32_t> row(74), swapped(74);
-  for (std::uint32_t i = 0; i < row.size(); ++i) row[i] = swapped[i] = i;
-  std::swap(swapped[0], swapped[4]);
-  CHECK(hash_words(row.data(), row.size()) != hash_words(swapped.data(), swapped.size()));
+  // Blocks of 16 bytes swapped between any two lanes give different hashes.
+  std::vector<std::uint32_t> row(74);
+  std::iota(row.begin(), row.end(), std::uint32_t{1});
+  for (std::size_t a = 0; a < 4; ++a)
+    for (std::size_t b = a + 1; b < 4; ++b) {
+      auto swapped = row;
+      std::swap_ranges(swapped.begin() + 4 * a, swapped.begin() + 4 * a + 4, swapped.begin() + 4 * b);
+      CHECK(hash_words(row.data(), row.size()) != hash_words(swapped.data(), swapped.size()));
+    }
 }
