@@ -41,6 +41,27 @@ inline std::uint64_t multiply_fold(std::uint64_t a, std::uint64_t b) {
   return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
 }
 
+// 8 bytes from p, in the machine's order (any alignment).
+inline std::uint64_t load64(const void* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+
+// Fewer than 8 bytes from p (n of them; 0 when n is 0), as wyhash reads
+// them: two 4-byte loads that may overlap, or the first, middle and last of
+// 1 to 3 bytes. For a given n, each tells its bytes apart.
+inline std::uint64_t load_under_8(const unsigned char* p, std::size_t n) {
+  if (n >= 4) {
+    std::uint32_t lo = 0, hi = 0;
+    std::memcpy(&lo, p, sizeof lo);
+    std::memcpy(&hi, p + n - 4, sizeof hi);
+    return lo | std::uint64_t{hi} << 32;
+  }
+  if (n > 0) return std::uint64_t{p[0]} << 16 | std::uint64_t{p[n / 2]} << 8 | p[n - 1];
+  return 0;
+}
+
 // A fast hash of n bytes, as wyhash computes one: the length mixed in
 // first, then 16 bytes a step, each step one folded 128-bit multiplication
 // of the first 8 bytes (keyed) by the other 8 xored with the state so far.
@@ -49,20 +70,15 @@ inline std::uint64_t multiply_fold(std::uint64_t a, std::uint64_t b) {
 // for one another; the last 1 to 64 bytes 16 a step (a full row of
 // lost-update-8's, 296 bytes: 7 dependent steps, not 19). Past 16 bytes,
 // the last 1 to 16 are read as the 16 that end the input (some hashed
-// already); up to 16, as two loads of 8 or 4 bytes that may overlap, or
-// the first, middle and last byte. For in-memory tables only: not stable
-// across versions, never published.
+// already); up to 16, as two loads of 8 bytes that may overlap, or under 8
+// as load_under_8 reads them. For in-memory tables only: not stable across
+// versions, never published.
 inline std::uint64_t hash_bytes(const void* data, std::size_t n) {
   static constexpr std::uint64_t k[4] = {0xa0761d6478bd642fULL, 0xe7037ed1a0b428dbULL, 0x8ebc6af09c88c6e3ULL,
                                          0x589965cc75374cc3ULL};
   const auto* p = static_cast<const unsigned char*>(data);
-  const auto load = [](const unsigned char* q) {
-    std::uint64_t w;
-    std::memcpy(&w, q, sizeof w);
-    return w;
-  };
   const auto step = [&](const unsigned char* q, std::uint64_t state, std::size_t lane) {
-    return multiply_fold(load(q) ^ k[lane], load(q + 8) ^ state ^ k[(lane + 1) % 4]);
+    return multiply_fold(load64(q) ^ k[lane], load64(q + 8) ^ state ^ k[(lane + 1) % 4]);
   };
   std::uint64_t h = mix64(0x9e3779b97f4a7c15ULL ^ n), a = 0, b = 0;
   if (n > 16) {
@@ -80,19 +96,13 @@ inline std::uint64_t hash_bytes(const void* data, std::size_t n) {
       h ^= h1 ^ h2 ^ h3;
     }
     for (; left > 16; p += 16, left -= 16) h = step(p, h, 0);
-    a = load(p + left - 16);
-    b = load(p + left - 8);
+    a = load64(p + left - 16);
+    b = load64(p + left - 8);
   } else if (n >= 8) {
-    a = load(p);
-    b = load(p + n - 8);
-  } else if (n >= 4) {
-    std::uint32_t lo = 0, hi = 0;
-    std::memcpy(&lo, p, sizeof lo);
-    std::memcpy(&hi, p + n - 4, sizeof hi);
-    a = lo;
-    b = hi;
-  } else if (n > 0) {
-    a = std::uint64_t{p[0]} << 16 | std::uint64_t{p[n / 2]} << 8 | p[n - 1];
+    a = load64(p);
+    b = load64(p + n - 8);
+  } else {
+    a = load_under_8(p, n);
   }
   return mix64(multiply_fold(a ^ k[2], b ^ h ^ k[3]) ^ h);
 }
@@ -108,30 +118,15 @@ inline std::uint64_t hash_name(std::string_view s) {
   // The length, mixed into every bit: the tail's loads and a name's first
   // bytes could otherwise cancel a length in h's low bits ("c_1145", "b_11145").
   std::uint64_t h = mix64(0x9e3779b97f4a7c15ULL ^ s.size());
-  const char* p = s.data();
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   std::size_t n = s.size();
   for (; n >= 8; p += 8, n -= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, sizeof w);
-    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h = (h ^ load64(p)) * 0xff51afd7ed558ccdULL;
     h ^= h >> 29;
   }
-  // The last 0 to 7 bytes, in at most two loads: the string's last 8 bytes
-  // (some hashed already), two 4-byte halves that may overlap, or the first,
-  // middle and last of 1 to 3 bytes (wyhash's reads). For a given length,
-  // each tells its bytes apart.
-  std::uint64_t tail = 0;
-  const auto byte = [&](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };
-  if (n > 0 && s.size() >= 8) {
-    std::memcpy(&tail, s.data() + s.size() - 8, sizeof tail);
-  } else if (n >= 4) {
-    std::uint32_t lo = 0, hi = 0;
-    std::memcpy(&lo, p, sizeof lo);
-    std::memcpy(&hi, p + n - 4, sizeof hi);
-    tail = lo | std::uint64_t{hi} << 32;
-  } else if (n > 0) {
-    tail = byte(0) << 16 | byte(n / 2) << 8 | byte(n - 1);
-  }
+  // The last 0 to 7 bytes: the string's last 8 (some hashed already), or,
+  // in a shorter string, as load_under_8 reads them.
+  const auto tail = n > 0 && s.size() >= 8 ? load64(p + n - 8) : load_under_8(p, n);
   return mix64(h ^ tail);
 }
 
