@@ -31,6 +31,7 @@ const Firings::Frame& Firings::new_frame(Transition t) {
     f.reads.push_back(static_cast<std::uint32_t>(Codec::column(a.var)));
     f.writes.push_back(static_cast<std::uint32_t>(Codec::column(a.var)));
   }
+  f.seed = mix64(std::hash<Transition>{}(t) + 1);
   f.record = codec_.record(t.node, sem_.record_context(t));
   f.end = f.record.column + 1;
   for (auto col : f.writes) f.end = std::max(f.end, col + 1);
@@ -38,8 +39,8 @@ const Firings::Frame& Firings::new_frame(Transition t) {
   return frames_.emplace(t, std::move(f)).first->second;
 }
 
-std::uint64_t Firings::key_hash(std::span<const Code> row, Transition t, const Frame& f) const {
-  std::uint64_t h = mix64(std::hash<Transition>{}(t) + 1);
+std::uint64_t Firings::key_hash(std::span<const Code> row, const Frame& f) {
+  std::uint64_t h = f.seed;
   for (auto col : f.reads) h = (h ^ row[col]) * 0xff51afd7ed558ccdULL;
   return mix64(h);
 }
@@ -66,21 +67,27 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
 const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {
   const auto& f = frame(t);
   row = padded(row, f.end, padded_);
-  const auto h = key_hash(row, t, f);
+  const auto h = key_hash(row, f);
+  const auto tag = slot(h, 0) - 1;
   const auto mask = slots_.size() - 1;
   auto pos = h & mask;
   for (; slots_[pos] != 0; pos = (pos + 1) & mask) {
-    const auto& e = effects_[slots_[pos] - 1];
+    if ((slots_[pos] & ~0xffffffffULL) != tag) continue;
+    const auto& e = effects_[(slots_[pos] & 0xffffffffULL) - 1];
     if (e.hash != h || e.t != t) continue;
+    const auto* key = e.key_codes(f.reads.size(), keys_);
     bool same = true;
-    for (std::size_t i = 0; i < f.reads.size() && same; ++i) same = keys_[e.key + i] == row[f.reads[i]];
+    for (std::size_t i = 0; i < f.reads.size() && same; ++i) same = key[i] == row[f.reads[i]];
     if (same) return e;
   }
-  Effect e{h, t, &f, static_cast<std::uint32_t>(keys_.size()), static_cast<std::uint32_t>(writes_.size()), 0, false, {}};
-  for (auto col : f.reads) keys_.push_back(row[col]);
+  Effect e{h, t, &f, static_cast<std::uint32_t>(writes_.size()), 0, static_cast<std::uint32_t>(keys_.size()), {}, false, {}};
+  if (f.reads.size() <= kInline)
+    for (std::size_t i = 0; i < f.reads.size(); ++i) e.inline_key[i] = row[f.reads[i]];
+  else
+    for (auto col : f.reads) keys_.push_back(row[col]);
   compute(row, t, f, e);
   effects_.push_back(e);
-  slots_[pos] = static_cast<std::uint32_t>(effects_.size());
+  slots_[pos] = slot(h, effects_.size() - 1);
   if (effects_.size() * 2 > slots_.size()) grow();
   return effects_.back();
 }
@@ -88,10 +95,10 @@ const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) 
 void Firings::grow() {
   slots_.assign(slots_.size() * 2, 0);
   const auto mask = slots_.size() - 1;
-  for (std::uint32_t i = 0; i < effects_.size(); ++i) {
+  for (std::size_t i = 0; i < effects_.size(); ++i) {
     auto pos = effects_[i].hash & mask;
     while (slots_[pos] != 0) pos = (pos + 1) & mask;
-    slots_[pos] = i + 1;
+    slots_[pos] = slot(effects_[i].hash, i);
   }
 }
 

@@ -56,12 +56,13 @@ class Firings {
 
   [[nodiscard]] std::size_t bytes() const {
     return effects_.capacity() * sizeof(Effect) + (keys_.capacity() + writes_.capacity()) * sizeof(Code) +
-           slots_.capacity() * sizeof(std::uint32_t) + (root_frames_.size() + frames_.size()) * 96;
+           slots_.capacity() * sizeof(std::uint64_t) + (root_frames_.size() + frames_.size()) * 96;
   }
 
  private:
   // The columns a transition reads and may write, and its fired record.
   struct Frame {
+    std::uint64_t seed = 0;  // the transition's hash, where every key's hash starts
     std::vector<std::uint32_t> reads;
     std::vector<std::uint32_t> writes;
     Codec::Bit record;
@@ -69,17 +70,29 @@ class Firings {
     std::vector<std::uint32_t> beyond;  // the columns of its outputs in a context beyond the bounds,
     FrameId beyond_frame{};             // and that context's frame
   };
-  // One computed firing: transition t, with the codes of its reads at
-  // keys_[key..], has count results, each writing its frame's columns from
-  // writes_[writes..].
-  struct Effect {
+  // One computed firing: transition t, with the codes of its reads as its
+  // key, has count results, each writing its frame's columns from
+  // writes_[writes..]. A key of up to kInline codes lies in the effect, a
+  // longer one at keys_[key..]; an effect fills one cache line, so that a
+  // lookup that finds it reads its slot and that line (docs/explorer.md).
+  static constexpr std::size_t kInline = 5;
+  struct alignas(64) Effect {
     std::uint64_t hash;
     Transition t;
     const Frame* frame;  // t's (frames never move)
-    std::uint32_t key, writes, count;
-    bool overwrites;
+    std::uint32_t writes, count;
+    std::uint32_t key;  // into keys_, for a key longer than kInline
     FrameId exceeds;
+    bool overwrites;
+    Code inline_key[kInline];
+    // Its key, given its frame's number of reads.
+    [[nodiscard]] const Code* key_codes(std::size_t reads, const std::vector<Code>& keys) const {
+      return reads <= kInline ? inline_key : keys.data() + key;
+    }
   };
+  static_assert(sizeof(Effect) == 64);
+  // A slot: 0 when free, else the effect's index + 1 below, and its hash's high half above.
+  static std::uint64_t slot(std::uint64_t hash, std::size_t index) { return (hash & ~0xffffffffULL) | (index + 1); }
 
   const Frame& frame(Transition t) {  // computed on first use
     if (t.context == kRootContext)
@@ -89,7 +102,7 @@ class Firings {
   const Frame& new_frame(Transition t);  // or one of a context other than the root
   const Effect& effect(std::span<const Code> row, Transition t);
   // Precondition: row holds every column of f (f.end codes at least).
-  [[nodiscard]] std::uint64_t key_hash(std::span<const Code> row, Transition t, const Frame& f) const;
+  [[nodiscard]] static std::uint64_t key_hash(std::span<const Code> row, const Frame& f);
   void compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
   void grow();
 
@@ -98,10 +111,10 @@ class Firings {
   Bounds bounds_;
   std::vector<std::unique_ptr<Frame>> root_frames_;   // by node, for the root context
   std::unordered_map<Transition, Frame> frames_;      // the others
-  // An open-addressing table of effects: slots_ holds index + 1 into effects_.
+  // An open-addressing table of effects (slot()).
   std::vector<Effect> effects_;
   std::vector<Code> keys_, writes_;
-  std::vector<std::uint32_t> slots_ = std::vector<std::uint32_t>(256, 0);
+  std::vector<std::uint64_t> slots_ = std::vector<std::uint64_t>(256, 0);
   Row padded_;  // a row shorter than a frame, padded with EMPTY
 };
 
