@@ -90,6 +90,8 @@ class Expander {
   std::uint64_t successors(std::span<const Code> row, std::span<const Transition> sleep, F&& f) {
     sleep_.assign(sleep.begin(), sleep.end());
     reduction.moves(row, frontier, sleep_, moves_);
+    for (const auto& m : moves_)
+      if (!m.write_phase) firings.prefetch(row, m.t);  // reduction.fire looks its effect up first
     for (const auto& m : moves_) {
       reduction.fire(row, m, landings);
       for (std::uint32_t r = 0; r < landings.size(); ++r) {

@@ -1,6 +1,7 @@
 #include "explorer/firings.hpp"
 
 #include "semantics/hash.hpp"
+#include "semantics/prefetch.hpp"
 
 #include <stdexcept>
 
@@ -62,6 +63,11 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
   for (std::size_t i = 0; i < f.writes.size(); ++i) out[f.writes[i]] = w[i];
   out[f.record.column] |= f.record.mask;
   return e.exceeds;
+}
+
+void Firings::prefetch(std::span<const Code> row, Transition t) {
+  const auto& f = frame(t);
+  if (row.size() >= f.end) tfsem::prefetch(&slots_[key_hash(row, f) & (slots_.size() - 1)]);
 }
 
 const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {

@@ -44,6 +44,9 @@ class Firings {
     const auto& e = effect(row, t);
     return {static_cast<std::uint32_t>(&e - effects_.data()), e.count};
   }
+  // Starts loading the slot where find(row, t) will look first, for a
+  // caller that knows its next lookups before it makes them (a state's moves).
+  void prefetch(std::span<const Code> row, Transition t);
   // Writes the r-th result of firing `found` in row to out (out may be row).
   // Precondition: row holds what find() read (it is that row, or a copy).
   // Returns the loop or function frame of the context beyond the bounds it
