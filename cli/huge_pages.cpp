@@ -28,7 +28,9 @@
 //
 // Only operator new(size_t) is replaced: the nothrow and array forms call it,
 // and the default operator delete calls free(), which is what this one's
-// blocks need. Sanitizer and fuzzing builds leave this file out
+// blocks need. The aligned forms (align_val_t, for an over-aligned type such
+// as the explorer's cache-line effects) go to aligned_alloc, unadvised; none
+// of their blocks is large. Sanitizer and fuzzing builds leave this file out
 // (cli/CMakeLists.txt): their runtimes bring their own operator new.
 #include <atomic>
 #include <cstdint>

@@ -74,19 +74,21 @@ const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) 
   const auto& f = frame(t);
   row = padded(row, f.end, padded_);
   const auto h = key_hash(row, f);
-  const auto tag = slot(h, 0) - 1;
+  const auto tag = h & ~kIndex;
   const auto mask = slots_.size() - 1;
   auto pos = h & mask;
   for (; slots_[pos] != 0; pos = (pos + 1) & mask) {
-    if ((slots_[pos] & ~0xffffffffULL) != tag) continue;
-    const auto& e = effects_[(slots_[pos] & 0xffffffffULL) - 1];
+    if ((slots_[pos] & ~kIndex) != tag) continue;
+    const auto& e = effects_[(slots_[pos] & kIndex) - 1];
     if (e.hash != h || e.t != t) continue;
     const auto* key = e.key_codes(f.reads.size(), keys_);
     bool same = true;
     for (std::size_t i = 0; i < f.reads.size() && same; ++i) same = key[i] == row[f.reads[i]];
     if (same) return e;
   }
-  Effect e{h, t, &f, static_cast<std::uint32_t>(writes_.size()), 0, static_cast<std::uint32_t>(keys_.size()), {}, false, {}};
+  if (effects_.size() == kIndex) throw std::length_error("firings: 2^32 effects");
+  Effect e{.hash = h, .t = t, .frame = &f, .writes = static_cast<std::uint32_t>(writes_.size()), .count = 0,
+           .key = static_cast<std::uint32_t>(keys_.size()), .exceeds = {}, .overwrites = false, .inline_key = {}};
   if (f.reads.size() <= kInline)
     for (std::size_t i = 0; i < f.reads.size(); ++i) e.inline_key[i] = row[f.reads[i]];
   else

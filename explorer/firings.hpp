@@ -45,7 +45,8 @@ class Firings {
     return {static_cast<std::uint32_t>(&e - effects_.data()), e.count};
   }
   // Starts loading the slot where find(row, t) will look first, for a
-  // caller that knows its next lookups before it makes them (a state's moves).
+  // caller that knows its next lookups before it makes them (a state's
+  // moves). Computes t's frame on first use, as find would.
   void prefetch(std::span<const Code> row, Transition t);
   // Writes the r-th result of firing `found` in row to out (out may be row).
   // Precondition: row holds what find() read (it is that row, or a copy).
@@ -59,7 +60,7 @@ class Firings {
 
   [[nodiscard]] std::size_t bytes() const {
     return effects_.capacity() * sizeof(Effect) + (keys_.capacity() + writes_.capacity()) * sizeof(Code) +
-           slots_.capacity() * sizeof(std::uint64_t) + (root_frames_.size() + frames_.size()) * 96;
+           slots_.capacity() * sizeof(std::uint64_t) + (root_frames_.size() + frames_.size()) * sizeof(Frame);
   }
 
  private:
@@ -84,7 +85,7 @@ class Firings {
     Transition t;
     const Frame* frame;  // t's (frames never move)
     std::uint32_t writes, count;
-    std::uint32_t key;  // into keys_, for a key longer than kInline
+    std::uint32_t key;  // into keys_, read only for a key longer than kInline
     FrameId exceeds;
     bool overwrites;
     Code inline_key[kInline];
@@ -94,8 +95,9 @@ class Firings {
     }
   };
   static_assert(sizeof(Effect) == 64);
-  // A slot: 0 when free, else the effect's index + 1 below, and its hash's high half above.
-  static std::uint64_t slot(std::uint64_t hash, std::size_t index) { return (hash & ~0xffffffffULL) | (index + 1); }
+  // A slot: 0 when free, else the effect's index + 1 in kIndex, and its hash's high half above.
+  static constexpr std::uint64_t kIndex = 0xffffffff;
+  static std::uint64_t slot(std::uint64_t hash, std::size_t index) { return (hash & ~kIndex) | (index + 1); }
 
   const Frame& frame(Transition t) {  // computed on first use
     if (t.context == kRootContext)
