@@ -15,6 +15,7 @@
 #include <memory>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 namespace tfsem::explorer {
@@ -53,12 +54,11 @@ struct Batch {
   Row rows;       // each successor's, one after the other
   SleepSet sleep;  // each successor's, one after the other
   Schedule steps;  // each successor's firings, one after the other
-  // The successors' indices grouped by the shard they go to, in order within
-  // a group; by_shard[shard_end[s - 1], shard_end[s]) is shard s's.
+  // The shard each successor goes to, and the successors' indices grouped by
+  // shard, in order within a group; by_shard[shard_end[s - 1], shard_end[s])
+  // is shard s's.
+  std::vector<std::uint8_t> shard;
   std::vector<std::uint32_t> by_shard, shard_end;
-  // Set by the merge, by successor: the state it reached, and whether it was new.
-  std::vector<StateIndex> to;
-  std::vector<std::uint8_t> fresh;
   void clear() {
     states.clear(), races.clear(), successors.clear(), rows.clear(), sleep.clear(), steps.clear();
     widest = longest = 0;
@@ -77,17 +77,16 @@ struct Batch {
   [[nodiscard]] std::span<const Transition> sleep_of(std::uint32_t k) const {
     return {sleep.data() + sleep_begin(k), sleep.data() + successors[k].sleep_end};
   }
-  // Groups the successors by shard_of(hash), below `shards` (a counting sort, stable).
+  // Groups the successors by shard_of(hash), below `shards` (at most 64; a counting sort, stable).
   template <class ShardOf>
   void group(unsigned shards, ShardOf shard_of) {
     shard_end.assign(shards, 0);
-    for (const auto& s : successors) ++shard_end[shard_of(s.hash)];
+    shard.resize(successors.size());
+    for (std::uint32_t k = 0; k < successors.size(); ++k) ++shard_end[shard[k] = static_cast<std::uint8_t>(shard_of(successors[k].hash))];
     std::uint32_t sum = 0;
     for (auto& e : shard_end) sum += std::exchange(e, sum);  // each group's start
     by_shard.resize(successors.size());
-    for (std::uint32_t k = 0; k < successors.size(); ++k) by_shard[shard_end[shard_of(successors[k].hash)]++] = k;
-    to.resize(successors.size());
-    fresh.resize(successors.size());
+    for (std::uint32_t k = 0; k < successors.size(); ++k) by_shard[shard_end[shard[k]]++] = k;
   }
 };
 
@@ -103,6 +102,7 @@ struct Chunk {
   std::vector<PathCount> paths = std::vector<PathCount>(kStates);
   std::vector<Batch> batches = std::vector<Batch>(kStates / kBlock);
   [[nodiscard]] std::size_t blocks() const { return (states.size() + kBlock - 1) / kBlock; }
+  [[nodiscard]] std::span<const Code> row(std::size_t k) const { return {rows.data() + k * width, width}; }
   // One past block b's last state.
   [[nodiscard]] std::size_t block_end(std::size_t b) const { return std::min(states.size(), (b + 1) * kBlock); }
 };
@@ -172,9 +172,15 @@ class Search {
   Codec codec_;
   ShardedVisited<Parent> visited_;
   std::vector<RecentArrivals> recent_;  // by shard: the arrivals of the chunk being merged
-  // By shard: its arrivals in the chunk being merged, in order, as (batch, successor).
+  // By shard: its arrivals in the chunk being merged, in order, as (batch,
+  // successor), each with what its merge found, which the report reads. Kept
+  // apart from the batches, which both shards' merges read: a result written
+  // there would share cache lines with the other shard's (docs/explorer.md).
   struct Arrival {
     std::uint32_t batch, successor;
+    StateIndex to = 0;        // the state it reached
+    std::uint32_t level = 0;  // that state's level
+    bool fresh = false;       // whether that state is new
   };
   std::vector<std::vector<Arrival>> shard_arrivals_;
   RaceFlags race_flags_;
@@ -270,7 +276,7 @@ class Search {
       if (taken < bucket.size()) take(*next);
       else next->states = {};
       step(now, cut, next, depth);
-      report(*now, cut, depth);
+      report(*now, cut);
       if (cut.exceeds.valid()) return stop_at_bound(cut.exceeds);
       if (!within_limits()) return;
       if (opts_.progress && Clock::now() - last_report_ > std::chrono::milliseconds(250)) {
@@ -309,6 +315,7 @@ class Search {
     c.rows.resize(states.size() * c.width);
     parallel(c.blocks(), [&](Expander&, std::size_t b) {
       for (auto k = b * Chunk::kBlock; k < c.block_end(b); ++k) {
+        if (k + kAheadStates < c.block_end(b)) tfsem::prefetch_lines(c.row(k + kAheadStates), tfsem::prefetch_for_write);
         visited_.load(states[k], c.rows.data() + k * c.width, c.width);
         const auto sleep = visited_.sleep(depth, states[k]);
         c.sleep[k].assign(sleep.begin(), sleep.end());
@@ -317,9 +324,21 @@ class Search {
     });
   }
 
+  // How far ahead expanding fetches its batch's lines, in successors, and take_out its chunk's, in states.
+  static constexpr std::size_t kAheadSuccessors = 8, kAheadStates = 2;
   void expand(Expander& w, const Chunk& c, std::size_t k, Batch& out) {
     const auto si = c.states[k];
-    const std::span<const Code> row(c.rows.data() + k * c.width, c.width);
+    const auto row = c.row(k);
+    // The batch's arrays are reused chunk after chunk, and the other core reads
+    // them (a merge, the report): the lines its next successors take are
+    // fetched for writing now, rather than each store waiting for that core.
+    tfsem::prefetch_append(out.rows, kAheadSuccessors * c.width);
+    tfsem::prefetch_append(out.successors, kAheadSuccessors);
+    tfsem::prefetch_append(out.sleep, kAheadSuccessors);
+    tfsem::prefetch_append(out.steps, kAheadSuccessors);
+    tfsem::prefetch_append(out.states, 1);
+    // The chunk's next row, which take_out may have written on the other core.
+    if (k + 1 < c.states.size()) tfsem::prefetch_lines(c.row(k + 1));
     auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
     expanded.terminal = w.terminal(row);
     if (!expanded.terminal) {
@@ -393,7 +412,7 @@ class Search {
   // run on across the batches' boundaries (with two threads a group is
   // about 128 arrivals). An arrival at a state an earlier one of the chunk
   // reached skips the table (recent_arrivals.hpp).
-  static constexpr std::size_t kAhead = 8;
+  static constexpr std::size_t kAhead = 8, kAheadArrivals = 16;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
     auto& recent = recent_[s];
     recent.next_chunk();
@@ -401,8 +420,10 @@ class Search {
     mine.clear();
     for (std::size_t b = 0; b < c.blocks() && b <= cut.block; ++b) {
       const auto& batch = c.batches[b];
-      for (auto g = batch.shard_begin(s); g < batch.shard_end[s] && cut.before(b, batch.by_shard[g]); ++g)
-        mine.push_back({static_cast<std::uint32_t>(b), batch.by_shard[g]});
+      for (auto g = batch.shard_begin(s); g < batch.shard_end[s] && cut.before(b, batch.by_shard[g]); ++g) {
+        tfsem::prefetch_for_write(mine.data() + std::min(mine.capacity(), mine.size() + kAheadArrivals));  // the report reads it
+        mine.push_back({.batch = static_cast<std::uint32_t>(b), .successor = batch.by_shard[g]});
+      }
     }
     const auto successor = [&](const Arrival& a) -> const Batch::Successor& { return c.batches[a.batch].successors[a.successor]; };
     for (std::size_t i = 0; i < mine.size(); ++i) {
@@ -415,29 +436,30 @@ class Search {
         recent.prefetch(successor(ahead).hash);
         tfsem::prefetch_lines(batch.row_of(ahead.successor));
       }
-      auto& batch = c.batches[mine[i].batch];
-      const auto k = mine[i].successor;
-      const auto& x = batch.successors[k];
-      const auto row = batch.row_of(k);
-      const auto sleep = batch.sleep_of(k);
-      const auto level = depth + batch.steps_of(k).size();
+      auto& a = mine[i];
+      const auto& batch = c.batches[a.batch];
+      const auto& x = batch.successors[a.successor];
+      const auto row = batch.row_of(a.successor);
+      const auto sleep = batch.sleep_of(a.successor);
+      const auto level = depth + batch.steps_of(a.successor).size();
+      a.level = static_cast<std::uint32_t>(level);
       if (const auto known = recent.find(x.hash, row)) {
         visited_.again(*known, level, sleep, x.paths);
-        batch.to[k] = *known;
-        batch.fresh[k] = 0;
+        a.to = *known;
         continue;
       }
-      const auto [to, fresh] = visited_.add(row, x.hash, x.parent, level, sleep, x.paths);
-      recent.remember(x.hash, row, to);
-      batch.to[k] = to;
-      batch.fresh[k] = fresh ? 1 : 0;
+      std::tie(a.to, a.fresh) = visited_.add(row, x.hash, x.parent, level, sleep, x.paths);
+      recent.remember(x.hash, row, a.to);
     }
   }
 
   // What the chunk found, in order, up to the cut: terminal states, races,
   // counters, the observer's calls, and the new states, queued at their
   // levels. The state whose successor passes a bound is the last one reported.
-  void report(const Chunk& c, const Cut& cut, std::size_t depth) {
+  // Each successor's merge is the next arrival in its shard's list: the lists
+  // keep the chunk's order, and the report reads no merge result in a batch.
+  void report(const Chunk& c, const Cut& cut) {
+    std::vector<std::size_t> next(visited_.shards(), 0);  // by shard: its next arrival
     for (std::size_t b = 0; b < c.blocks() && b <= cut.block; ++b) {
       const auto& batch = c.batches[b];
       std::uint32_t race = 0, k = 0;
@@ -448,12 +470,13 @@ class Search {
         for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
         result_.counters.transitions_pruned += e.pruned;
         for (; k < e.successors_end && cut.before(b, k); ++k) {
+          const auto& a = shard_arrivals_[batch.shard[k]][next[batch.shard[k]]++];  // successor k of batch b
           ++result_.counters.transitions;
-          if (batch.fresh[k] == 0) ++result_.counters.states_matched;
-          else queue(depth + batch.steps_of(k).size(), batch.to[k]);
+          if (!a.fresh) ++result_.counters.states_matched;
+          else queue(a.level, a.to);
           if (opts_.observer.transition) {
             const auto steps = batch.steps_of(k);
-            opts_.observer.transition(numbered(si), numbered(batch.to[k]), Schedule(steps.begin(), steps.end()));
+            opts_.observer.transition(numbered(si), numbered(a.to), Schedule(steps.begin(), steps.end()));
           }
         }
         if (k < e.successors_end) return;  // the cut
