@@ -11,7 +11,15 @@
 // - latency: one chain of dependent multiplies and shifts (bound by latency);
 // - throughput: eight independent chains of multiplies (bound by the
 //   multiplier, which a hyperthread sibling would share).
-// Usage: two_cores [--mib N] [--reps R] (the best of R runs of each, default 3)
+// Then what the two threads pay when they do share: the time a cache line
+// takes to go from one core to the other and back (one thread writes it,
+// the other answers). On this project's virtual machine the host moves its
+// two cores nearer and further apart in phases of minutes (about 80 ns, or
+// about 400), which shows in the explorer's two threads and nowhere in the
+// table above. --watch prints that round trip four times a second, after
+// the time in milliseconds since the epoch, until stopped: run beside a
+// benchmark, it tells which phase each run fell in (docs/explorer.md).
+// Usage: two_cores [--mib N] [--reps R] [--watch] (the best of R runs of each, default 3)
 #include "semantics/hash.hpp"
 
 #include <algorithm>
@@ -62,6 +70,38 @@ void throughput(std::uint64_t seed) {
   sink += x;
 }
 
+// A cache line's round trip between two threads, in ns: the mean of `trips`
+// after a few to wake the other thread.
+double round_trip(std::size_t trips) {
+  alignas(64) std::atomic<std::uint64_t> line{0};
+  constexpr std::size_t kWarm = 1000;
+  std::jthread other([&] {
+    for (std::uint64_t v = 1; v < 2 * (kWarm + trips); v += 2) {
+      while (line.load(std::memory_order_acquire) != v) {
+      }
+      line.store(v + 1, std::memory_order_release);
+    }
+  });
+  Clock::time_point start;
+  for (std::uint64_t v = 1, i = 0; i < kWarm + trips; v += 2, ++i) {
+    if (i == kWarm) start = Clock::now();
+    line.store(v, std::memory_order_release);
+    while (line.load(std::memory_order_acquire) != v + 1) {
+    }
+  }
+  return std::chrono::duration<double, std::nano>(Clock::now() - start).count() / static_cast<double>(trips);
+}
+
+[[noreturn]] void watch() {
+  for (;;) {
+    const auto ns = round_trip(1000);
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
+    std::printf("%lld %.0f\n", static_cast<long long>(now.count()), ns);
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+}
+
 double seconds(const std::function<void()>& f) {
   const auto t = Clock::now();
   f();
@@ -89,7 +129,7 @@ void row(const char* name, const std::function<void(std::uint64_t)>& work, int r
 }
 
 [[noreturn]] void usage() {
-  std::fprintf(stderr, "usage: two_cores [--mib N, a power of two up to 16384] [--reps R]\n");
+  std::fprintf(stderr, "usage: two_cores [--mib N, a power of two up to 16384] [--reps R] [--watch]\n");
   std::exit(2);
 }
 
@@ -99,6 +139,7 @@ int main(int argc, char** argv) {
   std::size_t mib = 256;
   int reps = 3;
   for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--watch") == 0) watch();
     if (i + 1 >= argc) usage();
     if (std::strcmp(argv[i], "--mib") == 0) mib = std::strtoull(argv[++i], nullptr, 10);
     else if (std::strcmp(argv[i], "--reps") == 0) reps = std::atoi(argv[++i]);
@@ -114,4 +155,7 @@ int main(int argc, char** argv) {
   });
   row("latency", latency, reps);
   row("throughput", throughput, reps);
+  double trip = 1e300;
+  for (int r = 0; r < reps; ++r) trip = std::min(trip, round_trip(100'000));
+  std::printf("\na cache line from one thread to the other and back: %.0f ns\n", trip);
 }

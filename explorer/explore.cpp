@@ -103,6 +103,16 @@ struct Chunk {
   std::vector<Batch> batches = std::vector<Batch>(kStates / kBlock);
   [[nodiscard]] std::size_t blocks() const { return (states.size() + kBlock - 1) / kBlock; }
   [[nodiscard]] std::span<const Code> row(std::size_t k) const { return {rows.data() + k * width, width}; }
+  // Brings in what expanding state k reads, which take_out may have written
+  // on the other core: its row, path count and sleep set (whose vector came
+  // in with state k - 1's).
+  void prefetch(std::size_t k) const {
+    if (k >= states.size()) return;
+    tfsem::prefetch_lines(row(k));
+    tfsem::prefetch(&paths[k]);
+    tfsem::prefetch_lines(std::span<const Transition>(sleep[k]));
+    if (k + 1 < states.size()) tfsem::prefetch(&sleep[k + 1]);
+  }
   // One past block b's last state.
   [[nodiscard]] std::size_t block_end(std::size_t b) const { return std::min(states.size(), (b + 1) * kBlock); }
 };
@@ -315,7 +325,10 @@ class Search {
     c.rows.resize(states.size() * c.width);
     parallel(c.blocks(), [&](Expander&, std::size_t b) {
       for (auto k = b * Chunk::kBlock; k < c.block_end(b); ++k) {
-        if (k + kAheadStates < c.block_end(b)) tfsem::prefetch_lines(c.row(k + kAheadStates), tfsem::prefetch_for_write);
+        if (k + kAheadStates < c.block_end(b)) {
+          tfsem::prefetch_lines(c.row(k + kAheadStates), tfsem::prefetch_for_write);
+          visited_.prefetch_stored(states[k + kAheadStates]);
+        }
         visited_.load(states[k], c.rows.data() + k * c.width, c.width);
         const auto sleep = visited_.sleep(depth, states[k]);
         c.sleep[k].assign(sleep.begin(), sleep.end());
@@ -325,7 +338,7 @@ class Search {
   }
 
   // How far ahead expanding fetches its batch's lines, in successors, and take_out its chunk's, in states.
-  static constexpr std::size_t kAheadSuccessors = 8, kAheadStates = 2;
+  static constexpr std::size_t kAheadSuccessors = 16, kAheadStates = 2;
   void expand(Expander& w, const Chunk& c, std::size_t k, Batch& out) {
     const auto si = c.states[k];
     const auto row = c.row(k);
@@ -337,8 +350,7 @@ class Search {
     tfsem::prefetch_append(out.sleep, kAheadSuccessors);
     tfsem::prefetch_append(out.steps, kAheadSuccessors);
     tfsem::prefetch_append(out.states, 1);
-    // The chunk's next row, which take_out may have written on the other core.
-    if (k + 1 < c.states.size()) tfsem::prefetch_lines(c.row(k + 1));
+    c.prefetch(k + 1);
     auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
     expanded.terminal = w.terminal(row);
     if (!expanded.terminal) {

@@ -57,6 +57,7 @@ class ShardedVisited {
   [[nodiscard]] PathCount paths(StateIndex i) const { return shard(i).paths(local(i)); }
   // State i's row into out, `width` codes (at least width()), padded with EMPTY.
   void load(StateIndex i, Code* out, std::size_t width) const { shard(i).table().load(local(i), out, width); }
+  void prefetch_stored(StateIndex i) const { shard(i).table().prefetch_stored(local(i)); }
   void load(StateIndex i, Row& out) const {
     out.resize(width());
     load(i, out.data(), out.size());

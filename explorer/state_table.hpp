@@ -48,6 +48,10 @@ class StateTable {
     const auto slot = slots_[(h >> 32) & (slots_.size() - 1)];
     if (slot != 0 && slot >> 32 == h >> 32) tfsem::prefetch(at(static_cast<StateIndex>((slot & 0xffffffffU) - 1)));
   }
+  // Brings stored row i into the cache, ahead of a load.
+  void prefetch_stored(StateIndex i) const {
+    tfsem::prefetch_lines(std::span<const std::uint8_t>(at(i), layouts_[layout_of(i)].row_bytes));
+  }
   // Copies row i to out (width() codes).
   void load(StateIndex i, Row& out) const;
   // Copies row i to out, `width` codes, padded with EMPTY: at least the
