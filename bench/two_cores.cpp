@@ -23,6 +23,7 @@
 #include "semantics/hash.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -32,6 +33,11 @@
 #include <functional>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
 
 namespace {
 
@@ -70,33 +76,71 @@ void throughput(std::uint64_t seed) {
   sink += x;
 }
 
-// A cache line's round trip between two threads, in ns: the mean of `trips`
-// after a few to wake the other thread.
-double round_trip(std::size_t trips) {
-  alignas(64) std::atomic<std::uint64_t> line{0};
-  constexpr std::size_t kWarm = 1000;
-  std::jthread other([&] {
-    for (std::uint64_t v = 1; v < 2 * (kWarm + trips); v += 2) {
-      while (line.load(std::memory_order_acquire) != v) {
-      }
-      line.store(v + 1, std::memory_order_release);
-    }
-  });
-  Clock::time_point start;
-  for (std::uint64_t v = 1, i = 0; i < kWarm + trips; v += 2, ++i) {
-    if (i == kWarm) start = Clock::now();
-    line.store(v, std::memory_order_release);
-    while (line.load(std::memory_order_acquire) != v + 1) {
-    }
-  }
-  return std::chrono::duration<double, std::nano>(Clock::now() - start).count() / static_cast<double>(trips);
+// Runs the calling thread on core `cpu` alone, where the system lets it: the
+// round trip is between two cores, never two threads taking turns on one.
+void pin(int cpu) {
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+#else
+  static_cast<void>(cpu);
+#endif
 }
 
+// A cache line passed between this thread, on core 0, and one on core 1:
+// round(n) writes the line n times, each time waiting for the other thread
+// to answer, and gives the mean round trip in ns. Between rounds the other
+// thread sleeps, so that beside a benchmark it takes nothing from it.
+class LineTrip {
+ public:
+  LineTrip() : other_([this](const std::stop_token& stop) { answer(stop); }) { pin(0); }
+  ~LineTrip() {
+    other_.request_stop();
+    awake_.store(true);
+    awake_.notify_one();
+  }
+  double round(std::size_t n) {
+    awake_.store(true);
+    awake_.notify_one();
+    constexpr std::size_t kWarm = 100;  // the other thread woken and on its core
+    Clock::time_point start;
+    for (std::size_t i = 0; i < kWarm + n; ++i) {
+      if (i == kWarm) start = Clock::now();
+      const auto v = line_.load(std::memory_order_relaxed) + 1;  // odd: a question
+      line_.store(v, std::memory_order_release);
+      while (line_.load(std::memory_order_acquire) == v) {
+      }
+    }
+    const auto ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count() / static_cast<double>(n);
+    awake_.store(false);
+    return ns;
+  }
+
+ private:
+  void answer(const std::stop_token& stop) {
+    pin(1);
+    while (!stop.stop_requested()) {
+      if (const auto v = line_.load(std::memory_order_acquire); v % 2 == 1) line_.store(v + 1, std::memory_order_release);
+      else if (!awake_.load(std::memory_order_relaxed)) awake_.wait(false);
+    }
+  }
+  alignas(64) std::atomic<std::uint64_t> line_{0};
+  alignas(64) std::atomic<bool> awake_{false};
+  std::jthread other_;
+};
+
+// Beside a benchmark, a thread that waits for a core can stretch one
+// measurement: the median of ten short ones, four times a second.
 [[noreturn]] void watch() {
+  LineTrip trip;
   for (;;) {
-    const auto ns = round_trip(1000);
+    std::array<double, 10> ns{};
+    for (auto& x : ns) x = trip.round(100);
+    std::nth_element(ns.begin(), ns.begin() + 5, ns.end());
     const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
-    std::printf("%lld %.0f\n", static_cast<long long>(now.count()), ns);
+    std::printf("%lld %.0f\n", static_cast<long long>(now.count()), ns[5]);
     std::fflush(stdout);
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
@@ -155,7 +199,8 @@ int main(int argc, char** argv) {
   });
   row("latency", latency, reps);
   row("throughput", throughput, reps);
+  LineTrip line;
   double trip = 1e300;
-  for (int r = 0; r < reps; ++r) trip = std::min(trip, round_trip(100'000));
+  for (int r = 0; r < reps; ++r) trip = std::min(trip, line.round(100'000));
   std::printf("\na cache line from one thread to the other and back: %.0f ns\n", trip);
 }

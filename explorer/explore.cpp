@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cassert>
 #include <exception>
 #include <map>
 #include <memory>
@@ -17,6 +18,7 @@
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 namespace tfsem::explorer {
 
@@ -77,6 +79,14 @@ struct Batch {
   [[nodiscard]] std::span<const Transition> sleep_of(std::uint32_t k) const {
     return {sleep.data() + sleep_begin(k), sleep.data() + successors[k].sleep_end};
   }
+  // The batch is reused chunk after chunk, and other threads read it (the
+  // merges, the report): the lines its next n successors, rows `width` codes
+  // wide, will take are fetched for writing ahead, rather than each store
+  // waiting for another core to give its copy up (docs/explorer.md).
+  void write_ahead(std::size_t n, std::size_t width) {
+    ahead_.rows(rows, n * width), ahead_.successors(successors, n), ahead_.sleep(sleep, n), ahead_.steps(steps, n);
+    ahead_.states(states, 2);
+  }
   // Groups the successors by shard_of(hash), below `shards` (at most 64; a counting sort, stable).
   template <class ShardOf>
   void group(unsigned shards, ShardOf shard_of) {
@@ -88,6 +98,15 @@ struct Batch {
     by_shard.resize(successors.size());
     for (std::uint32_t k = 0; k < successors.size(); ++k) by_shard[shard_end[shard[k]]++] = k;
   }
+
+ private:
+  struct {
+    tfsem::WriteAhead<Code> rows;
+    tfsem::WriteAhead<Successor> successors;
+    tfsem::WriteAhead<Transition> sleep;
+    tfsem::WriteAhead<Step> steps;
+    tfsem::WriteAhead<Expanded> states;
+  } ahead_;
 };
 
 // A chunk of a bucket: its states' rows, sleep sets and path counts, copied
@@ -103,18 +122,21 @@ struct Chunk {
   std::vector<Batch> batches = std::vector<Batch>(kStates / kBlock);
   [[nodiscard]] std::size_t blocks() const { return (states.size() + kBlock - 1) / kBlock; }
   [[nodiscard]] std::span<const Code> row(std::size_t k) const { return {rows.data() + k * width, width}; }
-  // Brings in what expanding state k reads, which take_out may have written
-  // on the other core: its row, path count and sleep set (whose vector came
-  // in with state k - 1's).
+  [[nodiscard]] std::span<Code> row(std::size_t k) { return {rows.data() + k * width, width}; }
+  // One past block b's last state.
+  [[nodiscard]] std::size_t block_end(std::size_t b) const { return std::min(states.size(), (b + 1) * kBlock); }
+  // Brings in what expanding state k, the next in its block, reads, which
+  // take_out may have written on another core: its row, path count and sleep
+  // set (whose vector came in with the state before it), and the vector of
+  // the state after it.
   void prefetch(std::size_t k) const {
-    if (k >= states.size()) return;
+    const auto end = block_end(k / kBlock);
+    if (k >= end) return;
     tfsem::prefetch_lines(row(k));
     tfsem::prefetch(&paths[k]);
     tfsem::prefetch_lines(std::span<const Transition>(sleep[k]));
-    if (k + 1 < states.size()) tfsem::prefetch(&sleep[k + 1]);
+    if (k + 1 < end) tfsem::prefetch(&sleep[k + 1]);
   }
-  // One past block b's last state.
-  [[nodiscard]] std::size_t block_end(std::size_t b) const { return std::min(states.size(), (b + 1) * kBlock); }
 };
 
 // Where the merge of a chunk stops: the first successor, in order, that would
@@ -184,15 +206,20 @@ class Search {
   std::vector<RecentArrivals> recent_;  // by shard: the arrivals of the chunk being merged
   // By shard: its arrivals in the chunk being merged, in order, as (batch,
   // successor), each with what its merge found, which the report reads. Kept
-  // apart from the batches, which both shards' merges read: a result written
-  // there would share cache lines with the other shard's (docs/explorer.md).
+  // apart from the batches, which every shard's merge reads, and each shard's
+  // list in cache lines of its own: a result written beside another shard's
+  // would pass the line between their cores (docs/explorer.md).
   struct Arrival {
     std::uint32_t batch, successor;
     StateIndex to = 0;        // the state it reached
     std::uint32_t level = 0;  // that state's level
     bool fresh = false;       // whether that state is new
   };
-  std::vector<std::vector<Arrival>> shard_arrivals_;
+  struct alignas(64) ShardArrivals {
+    std::vector<Arrival> list;
+    tfsem::WriteAhead<Arrival> ahead;  // the report, on another thread, reads the list
+  };
+  std::vector<ShardArrivals> shard_arrivals_;
   RaceFlags race_flags_;
   std::vector<std::unique_ptr<Expander>> workers_;  // workers_[t] is team thread t's (0: the calling thread)
   Team team_;
@@ -325,11 +352,11 @@ class Search {
     c.rows.resize(states.size() * c.width);
     parallel(c.blocks(), [&](Expander&, std::size_t b) {
       for (auto k = b * Chunk::kBlock; k < c.block_end(b); ++k) {
-        if (k + kAheadStates < c.block_end(b)) {
-          tfsem::prefetch_lines(c.row(k + kAheadStates), tfsem::prefetch_for_write);
+        if (k + kAheadStates < c.block_end(b)) {  // the stored row, and where it goes (another core may hold it)
+          tfsem::prefetch_lines<tfsem::prefetch_for_write>(std::as_const(c).row(k + kAheadStates));
           visited_.prefetch_stored(states[k + kAheadStates]);
         }
-        visited_.load(states[k], c.rows.data() + k * c.width, c.width);
+        visited_.load(states[k], c.row(k).data(), c.width);
         const auto sleep = visited_.sleep(depth, states[k]);
         c.sleep[k].assign(sleep.begin(), sleep.end());
         c.paths[k] = visited_.paths(states[k]);
@@ -337,19 +364,13 @@ class Search {
     });
   }
 
-  // How far ahead expanding fetches its batch's lines, in successors, and take_out its chunk's, in states.
+  // How far ahead expanding fetches its batch's lines, in successors, and
+  // take_out its chunk's lines and the stored rows it reads, in states.
   static constexpr std::size_t kAheadSuccessors = 16, kAheadStates = 2;
   void expand(Expander& w, const Chunk& c, std::size_t k, Batch& out) {
     const auto si = c.states[k];
     const auto row = c.row(k);
-    // The batch's arrays are reused chunk after chunk, and the other core reads
-    // them (a merge, the report): the lines its next successors take are
-    // fetched for writing now, rather than each store waiting for that core.
-    tfsem::prefetch_append(out.rows, kAheadSuccessors * c.width);
-    tfsem::prefetch_append(out.successors, kAheadSuccessors);
-    tfsem::prefetch_append(out.sleep, kAheadSuccessors);
-    tfsem::prefetch_append(out.steps, kAheadSuccessors);
-    tfsem::prefetch_append(out.states, 1);
+    out.write_ahead(kAheadSuccessors, c.width);
     c.prefetch(k + 1);
     auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
     expanded.terminal = w.terminal(row);
@@ -422,18 +443,19 @@ class Search {
   // of it: a row of lost-update-8 spans five or six cache lines), the
   // stored row its slot names, its memo entry. The list lets the prefetches
   // run on across the batches' boundaries (with two threads a group is
-  // about 128 arrivals). An arrival at a state an earlier one of the chunk
-  // reached skips the table (recent_arrivals.hpp).
+  // about 128 arrivals). The list's own lines are fetched for writing
+  // kAheadArrivals ahead as it is built. An arrival at a state an earlier
+  // one of the chunk reached skips the table (recent_arrivals.hpp).
   static constexpr std::size_t kAhead = 8, kAheadArrivals = 16;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
     auto& recent = recent_[s];
     recent.next_chunk();
-    auto& mine = shard_arrivals_[s];
+    auto& [mine, write_ahead] = shard_arrivals_[s];
     mine.clear();
     for (std::size_t b = 0; b < c.blocks() && b <= cut.block; ++b) {
       const auto& batch = c.batches[b];
       for (auto g = batch.shard_begin(s); g < batch.shard_end[s] && cut.before(b, batch.by_shard[g]); ++g) {
-        tfsem::prefetch_for_write(mine.data() + std::min(mine.capacity(), mine.size() + kAheadArrivals));  // the report reads it
+        write_ahead(mine, kAheadArrivals);
         mine.push_back({.batch = static_cast<std::uint32_t>(b), .successor = batch.by_shard[g]});
       }
     }
@@ -482,7 +504,8 @@ class Search {
         for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
         result_.counters.transitions_pruned += e.pruned;
         for (; k < e.successors_end && cut.before(b, k); ++k) {
-          const auto& a = shard_arrivals_[batch.shard[k]][next[batch.shard[k]]++];  // successor k of batch b
+          const auto& a = shard_arrivals_[batch.shard[k]].list[next[batch.shard[k]]++];
+          assert(a.batch == b && a.successor == k);
           ++result_.counters.transitions;
           if (!a.fresh) ++result_.counters.states_matched;
           else queue(a.level, a.to);

@@ -32,20 +32,34 @@ inline void prefetch_for_write(const void* p) {
 #endif
 }
 
-// Every cache line (64 bytes) of an array's bytes, fetched by `fetch`.
-template <class T>
-void prefetch_lines(std::span<const T> a, void (*fetch)(const void*) = prefetch) {
+// Every cache line (64 bytes) of an array's bytes, fetched by Fetch.
+template <void (*Fetch)(const void*) = prefetch, class T>
+void prefetch_lines(std::span<const T> a) {
   constexpr std::uintptr_t kLine = 64;
   const auto begin = reinterpret_cast<std::uintptr_t>(a.data());
   for (auto line = begin & ~(kLine - 1); line < begin + a.size_bytes(); line += kLine)
-    fetch(reinterpret_cast<const void*>(line));
+    Fetch(reinterpret_cast<const void*>(line));
 }
 
-// The lines vector v's next n elements will be stored in, within its
-// capacity (a vector reused from call to call), fetched to be written.
+// Fetches for writing the lines a vector reused from call to call (cleared,
+// its capacity kept) will store its next elements in: up to n elements past
+// its end, within its capacity, each line once (from where the last call's
+// reach ended, unless the vector has been cleared or has moved since).
 template <class T>
-void prefetch_append(const std::vector<T>& v, std::size_t n) {
-  prefetch_lines(std::span(v.data() + v.size(), std::min(v.capacity(), v.size() + n) - v.size()), prefetch_for_write);
-}
+class WriteAhead {
+ public:
+  void operator()(const std::vector<T>& v, std::size_t n) {
+    if (v.data() != data_ || v.size() < size_) reached_ = 0;
+    data_ = v.data(), size_ = v.size();
+    const auto from = std::max(reached_, v.size()), to = std::min(v.capacity(), v.size() + n);
+    if (from >= to) return;
+    prefetch_lines<prefetch_for_write>(std::span<const T>(v.data() + from, to - from));
+    reached_ = to;
+  }
+
+ private:
+  const T* data_ = nullptr;
+  std::size_t size_ = 0, reached_ = 0;
+};
 
 }  // namespace tfsem
