@@ -92,7 +92,10 @@ struct Batch {
   void group(unsigned shards, ShardOf shard_of) {
     shard_end.assign(shards, 0);
     shard.resize(successors.size());
-    for (std::uint32_t k = 0; k < successors.size(); ++k) ++shard_end[shard[k] = static_cast<std::uint8_t>(shard_of(successors[k].hash))];
+    for (std::uint32_t k = 0; k < successors.size(); ++k) {
+      shard[k] = static_cast<std::uint8_t>(shard_of(successors[k].hash));
+      ++shard_end[shard[k]];
+    }
     std::uint32_t sum = 0;
     for (auto& e : shard_end) sum += std::exchange(e, sum);  // each group's start
     by_shard.resize(successors.size());
@@ -504,7 +507,8 @@ class Search {
         for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
         result_.counters.transitions_pruned += e.pruned;
         for (; k < e.successors_end && cut.before(b, k); ++k) {
-          const auto& a = shard_arrivals_[batch.shard[k]].list[next[batch.shard[k]]++];
+          const auto s = batch.shard[k];
+          const auto& a = shard_arrivals_[s].list[next[s]++];
           assert(a.batch == b && a.successor == k);
           ++result_.counters.transitions;
           if (!a.fresh) ++result_.counters.states_matched;
