@@ -67,7 +67,7 @@ struct Scope {
 void adopt(const Program& p, Scope& s) {
   std::vector<NodeId> stay;
   for (auto n : s.nodes) {
-    const auto& name = p.node(n).name;
+    const std::string name = p.node(n).name;
     const auto base = name.substr(0, name.find('@'));
     const auto it = s.children.find(base.substr(base.rfind('/') + 1));
     (it == s.children.end() ? stay : it->second.nodes).push_back(n);
@@ -79,7 +79,7 @@ void adopt(const Program& p, Scope& s) {
 Scope scopes(const Program& p, const std::vector<NodeId>& nodes) {
   Scope root;
   for (auto n : nodes) {
-    const auto& name = p.node(n).name;
+    const std::string name = p.node(n).name;
     const auto base = name.substr(0, name.find('@'));
     Scope* s = &root;
     for (std::size_t begin = 0, slash; (slash = base.find('/', begin)) != std::string::npos; begin = slash + 1)

@@ -297,7 +297,7 @@ class Expander {
         }
       }
       // A body's output edge that gives no result drops its values (a function fetches nothing).
-      edge(id, e.kind, from, to, e.where, body != nullptr && !to ? std::optional<std::string>("") : e.fetch);
+      edge(id, e.kind, from, to, e.where, body != nullptr && !to ? std::optional<CompactString>("") : e.fetch);
       if (!from) out_.edges.back().value = e.value;
     }
     if (body == nullptr) return;
@@ -321,7 +321,7 @@ class Expander {
   std::optional<PortRef> value_node(const EdgeSpec& e, const std::string& id, const std::string& trigger) {
     const auto name = id + ".value";
     if (const auto* t = std::get_if<Tensor>(&e.value)) node(name, "Const", {{"value", *t}}, e.where);
-    else if (const auto* x = std::get_if<std::string>(&e.value)) {
+    else if (const auto* x = std::get_if<CompactString>(&e.value)) {
       node(name, "Var", {}, e.where);
       out_.nodes.back().var = *x;
     } else return std::nullopt;

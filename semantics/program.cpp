@@ -220,11 +220,11 @@ class ProgramBuilder {
     return it->second;
   }
 
-  void error(std::string rule, const std::string& where, std::string subject, std::string message) {
-    diags_.push_back({std::move(rule), where, std::move(subject), std::move(message)});
+  void error(std::string rule, std::string_view where, std::string subject, std::string message) {
+    diags_.push_back({std::move(rule), std::string(where), std::move(subject), std::move(message)});
   }
-  static std::string node_subject(const std::string& id) { return "node '" + id + "'"; }
-  static std::string edge_subject(const std::string& id) { return "edge '" + id + "'"; }
+  static std::string node_subject(std::string_view id) { return "node '" + std::string(id) + "'"; }
+  static std::string edge_subject(std::string_view id) { return "edge '" + std::string(id) + "'"; }
 
   void add_variables() {
     for (const auto& v : p_->spec_.variables) {
@@ -292,8 +292,8 @@ class ProgramBuilder {
     if (n.op == "Read") return Op{Op::Kind::read};
     const auto& name = op_name(n.op);
     if (const auto* c = name.control) return Op{c->kind, nullptr, {}, c->ref};
-    if (n.op == "Write" || n.op.starts_with("Assign-")) {
-      const std::string fname = n.op == "Write" ? "Snd" : n.op.substr(7);
+    if (n.op == "Write" || n.op.view().starts_with("Assign-")) {
+      const std::string fname = n.op == "Write" ? "Snd" : std::string(n.op.view().substr(7));
       if (auto d = declared_.find(fname); d != declared_.end()) return Op{Op::Kind::assign, signature(*d->second, 2, 1)};
       const auto* f = reg.find(fname);
       if (!f) error("G-OP", n.where, subject(), "'" + n.op + "': no function '" + fname + "' in the registry");
@@ -442,7 +442,7 @@ class ProgramBuilder {
         else error("G-INPUT", where, subject(), "a tensor input edge carries a tensor");
         return;
       case EdgeKind::variable:
-        if (const auto* name = std::get_if<std::string>(&e.value)) {
+        if (const auto* name = std::get_if<CompactString>(&e.value)) {
           if (auto v = p_->find_variable(*name)) edge.initial = *v;
           else error("G-INPUT", where, subject(), "variable '" + *name + "' is not declared in \"variables\"");
         } else {

@@ -7,6 +7,7 @@
 // is immutable afterwards.
 #pragma once
 
+#include "semantics/compact_string.hpp"
 #include "semantics/content.hpp"
 #include "semantics/edge_list.hpp"
 #include "semantics/ids.hpp"
@@ -33,26 +34,26 @@ struct Op {
 };
 
 struct Node {
-  std::string name;
+  CompactString name;
   Op op;
   const Attrs* attrs = nullptr;  // its spec's attributes (the Program keeps its spec), never null
   EdgeList in;                   // tensor and variable inputs, by port
   EdgeList out;                  // tensor and variable outputs, by port
   EdgeList control_in;           // incoming control edges
   EdgeList control_out;          // outgoing control edges
-  const std::string* where = nullptr;  // where its spec declared it (a JSON path), never null
+  const CompactString* where = nullptr;  // where its spec declared it (a JSON path), never null
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts it fires in
 };
 
 struct Edge {
-  std::string name;
+  CompactString name;
   EdgeKind kind = EdgeKind::tensor;
   NodeId src{};  // invalid for an input edge
   NodeId dst{};  // invalid for an output edge
   std::uint32_t src_port = 0, dst_port = 0;
   Content initial = Empty{};  // an input edge's contents in the initial state
   std::string_view fetch;     // an output edge's fetch name ("": not fetched), its spec's text
-  const std::string* where = nullptr;  // where its spec declared it, never null
+  const CompactString* where = nullptr;  // where its spec declared it, never null
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts its tokens live in (C-SLOT)
   bool back = false;       // leaves a NextIteration: the edge that closes a loop
   bool call = false;       // leaves a Call's data output or enters a Return's data input:
@@ -91,22 +92,23 @@ struct Variable {
 };
 
 // ---- The unvalidated description a Program is built from. ----
+// Its strings are CompactStrings: a large graph's description holds millions.
 struct PortRef {
-  std::string node;
+  CompactString node;
   std::optional<std::int64_t> port;  // absent: port 0, or no port for a control edge
 };
 struct NodeSpec {
-  std::string id, op, var;  // var: for op Var
+  CompactString id, op, var;  // var: for op Var
   Attrs attrs;
-  std::string where;
+  CompactString where;
 };
 struct EdgeSpec {
-  std::string id, kind;
+  CompactString id, kind;
   std::optional<PortRef> from, to;
   // An input edge's contents: a tensor, a variable name, or GO.
-  std::variant<std::monostate, Go, std::string, Tensor> value;
-  std::optional<std::string> fetch;  // absent: the edge id; "": an output that is not fetched
-  std::string where;
+  std::variant<std::monostate, Go, CompactString, Tensor> value;
+  std::optional<CompactString> fetch;  // absent: the edge id; "": an output that is not fetched
+  CompactString where;
 };
 // An edge of a library function's body: also the argument an input edge
 // carries, or the result an output edge gives ("": none). Kept out of

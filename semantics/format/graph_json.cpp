@@ -514,7 +514,7 @@ json attr_to_json(const Attr& a) {
       a);
 }
 
-json port_to_json(const PortRef& r) { return r.port ? r.node + ":" + std::to_string(*r.port) : r.node; }
+json port_to_json(const PortRef& r) { return r.port ? r.node + ":" + std::to_string(*r.port) : r.node.str(); }
 
 json nodes_to_json(const std::vector<NodeSpec>& list) {
   json nodes = json::array();

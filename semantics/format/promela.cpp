@@ -604,7 +604,7 @@ class ControlFlowExporter {
     return "CPL" + std::to_string(i.frame.value) + sfx(i.parent);
   }
   [[nodiscard]] std::string transition_text(NodeId n, int c) const {
-    return c == 0 ? node(n).name : node(n).name + "[" + ctx(c).text + "]";
+    return c == 0 ? node(n).name.str() : node(n).name + "[" + ctx(c).text + "]";
   }
 
   // ---- Conditions on slots. ----

@@ -1,0 +1,73 @@
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include "semantics/compact_string.hpp"
+
+using namespace tfsem;
+
+namespace {
+
+// Strings of every length around the 15 characters kept in place.
+std::string text(std::size_t n) {
+  std::string s;
+  for (std::size_t i = 0; i < n; ++i) s.push_back(static_cast<char>('a' + i % 26));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a compact string keeps its text in 16 bytes, in place up to 15 characters") {
+  CHECK(sizeof(CompactString) == 16);
+  for (std::size_t n : {0U, 1U, 7U, 14U, 15U, 16U, 17U, 100U, 5000U}) {
+    const auto want = text(n);
+    const CompactString s(want);
+    CHECK(s.size() == n);
+    CHECK(s.empty() == (n == 0));
+    CHECK(s.view() == want);
+    CHECK(s.str() == want);
+    CHECK(s.data()[n] == '\0');  // NUL-terminated both in place and in a block
+    CHECK(s == want);
+    CHECK(s == want.c_str());
+    CHECK(std::string(s) == want);
+  }
+}
+
+TEST_CASE("a compact string copies, moves and swaps its text, in place and in a block") {
+  for (std::size_t n : {3U, 15U, 16U, 40U}) {
+    for (std::size_t m : {0U, 9U, 15U, 31U}) {
+      const auto a = text(n), b = std::string(m, 'z');
+      CompactString s(a), t(b);
+      CompactString copy = s;
+      CHECK(copy == a);
+      CHECK(s == a);
+      t = s;  // a copy over a string of either kind
+      CHECK(t == a);
+      t = b;
+      CompactString moved = std::move(t);
+      CHECK(moved == b);
+      CHECK(t.empty());  // NOLINT(bugprone-use-after-move): a moved-from string is empty
+      s.swap(moved);
+      CHECK(s == b);
+      CHECK(moved == a);
+      s = std::move(moved);
+      CHECK(s == a);
+      const auto& same = s;
+      s = same;  // assigned itself, it keeps its text
+      CHECK(s == a);
+    }
+  }
+}
+
+TEST_CASE("a compact string compares, orders, joins and hashes as its text") {
+  const CompactString a("node-a"), b(text(20));
+  CHECK((a < b) == (std::string("node-a") < text(20)));
+  CHECK(a != b);
+  CHECK(a + ":0" == "node-a:0");
+  CHECK("edge '" + a + "'" == "edge 'node-a'");
+  CHECK(std::hash<CompactString>{}(b) == std::hash<std::string_view>{}(text(20)));
+  std::map<CompactString, int, std::less<>> by_name{{a, 1}, {b, 2}};
+  CHECK(by_name.find(std::string_view("node-a"))->second == 1);
+}
