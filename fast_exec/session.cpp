@@ -343,7 +343,7 @@ Session::Run& Session::start_run(Ready& ready, bool forced, RunResult& r) {
   const Guard guard(root->lock, run.shared);
   auto* it = start_iteration(*root, 0, ready);
   const auto& p = *graph_.program;
-  for (const auto& o : graph_.inputs) deliver(*it, o, Slot(p.edge(EdgeId(o.edge)).initial), ready);
+  for (const auto& o : graph_.inputs) deliver(*it, o, Slot(p.initial(EdgeId(o.edge))), ready);
   return run;
 }
 

@@ -464,7 +464,7 @@ class FrameBuilder {
     for (std::size_t i = 0; i < p_.edges_.size(); ++i) {
       const auto& e = p_.edges_[i];
       if (e.kind != EdgeKind::variable) continue;
-      if (e.is_input()) handle[i] = {State::known, std::get<VarId>(e.initial), {}};
+      if (e.is_input()) handle[i] = {State::known, std::get<VarId>(p_.initial(EdgeId(i))), {}};
       else if (kind(e.src) == OpKind::var) handle[i] = {State::known, p_.node(e.src).op.var, {}};
     }
     for (bool changed = true; changed;) {

@@ -77,6 +77,12 @@ std::optional<VarId> Program::find_variable(std::string_view name) const {
   return as_id<VarId>(var_index_.find(name, names_of(vars_)));
 }
 
+const Content& Program::initial(EdgeId e) const {
+  static const Content empty = Empty{};
+  const auto it = std::lower_bound(inputs_.begin(), inputs_.end(), e, [](const Input& i, EdgeId x) { return i.edge < x; });
+  return it != inputs_.end() && it->edge == e ? it->initial : empty;
+}
+
 std::vector<EdgeId> Program::incoming(NodeId n) const {
   std::vector<EdgeId> v(node(n).in.begin(), node(n).in.end());
   v.insert(v.end(), node(n).control_in.begin(), node(n).control_in.end());
@@ -131,14 +137,15 @@ std::uint64_t Program::compute_hash() const {
           a);
     }
   }
-  for (const auto& e : edges_) {
+  for (std::size_t i = 0; i < edges_.size(); ++i) {
+    const auto& e = edges_[i];
     mix(e.name);
     mix_num(static_cast<std::uint64_t>(e.kind));
     mix_num(e.src.value);
     mix_num(e.src_port);
     mix_num(e.dst.value);
     mix_num(e.dst_port);
-    mix_num(hash_content(e.initial));
+    mix_num(hash_content(initial(EdgeId(i))));
     mix(e.fetch);
   }
   return h;
@@ -426,11 +433,14 @@ class ProgramBuilder {
     return true;
   }
 
-  void set_initial(const EdgeSpec& e, Edge& edge) {
+  void add_input(Content initial) { p_->inputs_.push_back({EdgeId(p_->edges_.size()), std::move(initial)}); }
+
+  // The contents of input edge `edge`, the next edge id, in the initial state.
+  void set_initial(const EdgeSpec& e, const Edge& edge) {
     const auto subject = [&] { return edge_subject(e.id); };
     const auto where = e.where + "/value";
     if (std::holds_alternative<std::monostate>(e.value)) {
-      if (edge.kind == EdgeKind::control) edge.initial = Go{};
+      if (edge.kind == EdgeKind::control) add_input(Go{});
       else
         error("G-INPUT", e.where, subject(),
               "an input edge needs \"value\": the initial state has no EMPTY input edge");
@@ -438,19 +448,19 @@ class ProgramBuilder {
     }
     switch (edge.kind) {
       case EdgeKind::tensor:
-        if (const auto* t = std::get_if<Tensor>(&e.value)) edge.initial = *t;
+        if (const auto* t = std::get_if<Tensor>(&e.value)) add_input(*t);
         else error("G-INPUT", where, subject(), "a tensor input edge carries a tensor");
         return;
       case EdgeKind::variable:
         if (const auto* name = std::get_if<CompactString>(&e.value)) {
-          if (auto v = p_->find_variable(*name)) edge.initial = *v;
+          if (auto v = p_->find_variable(*name)) add_input(*v);
           else error("G-INPUT", where, subject(), "variable '" + *name + "' is not declared in \"variables\"");
         } else {
           error("G-INPUT", where, subject(), "a variable input edge carries a variable name");
         }
         return;
       case EdgeKind::control:
-        if (std::holds_alternative<Go>(e.value)) edge.initial = Go{};
+        if (std::holds_alternative<Go>(e.value)) add_input(Go{});
         else error("G-INPUT", where, subject(), "a control input edge carries GO");
         return;
     }

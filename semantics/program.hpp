@@ -45,16 +45,17 @@ struct Node {
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts it fires in
 };
 
+// 64 bytes, a cache line; an input edge's initial contents are the Program's
+// inputs(), not a field every edge pays for.
 struct Edge {
   CompactString name;
-  EdgeKind kind = EdgeKind::tensor;
+  std::string_view fetch;     // an output edge's fetch name ("": not fetched), its spec's text
+  const CompactString* where = nullptr;  // where its spec declared it, never null
   NodeId src{};  // invalid for an input edge
   NodeId dst{};  // invalid for an output edge
   std::uint32_t src_port = 0, dst_port = 0;
-  Content initial = Empty{};  // an input edge's contents in the initial state
-  std::string_view fetch;     // an output edge's fetch name ("": not fetched), its spec's text
-  const CompactString* where = nullptr;  // where its spec declared it, never null
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts its tokens live in (C-SLOT)
+  EdgeKind kind = EdgeKind::tensor;
   bool back = false;       // leaves a NextIteration: the edge that closes a loop
   bool call = false;       // leaves a Call's data output or enters a Return's data input:
                            // it crosses into or out of a function frame (C-CALL, C-RETURN)
@@ -62,6 +63,7 @@ struct Edge {
   [[nodiscard]] bool is_input() const { return !src.valid(); }
   [[nodiscard]] bool is_output() const { return !dst.valid(); }
 };
+static_assert(sizeof(Edge) == 64);
 
 // A static frame: the root, a while loop's frame, named by its Enter nodes,
 // or a function's frame, named by its Call nodes (thesis section 5). A loop
@@ -83,6 +85,13 @@ struct Frame {
                                         // nodes less its Exits, plus its child frames' Exits
   std::vector<FrameId> children;        // the loop frames whose parent this is
   std::vector<FrameId> outer;           // every frame a context of this one may be nested in
+};
+
+// An input edge with its contents in the initial state (S-INIT); the Program
+// keeps these apart from its edges, few of which are inputs.
+struct Input {
+  EdgeId edge;
+  Content initial;
 };
 
 struct Variable {
@@ -160,6 +169,10 @@ class Program {
   [[nodiscard]] const std::vector<Node>& nodes() const { return nodes_; }
   [[nodiscard]] const std::vector<Edge>& edges() const { return edges_; }
   [[nodiscard]] const std::vector<Variable>& variables() const { return vars_; }
+  // The input edges, by edge id, with their contents in the initial state.
+  [[nodiscard]] const std::vector<Input>& inputs() const { return inputs_; }
+  // An input edge's contents in the initial state; EMPTY for any other edge.
+  [[nodiscard]] const Content& initial(EdgeId e) const;
   [[nodiscard]] const Node& node(NodeId n) const { return nodes_[n.index()]; }
   [[nodiscard]] const Edge& edge(EdgeId e) const { return edges_[e.index()]; }
   [[nodiscard]] const Variable& variable(VarId v) const { return vars_[v.index()]; }
@@ -197,6 +210,7 @@ class Program {
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
   std::vector<Variable> vars_;
+  std::vector<Input> inputs_;
   std::vector<Frame> frames_;
   std::deque<FunctionDef> functions_;  // the uninterpreted functions, one per name and arity
   std::vector<std::optional<VarId>> access_var_;  // by node

@@ -80,8 +80,7 @@ State Semantics::initial() const {
   // S-INIT-3: "for each variable x, VarValue(x) is in Tensors" (footnote 4).
   for (const auto& v : program_->variables()) s.var_value.push_back(v.initial);
   // S-INIT-1, S-INIT-2: input edges are not EMPTY; all other edges are EMPTY.
-  for (std::size_t e = 0; e < program_->edges().size(); ++e)
-    if (program_->edges()[e].is_input()) s.put({EdgeId(e), kRootContext}, program_->edges()[e].initial);
+  for (const auto& [e, initial] : program_->inputs()) s.put({e, kRootContext}, initial);
   return s;
 }
 

@@ -64,10 +64,12 @@ class CoreExporter {
     return "int";
   }
 
-  std::string initial(const Edge& e) {
-    if (std::holds_alternative<Go>(e.initial)) return "1";
-    if (const auto* v = std::get_if<VarId>(&e.initial)) return std::to_string(v->value);
-    return scalar(std::get<Tensor>(e.initial), "edge '" + e.name + "'", *e.where);
+  std::string initial(EdgeId id) {
+    const auto& c = p_.initial(id);
+    if (std::holds_alternative<Go>(c)) return "1";
+    if (const auto* v = std::get_if<VarId>(&c)) return std::to_string(v->value);
+    const auto& e = p_.edge(id);
+    return scalar(std::get<Tensor>(c), "edge '" + e.name + "'", *e.where);
   }
 
   // The expression f computes from the arguments a0, a1, or empty if unsupported.
@@ -96,7 +98,7 @@ class CoreExporter {
       const auto& e = p_.edge(d);
       const auto a = e.kind == EdgeKind::variable ? "_" : "a" + std::to_string(arg++);
       if (!e.is_input()) body << " e" << d.value << "?" << a << ";";
-      else if (a != "_") body << " " << a << " = " << initial(e) << ";";
+      else if (a != "_") body << " " << a << " = " << initial(d) << ";";
     }
     for (auto d : n.control_in)
       if (!p_.edge(d).is_input()) body << " e" << d.value << "?_;";
@@ -147,7 +149,7 @@ class CoreExporter {
       if (!e.is_output() || e.fetch.empty()) continue;
       if (e.kind != EdgeKind::tensor) refuse(*e.where, "edge '" + e.name + "'", "a fetched " + std::string(edge_kind_name(e.kind)) + " edge");
       decl << "  int o" << k << ";\n";
-      if (e.is_input()) args << " o" << k << " = " << initial(e) << ";";
+      if (e.is_input()) args << " o" << k << " = " << initial(EdgeId(i)) << ";";
       else args << " e" << i << "?<o" << k << ">;";
       format << (format.tellp() > 0 ? "; " : "") << e.fetch << "=i32:%d";
       ++k;
@@ -405,8 +407,8 @@ class ControlFlowExporter {
   void infer_types() {
     types_.assign(p_.edges().size(), Ty::unknown);
     for (const auto& v : p_.variables()) var_types_.push_back(scalar_type(v.initial));
-    for (std::size_t i = 0; i < p_.edges().size(); ++i)
-      if (const auto* t = std::get_if<Tensor>(&p_.edge(EdgeId(i)).initial)) types_[i] = scalar_type(*t);
+    for (const auto& [e, initial] : p_.inputs())
+      if (const auto* t = std::get_if<Tensor>(&initial)) types_[e.index()] = scalar_type(*t);
     for (bool changed = true; changed;) {
       changed = false;
       for (auto n : p_.topological_order()) {
@@ -472,7 +474,7 @@ class ControlFlowExporter {
                "value " + v.initial.to_string(8) + " is not an i32 or bool scalar");
     for (std::size_t i = 0; i < p_.edges().size(); ++i) {
       const auto& e = p_.edge(EdgeId(i));
-      if (const auto* t = std::get_if<Tensor>(&e.initial); t != nullptr && scalar_type(*t) == Ty::unknown)
+      if (const auto* t = std::get_if<Tensor>(&p_.initial(EdgeId(i))); t != nullptr && scalar_type(*t) == Ty::unknown)
         refuse(*e.where, edge_subject(e), "value " + t->to_string(8) + " is not an i32 or bool scalar");
       if (e.is_output() && !e.fetch.empty() && e.kind == EdgeKind::variable)
         refuse(*e.where, edge_subject(e), "a fetched variable edge");
@@ -1011,7 +1013,7 @@ class ControlFlowExporter {
     for (auto c : u_.of_frame(x.frame)) {
       if (!has_slot(e, c)) continue;
       status_names.push_back(status(e, c) + (x.is_input() ? " = LIVE" : ""));
-      const auto* t = std::get_if<Tensor>(&x.initial);
+      const auto* t = std::get_if<Tensor>(&p_.initial(e));
       const bool initial = t != nullptr && scalar_type(*t) != Ty::unknown;
       value_names.push_back(value(e, c) + (initial ? " = " + scalar_literal(*t) : ""));
     }
