@@ -6,11 +6,11 @@
 #include "semantics/scalar.hpp"
 #include "semantics/tensor.hpp"
 
+#include <boost/container/flat_map.hpp>
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,9 +21,10 @@
 namespace tfsem {
 
 // Node attributes: static parameters of an operation (Const's value, an axis,
-// an Enter's frame, ...). The alternatives follow AttrType's order.
+// an Enter's frame, ...). The alternatives follow AttrType's order. A node's
+// attributes lie in one block, by name (a million Const nodes hold a million).
 using Attr = std::variant<std::int64_t, Tensor, std::vector<Tensor>, std::string, bool>;
-using Attrs = std::map<std::string, Attr, std::less<>>;
+using Attrs = boost::container::flat_map<std::string, Attr, std::less<>>;
 enum class AttrType : std::uint8_t { integer, tensor, tensor_list, string, boolean };
 std::string_view attr_type_name(AttrType t);
 
