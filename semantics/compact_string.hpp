@@ -14,6 +14,7 @@
 
 #include <bit>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -61,6 +62,7 @@ class CompactString {
   }
   CompactString& operator=(const std::string& s) { return *this = std::string_view(s); }
   CompactString& operator=(const char* s) { return *this = std::string_view(s); }
+  CompactString& operator=(std::nullptr_t) = delete;  // `s = {}` would read a null pointer: say `s = ""`
   ~CompactString() { release(); }
 
   void swap(CompactString& o) noexcept {
@@ -87,6 +89,7 @@ class CompactString {
   friend auto operator<=>(const CompactString& a, const CompactString& b) noexcept { return a.view() <=> b.view(); }
   friend auto operator<=>(const CompactString& a, std::string_view b) noexcept { return a.view() <=> b; }
   friend auto operator<=>(const CompactString& a, const std::string& b) noexcept { return a.view() <=> std::string_view(b); }
+  friend auto operator<=>(const CompactString& a, const char* b) noexcept { return a.view() <=> std::string_view(b); }
   friend std::string operator+(const CompactString& a, std::string_view b) { return std::string(a.view()).append(b); }
   friend std::string operator+(std::string_view a, const CompactString& b) { return std::string(a).append(b.view()); }
   friend std::string operator+(const CompactString& a, const CompactString& b) { return a + b.view(); }
@@ -134,7 +137,7 @@ class CompactString {
     if (is_large()) delete[] large_data();
   }
 
-  alignas(8) char bytes_[16];
+  alignas(8) char bytes_[16]{};
 };
 
 static_assert(sizeof(CompactString) == 16);

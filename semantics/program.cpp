@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cctype>
 #include <cstdio>
 #include <map>
@@ -137,15 +138,17 @@ std::uint64_t Program::compute_hash() const {
           a);
     }
   }
+  auto input = inputs_.begin();  // the inputs, in edge order, met as the loop reaches them
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     const auto& e = edges_[i];
+    const bool is_input = input != inputs_.end() && input->edge.index() == i;
     mix(e.name);
     mix_num(static_cast<std::uint64_t>(e.kind));
     mix_num(e.src.value);
     mix_num(e.src_port);
     mix_num(e.dst.value);
     mix_num(e.dst_port);
-    mix_num(hash_content(initial(EdgeId(i))));
+    mix_num(hash_content(is_input ? (input++)->initial : Content{Empty{}}));
     mix(e.fetch);
   }
   return h;
@@ -220,10 +223,10 @@ class ProgramBuilder {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, OpName, NameHash, std::equal_to<>> op_names_;
-  const OpName& op_name(const std::string& op) {
+  const OpName& op_name(std::string_view op) {
     auto it = op_names_.find(op);
     if (it == op_names_.end())
-      it = op_names_.emplace(op, OpName{find_control_op(op), Registry::builtin().find(op), attr_specs(op)}).first;
+      it = op_names_.emplace(std::string(op), OpName{find_control_op(op), Registry::builtin().find(op), attr_specs(op)}).first;
     return it->second;
   }
 
@@ -433,6 +436,8 @@ class ProgramBuilder {
     return true;
   }
 
+  // The initial contents of the edge add_edges pushes next: it calls this after
+  // the last check that skips an edge, so inputs_ stays in edge order.
   void add_input(Content initial) { p_->inputs_.push_back({EdgeId(p_->edges_.size()), std::move(initial)}); }
 
   // The contents of input edge `edge`, the next edge id, in the initial state.
@@ -547,6 +552,7 @@ class ProgramBuilder {
                     p_->edges_[dst.in[edge.dst_port].index()].name + "'");
       }
       p_->edge_index_.insert(e.id, hash.id, id.value, names_of(p_->edges_));
+      assert(p_->inputs_.empty() || p_->inputs_.back().edge.index() <= p_->edges_.size());
       p_->edges_.push_back(std::move(edge));
     }
   }

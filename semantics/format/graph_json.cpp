@@ -212,16 +212,16 @@ std::optional<PortRef> parse_port(const json& obj, const char* key, const std::s
 
 PortRef port_ref(std::string_view text, const std::string& path, const char* key) {
   const auto colon = text.rfind(':');
-  if (colon == std::string_view::npos) return {std::string(text), std::nullopt};
+  if (colon == std::string_view::npos) return {CompactString(text), std::nullopt};
   const auto digits = text.substr(colon + 1);
   if (digits.empty() || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), [](char d) { return d >= '0' && d <= '9'; }))
     fail(path + "/" + key, "'" + std::string(text) + "' is not NODE or NODE:PORT");
   std::int64_t port = 0;
   std::from_chars(digits.data(), digits.data() + digits.size(), port);  // six digits: it fits
-  return {std::string(text.substr(0, colon)), port};
+  return {CompactString(text.substr(0, colon)), port};
 }
 
-Attrs parse_attrs(const json& j, const std::string& path, const std::string& op) {
+Attrs parse_attrs(const json& j, const std::string& path, std::string_view op) {
   Attrs attrs;
   if (!j.is_object()) fail(path, "\"attrs\" must be an object");
   const auto* specs = attr_specs(op);
@@ -545,7 +545,7 @@ json edges_to_json(const std::vector<E>& list) {
         [&](const auto& v) {
           using T = std::decay_t<decltype(v)>;
           if constexpr (std::is_same_v<T, Go>) j["value"] = "GO";
-          else if constexpr (std::is_same_v<T, std::string>) j["value"] = v;
+          else if constexpr (std::is_same_v<T, CompactString>) j["value"] = v.str();
           else if constexpr (std::is_same_v<T, Tensor>) j["value"] = tensor_to_json(v);
         },
         e.value);

@@ -16,7 +16,7 @@ namespace tfsem::format {
 // "NODE" or "NODE:PORT", the text of an edge's "from" or "to" at path/key.
 PortRef port_ref(std::string_view text, const std::string& path, const char* key);
 // A node's "attrs" at path, read by the types op's attributes have.
-Attrs parse_attrs(const nlohmann::json& attrs, const std::string& path, const std::string& op);
+Attrs parse_attrs(const nlohmann::json& attrs, const std::string& path, std::string_view op);
 // An input edge's "value" (at path) by the edge's kind: GO, a variable name or a tensor.
 void set_edge_value(EdgeSpec& es, const nlohmann::json& value, const std::string& path);
 // The document's "variables", "functions" and "library" members, appended to spec.

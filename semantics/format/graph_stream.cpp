@@ -228,7 +228,7 @@ class Literals {
     return remember(tensors_, text, parse_tensor(parse(text), edge + "/value"));
   }
   // A node's "attrs", the node at `node`.
-  Attrs attrs(const std::string& op, std::string_view text, const std::string& node) {
+  Attrs attrs(std::string_view op, std::string_view text, const std::string& node) {
     key_.assign(op).append(1, '\0').append(text);
     if (const auto it = attrs_.find(key_); it != attrs_.end()) return it->second;
     return remember(attrs_, key_, parse_attrs(parse(text), node + "/attrs", op));

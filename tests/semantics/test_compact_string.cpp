@@ -64,6 +64,8 @@ TEST_CASE("a compact string copies, moves and swaps its text, in place and in a 
 TEST_CASE("a compact string compares, orders, joins and hashes as its text") {
   const CompactString a("node-a"), b(text(20));
   CHECK((a < b) == (std::string("node-a") < text(20)));
+  CHECK(a < "node-b");
+  CHECK("node-" < a);
   CHECK(a != b);
   CHECK(a + ":0" == "node-a:0");
   CHECK("edge '" + a + "'" == "edge 'node-a'");

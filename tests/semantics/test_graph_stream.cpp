@@ -115,6 +115,19 @@ TEST_CASE("the forms the streaming reader reads itself") {
   CHECK(streamed(R"({"nodes":[{"id":"a","op":"NoOp"}],"edges":[],"library":[]})"));
 }
 
+TEST_CASE("the writer gives every input edge's value back, and what it writes reads back as it was") {
+  const auto spec = format::parse_program_text(R"({"nodes":[{"id":"r","op":"Read"},{"id":"b","op":"Identity"}],
+      "edges":[{"id":"v","kind":"variable","to":"r","value":"x"},{"id":"g","kind":"control","to":"b","value":"GO"},
+               {"id":"t","kind":"tensor","to":"b","value":7},{"id":"o","kind":"tensor","from":"r"},
+               {"id":"p","kind":"tensor","from":"b"}],
+      "variables":{"x":1}})", "f");
+  const auto written = format::program_to_json(spec).dump();
+  CHECK(written.find(R"("value":"x")") != std::string::npos);
+  CHECK(written.find(R"("value":"GO")") != std::string::npos);
+  CHECK(by_text(written) == test::spec_text(spec));
+  CHECK(Program::build(format::parse_program_text(written, "f"))->hash() == Program::build(spec)->hash());
+}
+
 TEST_CASE("a function body's edges keep their arguments and results through the writer; a graph's own edges carry none") {
   const auto fib = format::load_program_file(fs::path(TFSEM_SOURCE_DIR) / "models/fib.json");
   REQUIRE(fib.library.size() == 1);

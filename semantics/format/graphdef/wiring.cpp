@@ -1,5 +1,7 @@
 #include "semantics/format/graphdef/wiring.hpp"
 
+#include <stdexcept>
+
 namespace tfsem::graphdef {
 
 void Wiring::reserve(std::size_t nodes) {
@@ -36,10 +38,16 @@ void Wiring::consume(Source s, const std::string& node, std::uint32_t port) { va
 
 void Wiring::fetch(Source s, const std::string& fetch) { values_[s].consumers.push_back({"", 0, fetch}); }
 
+std::size_t Wiring::node_index(std::string_view name) const {
+  const auto it = nodes_.find(name);
+  if (it == nodes_.end()) throw std::logic_error("Wiring: no node '" + std::string(name) + "' was added");
+  return it->second;
+}
+
 void Wiring::add_edge(EdgeSpec e) {
   if (e.kind == "control" && !control_ids_.insert(e.id).second) return;  // the same dependency, named twice
-  if (e.from && e.kind != "control") info_[nodes_.at(e.from->node)].wired.at(static_cast<std::size_t>(*e.from->port)) = true;
-  if (e.to) info_[nodes_.at(e.to->node)].has_input = true;
+  if (e.from && e.kind != "control") info_[node_index(e.from->node)].wired.at(static_cast<std::size_t>(*e.from->port)) = true;
+  if (e.to) info_[node_index(e.to->node)].has_input = true;
   edges_.push_back(std::move(e));
 }
 
@@ -57,7 +65,7 @@ void Wiring::control_input(const std::string& from, const std::string& to) {
 }
 
 void Wiring::target(const std::string& node, const std::string& fetch) {
-  add_edge({"^" + node, "control", PortRef{node, std::nullopt}, std::nullopt, {}, fetch, nodes_spec_[nodes_.at(node)].where});
+  add_edge({"^" + node, "control", PortRef{node, std::nullopt}, std::nullopt, {}, fetch, nodes_spec_[node_index(node)].where});
 }
 
 void Wiring::distribute(const Value& v, EdgeSpec first, const std::vector<Consumer>& consumers, const std::string& base) {

@@ -9,7 +9,9 @@
 #include "semantics/program.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -64,11 +66,17 @@ class Wiring {
 
   std::vector<NodeSpec> nodes_spec_;
   std::vector<NodeInfo> info_;  // beside nodes_spec_
-  std::unordered_map<std::string, std::size_t> nodes_;
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> nodes_;
   std::vector<EdgeSpec> edges_;
   std::vector<Value> values_;
   std::unordered_set<std::string> control_ids_;  // a dependency named twice is one edge
 
+  // The position of node `name` in nodes_spec_; it must have been added.
+  [[nodiscard]] std::size_t node_index(std::string_view name) const;
   void add_edge(EdgeSpec e);
   static PortRef from_port_ref(const std::string& node, std::uint32_t port) { return {node, std::int64_t{port}}; }
   void wire(const Value& v);
