@@ -199,7 +199,7 @@ std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uin
     if (slot >> 32 != frag) continue;
     if (packing == unpacked) packing = pack(r) ? known : novel;
     if (packing == novel) continue;
-    const auto i = static_cast<StateIndex>((slot & 0xffffffffU) - 1);
+    const auto i = stored_at(slot);
     if (equal(i, r)) return {i, false};
   }
   if (size_ >= std::numeric_limits<StateIndex>::max() - 1) throw std::length_error("state table: 2^32 states");

@@ -46,7 +46,7 @@ class StateTable {
   void prefetch_slot(std::uint64_t h) const { tfsem::prefetch(&slots_[(h >> 32) & (slots_.size() - 1)]); }
   void prefetch_row(std::uint64_t h) const {
     const auto slot = slots_[(h >> 32) & (slots_.size() - 1)];
-    if (slot != 0 && slot >> 32 == h >> 32) tfsem::prefetch(at(static_cast<StateIndex>((slot & 0xffffffffU) - 1)));
+    if (slot != 0 && slot >> 32 == h >> 32) tfsem::prefetch(at(stored_at(slot)));
   }
   // Brings stored row i into the cache, ahead of a load.
   void prefetch_stored(StateIndex i) const {
@@ -140,9 +140,11 @@ class StateTable {
   std::vector<std::uint8_t> packed_;  // the row being inserted, packed
   Row padded_;                        // a row shorter than plan_width_, padded with EMPTY
   Row scratch_;                       // a stored row of an older layout, unpacked
-  // 0: free; otherwise the hash's high 32 bits, then index + 1. The slot is
-  // found from the same high bits, so growing needs no row.
+  // 0: free; otherwise the hash's high 32 bits, then index + 1 in kIndex. The
+  // slot is found from the same high bits, so growing needs no row.
   std::vector<std::uint64_t> slots_;
+  static constexpr std::uint64_t kIndex = 0xffffffff;
+  [[nodiscard]] static StateIndex stored_at(std::uint64_t slot) { return static_cast<StateIndex>((slot & kIndex) - 1); }
 };
 
 }  // namespace tfsem::explorer
