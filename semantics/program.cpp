@@ -421,11 +421,11 @@ class ProgramBuilder {
       return true;
     }
     const auto v = ref.port.value_or(0);
-    if (v < 0 || v > 64) {
+    if (v > 64) {
       error("G-PORT", e.where + "/" + end, edge_subject(e.id), "port " + std::to_string(v) + " out of range");
       return false;
     }
-    port = static_cast<std::uint32_t>(v);
+    port = v;
     return true;
   }
 

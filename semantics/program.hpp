@@ -104,7 +104,7 @@ struct Variable {
 // Its strings are CompactStrings: a large graph's description holds millions.
 struct PortRef {
   CompactString node;
-  std::optional<std::int64_t> port;  // absent: port 0, or no port for a control edge
+  std::optional<std::uint32_t> port;  // absent: port 0, or no port for a control edge (JSON: six digits at most)
 };
 struct NodeSpec {
   CompactString id, op, var;  // var: for op Var

@@ -15,7 +15,7 @@ namespace tfsem::generate {
 // "node" or "node:port".
 struct End {
   std::string node;
-  std::optional<std::int64_t> port;
+  std::optional<std::uint32_t> port;
 };
 
 class SpecBuilder {

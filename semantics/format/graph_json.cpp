@@ -216,7 +216,7 @@ PortRef port_ref(std::string_view text, const std::string& path, const char* key
   const auto digits = text.substr(colon + 1);
   if (digits.empty() || digits.size() > 6 || !std::all_of(digits.begin(), digits.end(), [](char d) { return d >= '0' && d <= '9'; }))
     fail(path + "/" + key, "'" + std::string(text) + "' is not NODE or NODE:PORT");
-  std::int64_t port = 0;
+  std::uint32_t port = 0;
   std::from_chars(digits.data(), digits.data() + digits.size(), port);  // six digits: it fits
   return {CompactString(text.substr(0, colon)), port};
 }
