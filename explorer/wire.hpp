@@ -8,6 +8,7 @@
 // bytes, so a state's owner can be chosen by hashing them.
 #pragma once
 
+#include "semantics/hash.hpp"
 #include "semantics/semantics.hpp"
 #include "semantics/session.hpp"
 
@@ -24,11 +25,7 @@ using Bytes = std::vector<char>;
 
 // The tensors a Reader has read, by their bytes: a tensor met again is the
 // same Tensor (one allocation, and the codec finds it by identity).
-struct BytesHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-};
-using TensorCache = std::unordered_map<std::string, Tensor, BytesHash, std::equal_to<>>;
+using TensorCache = TextMap<Tensor>;
 
 class Writer {
  public:

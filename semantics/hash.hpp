@@ -4,7 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace tfsem {
 
@@ -20,6 +23,15 @@ inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64 finalizer
 inline std::size_t hash_combine(std::size_t seed, std::size_t v) {
   return static_cast<std::size_t>(mix64(seed ^ (v + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2))));
 }
+
+// A map from strings that a string_view (or any text) looks up without
+// making a std::string: the hash and the equality are transparent.
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+template <class V>
+using TextMap = std::unordered_map<std::string, V, TextHash, std::equal_to<>>;
 
 // FNV-1a over bytes: stable across platforms and runs (used for published hashes).
 inline std::uint64_t fnv1a_bytes(const void* data, std::size_t n, std::uint64_t h = 0xcbf29ce484222325ULL) {

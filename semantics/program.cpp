@@ -218,11 +218,7 @@ class ProgramBuilder {
     const FunctionDef* function;
     const std::vector<AttrSpec>* attrs;
   };
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, OpName, NameHash, std::equal_to<>> op_names_;
+  TextMap<OpName> op_names_;
   const OpName& op_name(std::string_view op) {
     auto it = op_names_.find(op);
     if (it == op_names_.end())

@@ -19,6 +19,7 @@
 #include "semantics/format/array_count.hpp"
 #include "semantics/format/graph_json.hpp"
 #include "semantics/format/graph_json_parts.hpp"
+#include "semantics/hash.hpp"
 
 #include <algorithm>
 #include <array>
@@ -235,22 +236,16 @@ class Literals {
   }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  template <class V>
-  using Cache = std::unordered_map<std::string, V, Hash, std::equal_to<>>;
   static constexpr std::size_t kMaxEntries = 4096;  // a graph of distinct literals keeps only the latest
 
   template <class V>
-  static V remember(Cache<V>& cache, std::string_view key, V value) {
+  static V remember(TextMap<V>& cache, std::string_view key, V value) {
     if (cache.size() == kMaxEntries) cache.clear();
     cache.emplace(key, value);
     return value;
   }
-  Cache<Tensor> tensors_;
-  Cache<Attrs> attrs_;
+  TextMap<Tensor> tensors_;
+  TextMap<Attrs> attrs_;
   std::string key_;
 };
 

@@ -6,13 +6,12 @@
 // An edge between two nodes has no place of its own: its id names its source.
 #pragma once
 
+#include "semantics/hash.hpp"
 #include "semantics/program.hpp"
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -66,11 +65,7 @@ class Wiring {
 
   std::vector<NodeSpec> nodes_spec_;
   std::vector<NodeInfo> info_;  // beside nodes_spec_
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> nodes_;
+  TextMap<std::size_t> nodes_;
   std::vector<EdgeSpec> edges_;
   std::vector<Value> values_;
   std::unordered_set<std::string> control_ids_;  // a dependency named twice is one edge
