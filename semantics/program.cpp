@@ -138,17 +138,15 @@ std::uint64_t Program::compute_hash() const {
           a);
     }
   }
-  auto input = inputs_.begin();  // the inputs, in edge order, met as the loop reaches them
-  for (std::size_t i = 0; i < edges_.size(); ++i) {
-    const auto& e = edges_[i];
-    const bool is_input = input != inputs_.end() && input->edge.index() == i;
+  auto input = inputs_.begin();  // the inputs, in edge order: each input edge's is the next
+  for (const auto& e : edges_) {
     mix(e.name);
     mix_num(static_cast<std::uint64_t>(e.kind));
     mix_num(e.src.value);
     mix_num(e.src_port);
     mix_num(e.dst.value);
     mix_num(e.dst_port);
-    mix_num(hash_content(is_input ? (input++)->initial : Content{Empty{}}));
+    mix_num(hash_content(e.is_input() ? (input++)->initial : Content{Empty{}}));
     mix(e.fetch);
   }
   return h;
