@@ -56,7 +56,8 @@ std::string violation_text(const Semantics& sem, const Violation& v) {
 
 // A node's name in a file name: a '/' (the nodes of a function's body have
 // one) becomes '_'.
-std::string file_part(std::string name) {
+std::string file_part(std::string_view node) {
+  std::string name(node);
   std::replace(name.begin(), name.end(), '/', '_');
   return name;
 }

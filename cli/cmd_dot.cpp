@@ -54,7 +54,7 @@ State state_after(const Semantics& sem, const std::string& schedule) {
 // names tfsem adds ("x/read@copy1") are in the scope of the node they serve,
 // and a node named as a scope is in it.
 struct Scope {
-  std::map<std::string, Scope> children;
+  std::map<std::string, Scope, std::less<>> children;
   std::vector<NodeId> nodes;
   [[nodiscard]] std::size_t size() const {
     std::size_t n = nodes.size();
@@ -67,7 +67,7 @@ struct Scope {
 void adopt(const Program& p, Scope& s) {
   std::vector<NodeId> stay;
   for (auto n : s.nodes) {
-    const std::string name = p.node(n).name;
+    const std::string_view name = p.node(n).name;
     const auto base = name.substr(0, name.find('@'));
     const auto it = s.children.find(base.substr(base.rfind('/') + 1));
     (it == s.children.end() ? stay : it->second.nodes).push_back(n);
@@ -79,11 +79,11 @@ void adopt(const Program& p, Scope& s) {
 Scope scopes(const Program& p, const std::vector<NodeId>& nodes) {
   Scope root;
   for (auto n : nodes) {
-    const std::string name = p.node(n).name;
+    const std::string_view name = p.node(n).name;
     const auto base = name.substr(0, name.find('@'));
     Scope* s = &root;
-    for (std::size_t begin = 0, slash; (slash = base.find('/', begin)) != std::string::npos; begin = slash + 1)
-      s = &s->children[base.substr(begin, slash - begin)];
+    for (std::size_t begin = 0, slash; (slash = base.find('/', begin)) != std::string_view::npos; begin = slash + 1)
+      s = &s->children.try_emplace(std::string(base.substr(begin, slash - begin))).first->second;
     s->nodes.push_back(n);
   }
   adopt(p, root);

@@ -7,7 +7,7 @@
 
 namespace tfsem::cli {
 
-std::string dot_escape(const std::string& s) {
+std::string dot_escape(std::string_view s) {
   std::string out;
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';

@@ -52,8 +52,8 @@ class FrameBuilder {
   // is a back edge or a call edge (the passes that find them are skipped).
   bool root_only_ = false;
 
-  void error(std::string rule, const std::string& where, const std::string& subject, std::string message) {
-    diags_.push_back({std::move(rule), where, subject, std::move(message)});
+  void error(std::string rule, std::string_view where, std::string_view subject, std::string message) {
+    diags_.push_back({std::move(rule), std::string(where), std::string(subject), std::move(message)});
     failed_ = true;
   }
   static std::string node_subject(const Node& n) { return "node '" + n.name + "'"; }
@@ -154,13 +154,13 @@ class FrameBuilder {
       if (in_dag(e)) boost::add_edge(e.src.index(), e.dst.index(), g);
     std::vector<std::size_t> component(boost::num_vertices(g));
     const auto count = boost::strong_components(g, component.data());
-    std::vector<std::vector<std::string>> members(count);
+    std::vector<std::vector<std::string_view>> members(count);
     for (std::size_t v = 0; v < component.size(); ++v) members[component[v]].push_back(p_.nodes_[v].name);
     for (std::size_t v = 0; v < component.size(); ++v) {
       auto& m = members[component[v]];
       if (m.size() > 1 || boost::edge(v, v, g).second) {
         std::string list;
-        for (const auto& s : m) list += (list.empty() ? "" : ", ") + s;
+        for (const auto s : m) list.append(list.empty() ? "" : ", ").append(s);
         error("G-DAG", *p_.nodes_[v].where, node_subject(p_.nodes_[v]),
               "is on a cycle through nodes {" + list +
                   "}; G must be a DAG, except that a loop's cycle passes a NextIteration into a Merge, and a "

@@ -37,10 +37,10 @@ class LibraryCheck {
   const ProgramSpec& spec_;
   std::vector<Diagnostic> diags_;
 
-  void error(const std::string& where, const std::string& subject, std::string message) {
-    diags_.push_back({"G-FN", where, subject, std::move(message)});
+  void error(std::string_view where, const std::string& subject, std::string message) {
+    diags_.push_back({"G-FN", std::string(where), subject, std::move(message)});
   }
-  [[nodiscard]] const LibraryFunction* find(const std::string& name) const {
+  [[nodiscard]] const LibraryFunction* find(std::string_view name) const {
     for (const auto& f : spec_.library)
       if (f.name == name) return &f;
     return nullptr;
@@ -158,9 +158,10 @@ class Expander {
   };
   // A destination for a value some node gives to several consumers.
   struct Use {
-    std::string id, kind;
+    std::string id;
+    CompactString kind;
     std::optional<PortRef> to;
-    std::string where;
+    CompactString where;
   };
   struct Site {
     std::string name;  // the call site's node, scoped
@@ -176,20 +177,20 @@ class Expander {
   std::vector<std::string> pending_;                 // static: functions called, body not yet made
   std::vector<std::pair<std::string, std::string>> result_nodes_;  // every call's per-result node, and its place
 
-  [[nodiscard]] const LibraryFunction* find(const std::string& name) const {
+  [[nodiscard]] const LibraryFunction* find(std::string_view name) const {
     for (const auto& f : in_.library)
       if (f.name == name) return &f;
     return nullptr;
   }
 
-  void node(std::string id, std::string op, Attrs attrs, const std::string& where) {
-    out_.nodes.push_back({std::move(id), std::move(op), "", std::move(attrs), where});
+  void node(std::string_view id, std::string_view op, Attrs attrs, std::string_view where) {
+    out_.nodes.push_back({id, op, "", std::move(attrs), where});
   }
-  void edge(std::string id, std::string kind, std::optional<PortRef> from, std::optional<PortRef> to, const std::string& where,
-            std::optional<std::string> fetch = std::nullopt) {
+  void edge(std::string_view id, std::string_view kind, std::optional<PortRef> from, std::optional<PortRef> to, std::string_view where,
+            std::optional<CompactString> fetch = std::nullopt) {
     EdgeSpec e;
-    e.id = std::move(id);
-    e.kind = std::move(kind);
+    e.id = id;
+    e.kind = kind;
     e.from = std::move(from);
     e.to = std::move(to);
     e.fetch = std::move(fetch);
@@ -228,9 +229,9 @@ class Expander {
   template <class E>
   void instantiate(const std::vector<NodeSpec>& nodes, const std::vector<E>& edges, const std::string& prefix, Body* body,
                    int depth) {
-    std::map<std::string, const LibraryFunction*> calls;  // call-site node ids of this scope
-    std::set<std::string> triggered;                   // scoped nodes with an incoming edge
-    std::vector<std::string> plain;                    // scoped nodes that are not call sites
+    std::map<std::string, const LibraryFunction*, std::less<>> calls;  // call-site node ids of this scope
+    std::set<std::string> triggered;                                // scoped nodes with an incoming edge
+    std::vector<std::string> plain;                                 // scoped nodes that are not call sites
     for (const auto& n : nodes) {
       if (const auto* f = find(n.op)) {
         calls.emplace(n.id, f);
@@ -267,12 +268,12 @@ class Expander {
           for (const auto& t : tos) {
             edge(id + (froms.size() > 1 ? "/" + f->node : "") + (tos.size() > 1 ? "/" + t->node : ""), e.kind, f, t, e.where, e.fetch);
             if (!e.from) out_.edges.back().value = e.value;
-            if (t) triggered.insert(t->node);
+            if (t) triggered.emplace(t->node);
           }
         continue;
       }
       std::optional<PortRef> to;
-      if (e.to) triggered.insert((to = scoped(*e.to, true))->node);
+      if (e.to) triggered.emplace((to = scoped(*e.to, true))->node);
       std::optional<PortRef> from;
       if (e.from) from = scoped(*e.from, false);
       if (body != nullptr && !e.to && !result_of(e).empty()) {  // a result: its port, connected by the caller
@@ -379,7 +380,7 @@ class Expander {
   void give_outputs() {
     std::set<std::string> given;
     for (const auto& e : out_.edges)
-      if (e.from && e.kind != "control") given.insert(e.from->node);
+      if (e.from && e.kind != "control") given.emplace(e.from->node);
     for (const auto& [name, where] : result_nodes_)
       if (!given.count(name)) edge(name + ".out", "tensor", port(name), std::nullopt, where, "");
   }

@@ -54,8 +54,9 @@ std::string bound_to_string(const Program& p, FrameId f, const Bounds& b) {
 }
 
 namespace {
-std::string in_context(const Program& p, const Contexts& contexts, std::string name, ContextId c) {
-  return c == kRootContext ? name : name + "[" + context_to_string(p, contexts, c) + "]";
+std::string in_context(const Program& p, const Contexts& contexts, std::string_view name, ContextId c) {
+  std::string text(name);
+  return c == kRootContext ? text : text + "[" + context_to_string(p, contexts, c) + "]";
 }
 }  // namespace
 

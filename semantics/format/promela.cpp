@@ -44,11 +44,11 @@ class CoreExporter {
   const Program& p_;
   std::vector<Diagnostic> problems_;
 
-  void refuse(const std::string& where, const std::string& subject, const std::string& why) {
-    problems_.push_back({"X-PROMELA", where, subject, why + "; the Promela export supports i32 scalars only"});
+  void refuse(std::string_view where, std::string_view subject, const std::string& why) {
+    problems_.push_back({"X-PROMELA", std::string(where), std::string(subject), why + "; the Promela export supports i32 scalars only"});
   }
 
-  std::string scalar(const Tensor& t, const std::string& subject, const std::string& where) {
+  std::string scalar(const Tensor& t, std::string_view subject, std::string_view where) {
     if (t.kind() == Tensor::Kind::dense && t.as_dense().dtype() == DType::i32 && t.as_dense().shape.empty())
       return std::to_string(std::get<Buffer<std::int32_t>>(t.as_dense().data)[0]);
     refuse(where, subject, "value " + t.to_string(8) + " is not an i32 scalar");
@@ -314,7 +314,8 @@ std::string conjunction(const std::vector<std::string>& terms) {
 }
 
 // Text safe inside a Promela comment.
-std::string comment(std::string s) {
+std::string comment(std::string_view text) {
+  std::string s(text);
   for (std::size_t i = 0; (i = s.find("*/", i)) != std::string::npos;) s.replace(i, 2, "* /");
   return s;
 }
@@ -381,8 +382,8 @@ class ControlFlowExporter {
   std::vector<Ty> var_types_;  // by variable
   std::vector<Diagnostic> problems_;
 
-  void refuse(const std::string& where, const std::string& subject, const std::string& why) {
-    problems_.push_back({"X-PROMELA", where, subject,
+  void refuse(std::string_view where, std::string_view subject, const std::string& why) {
+    problems_.push_back({"X-PROMELA", std::string(where), std::string(subject),
                          why + "; the Promela export of control flow supports i32 and bool scalars only"});
   }
   static std::string node_subject(const Node& n) { return "node '" + n.name + "'"; }

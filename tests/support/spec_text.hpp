@@ -11,7 +11,7 @@ namespace tfsem::test {
 
 inline std::string spec_text(const ProgramSpec& spec) {
   std::string text = format::program_to_json(spec).dump() + "\nwhere " + spec.where;
-  const auto add = [&text](const std::string& what, const std::string& where) { text += "\n" + what + " " + where; };
+  const auto add = [&text](const std::string& what, std::string_view where) { text.append("\n" + what + " ").append(where); };
   for (const auto& v : spec.variables) add("variable " + v.name, v.where);
   for (const auto& f : spec.functions) add("function " + f.name + " " + f.description, f.where);
   const auto body = [&](const std::vector<NodeSpec>& nodes, const auto& edges) {

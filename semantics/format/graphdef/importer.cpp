@@ -688,7 +688,7 @@ class Importer {
     for (auto& e : out.edges) {
       e.where = where + ": " + e.where;
       // The static transformation names nodes after a body's input edges, and a node's name has no ':'.
-      std::string id = e.id;
+      auto id = e.id.str();
       std::replace(id.begin(), id.end(), ':', '.');
       e.id = id;
       if (!e.from && std::find(out.args.begin(), out.args.end(), e.id) != out.args.end()) {

@@ -73,7 +73,7 @@ class Wiring {
   // The position of node `name` in nodes_spec_; it must have been added.
   [[nodiscard]] std::size_t node_index(std::string_view name) const;
   void add_edge(EdgeSpec e);
-  static PortRef from_port_ref(const std::string& node, std::uint32_t port) { return {node, port}; }
+  static PortRef from_port_ref(std::string_view node, std::uint32_t port) { return {node, port}; }
   void wire(const Value& v);
   // Delivers a value to its consumers: `first` (its edge out of the producer,
   // or an input edge) goes to the one consumer, or into a chain of Copy nodes
