@@ -77,11 +77,11 @@ class CompactString {
   [[nodiscard]] const char* data() const noexcept { return is_large() ? large_data() : bytes_; }
   [[nodiscard]] std::string_view view() const noexcept { return {data(), size()}; }
   [[nodiscard]] std::string str() const { return std::string(view()); }
-  // It stands in for a std::string wherever one is read, as a view; a copy
-  // is made only where one is written (str(), or std::string(s)), never
-  // silently for a `const std::string&` parameter.
+  // It stands in for a std::string wherever one is read, as a view. It has
+  // no conversion to std::string: a copy is made only where one is written
+  // (str(), or std::string(s) through the view), never silently for a
+  // `const std::string&` parameter.
   operator std::string_view() const noexcept { return view(); }  // NOLINT(google-explicit-constructor)
-  explicit operator std::string() const { return str(); }
 
   friend bool operator==(const CompactString& a, const CompactString& b) noexcept { return a.view() == b.view(); }
   friend bool operator==(const CompactString& a, std::string_view b) noexcept { return a.view() == b; }
