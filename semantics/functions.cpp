@@ -268,12 +268,12 @@ class Expander {
           for (const auto& t : tos) {
             edge(id + (froms.size() > 1 ? "/" + f->node : "") + (tos.size() > 1 ? "/" + t->node : ""), e.kind, f, t, e.where, e.fetch);
             if (!e.from) out_.edges.back().value = e.value;
-            if (t) triggered.emplace(t->node);
+            if (t) triggered.insert(t->node.str());
           }
         continue;
       }
       std::optional<PortRef> to;
-      if (e.to) triggered.emplace((to = scoped(*e.to, true))->node);
+      if (e.to) triggered.insert((to = scoped(*e.to, true))->node.str());
       std::optional<PortRef> from;
       if (e.from) from = scoped(*e.from, false);
       if (body != nullptr && !e.to && !result_of(e).empty()) {  // a result: its port, connected by the caller
@@ -380,7 +380,7 @@ class Expander {
   void give_outputs() {
     std::set<std::string> given;
     for (const auto& e : out_.edges)
-      if (e.from && e.kind != "control") given.emplace(e.from->node);
+      if (e.from && e.kind != "control") given.insert(e.from->node.str());
     for (const auto& [name, where] : result_nodes_)
       if (!given.count(name)) edge(name + ".out", "tensor", port(name), std::nullopt, where, "");
   }

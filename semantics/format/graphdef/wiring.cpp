@@ -45,7 +45,7 @@ std::size_t Wiring::node_index(std::string_view name) const {
 }
 
 void Wiring::add_edge(EdgeSpec e) {
-  if (e.kind == "control" && !control_ids_.emplace(e.id).second) return;  // the same dependency, named twice
+  if (e.kind == "control" && !control_ids_.insert(e.id.str()).second) return;  // the same dependency, named twice
   if (e.from && e.kind != "control") info_[node_index(e.from->node)].wired.at(static_cast<std::size_t>(*e.from->port)) = true;
   if (e.to) info_[node_index(e.to->node)].has_input = true;
   edges_.push_back(std::move(e));
