@@ -6,8 +6,8 @@
 // encoding: seconds to parse, to import, to validate (Program::build), and
 // the total. Usage: bench_import [N] [OUT.pb]   (default 100000; OUT: also
 // write the binary GraphDef there)
-#include "semantics/format/graphdef/importer.hpp"
-#include "semantics/format/graphdef/reader.hpp"
+#include "formats/graphdef/importer.hpp"
+#include "formats/graphdef/reader.hpp"
 
 #include <google/protobuf/text_format.h>
 

@@ -10,7 +10,7 @@
 // them again; --shape times one shape, chain, fan-out-in or layered, alone)
 #include "bench/shapes.hpp"
 #include "fast_exec/compiled.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <algorithm>
 #include <array>

@@ -11,7 +11,7 @@
 // --row: only the rows so labelled, e.g. 'fib(30)')
 #include "bench/shapes.hpp"
 #include "fast_exec/session.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -20,7 +20,7 @@
 // the time in milliseconds since the epoch, until stopped: run beside a
 // benchmark, it tells which phase each run fell in (docs/explorer.md).
 // Usage: two_cores [--mib N] [--reps R] [--watch] (the best of R runs of each, default 3)
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 
 #include <algorithm>
 #include <array>

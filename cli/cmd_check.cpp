@@ -10,7 +10,7 @@
 #include "explorer/explore.hpp"
 #include "explorer/fix.hpp"
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // tfsem conform FILE: every outcome of the fast executor must be one the
-// reference semantics allows (cli/conform.hpp).
+// reference semantics allows (conformance/conform.hpp).
 #include "cli/commands.hpp"
-#include "cli/conform.hpp"
+#include "conformance/conform.hpp"
 #include "cli/exec_options.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"

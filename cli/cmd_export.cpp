@@ -4,7 +4,7 @@
 #include "cli/graph_options.hpp"
 #include "cli/output.hpp"
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/promela.hpp"
+#include "promela/promela.hpp"
 
 #include <memory>
 
@@ -15,14 +15,14 @@ namespace {
 struct ExportCmd {
   GraphOptions graph;
   bool promela = false;
-  format::PromelaOptions promela_options;
+  promela::PromelaOptions promela_options;
   std::string output;
 };
 
 int run_export(const ExportCmd& o) {
   if (!o.promela) throw InputError("", "export", "", "name a format: --promela");
   const auto sem = o.graph.load();
-  write_text(format::to_promela(sem.program(), o.promela_options), o.output);
+  write_text(promela::to_promela(sem.program(), o.promela_options), o.output);
   return kSuccess;
 }
 

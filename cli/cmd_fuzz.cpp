@@ -1,12 +1,12 @@
 // tfsem fuzz: seeded random graphs, each run through conform; a failing graph
 // is saved as a JSON model that reproduces it.
 #include "cli/commands.hpp"
-#include "cli/conform.hpp"
+#include "conformance/conform.hpp"
 #include "cli/exec_options.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
 #include "models/generate/random_graph.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <filesystem>
 #include <iostream>

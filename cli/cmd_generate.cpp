@@ -6,7 +6,7 @@
 #include "cli/output.hpp"
 #include "models/generate/families.hpp"
 #include "models/generate/random_graph.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <algorithm>
 #include <iostream>

@@ -3,7 +3,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
 #include "cli/output.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <iostream>
 #include <memory>

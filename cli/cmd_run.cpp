@@ -5,7 +5,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
 #include "cli/schedule_file.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -7,7 +7,7 @@
 #include "cli/search_options.hpp"
 #include "cli/sessions.hpp"
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <nlohmann/json.hpp>
 

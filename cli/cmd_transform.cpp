@@ -5,7 +5,7 @@
 #include "cli/graph_options.hpp"
 #include "cli/output.hpp"
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 #include "semantics/functions.hpp"
 
 #include <memory>

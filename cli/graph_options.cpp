@@ -1,7 +1,7 @@
 #include "cli/graph_options.hpp"
 
-#include "semantics/format/graph_json.hpp"
-#include "semantics/format/graphdef/load.hpp"
+#include "formats/json/graph_json.hpp"
+#include "formats/load.hpp"
 #include "semantics/prune.hpp"
 
 #include <iostream>
@@ -28,7 +28,7 @@ void GraphOptions::add_to(CLI::App& app) {
 
 std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bool notes) const {
   try {
-    auto loaded = graphdef::load_graph_file(path, {fetches, initialized, tf1_refs});
+    auto loaded = format::load_graph_file(path, {fetches, initialized, tf1_refs});
     for (const auto& note : loaded.notes)
       if (notes) std::cerr << "tfsem: import: " << note << "\n";
     for (const auto& f : feeds) format::apply_feed(loaded.spec, f);

@@ -4,7 +4,7 @@
 #include "explorer/memory_gauge.hpp"
 #include "explorer/visited.hpp"
 #include "explorer/wire.hpp"
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 
 #include <mpi.h>
 

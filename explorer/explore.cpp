@@ -5,7 +5,7 @@
 #include "explorer/recent_arrivals.hpp"
 #include "explorer/shards.hpp"
 #include "explorer/team.hpp"
-#include "semantics/prefetch.hpp"
+#include "support/prefetch.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,7 +1,7 @@
 #include "explorer/firings.hpp"
 
-#include "semantics/hash.hpp"
-#include "semantics/prefetch.hpp"
+#include "support/hash.hpp"
+#include "support/prefetch.hpp"
 
 #include <stdexcept>
 

@@ -10,7 +10,7 @@
 
 #include "explorer/codec.hpp"
 #include "explorer/state_table.hpp"
-#include "semantics/prefetch.hpp"
+#include "support/prefetch.hpp"
 
 #include <optional>
 #include <span>

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "explorer/firings.hpp"
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 #include "semantics/session.hpp"
 
 #include <optional>

@@ -1,6 +1,6 @@
 #include "explorer/state_table.hpp"
 
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "explorer/codec.hpp"
-#include "semantics/prefetch.hpp"
+#include "support/prefetch.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -10,7 +10,7 @@
 
 #include "explorer/expansion.hpp"
 #include "explorer/state_table.hpp"
-#include "semantics/append_only.hpp"
+#include "support/append_only.hpp"
 
 #include <span>
 #include <stdexcept>

@@ -8,7 +8,7 @@
 // bytes, so a state's owner can be chosen by hashing them.
 #pragma once
 
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 #include "semantics/semantics.hpp"
 #include "semantics/session.hpp"
 

@@ -1,7 +1,7 @@
 #include "fast_exec/compiled.hpp"
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/prefetch.hpp"
+#include "support/prefetch.hpp"
 
 #include <algorithm>
 #include <iterator>

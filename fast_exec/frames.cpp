@@ -3,7 +3,7 @@
 // C-DEAD, C-MERGE, C-ENTER, C-EXIT, C-NEXT, C-CALL, C-RETURN, C-BOUND, C-DONE.
 #include "fast_exec/frames.hpp"
 
-#include "semantics/prefetch.hpp"
+#include "support/prefetch.hpp"
 #include "semantics/semantics.hpp"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 #include "fast_exec/frames.hpp"
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 
 #define EIGEN_USE_THREADS
 #include <unsupported/Eigen/CXX11/ThreadPool>

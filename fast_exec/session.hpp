@@ -9,7 +9,7 @@
 // thread continues with one ready successor and queues the rest. Assign-f is
 // atomic per variable (a lock per variable); Read copies an immutable tensor
 // handle under that lock, so it never sees a torn value. It shares nothing
-// with the explorer: conformance (cli/conform.cpp) compares the two.
+// with the explorer: conformance (conformance/conform.cpp) compares the two.
 #pragma once
 
 #include "fast_exec/compiled.hpp"

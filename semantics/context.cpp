@@ -1,6 +1,6 @@
 #include "semantics/context.hpp"
 
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 // a context's entry can be read without a lock.
 #pragma once
 
-#include "semantics/append_only.hpp"
+#include "support/append_only.hpp"
 #include "semantics/ids.hpp"
 
 #include <compare>

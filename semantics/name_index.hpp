@@ -6,8 +6,8 @@
 // every name into a node of its own.
 #pragma once
 
-#include "semantics/hash.hpp"
-#include "semantics/prefetch.hpp"
+#include "support/hash.hpp"
+#include "support/prefetch.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -3,7 +3,7 @@
 #include "semantics/diagnostic.hpp"
 #include "semantics/frames.hpp"
 #include "semantics/functions.hpp"
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 
 
 #include <algorithm>

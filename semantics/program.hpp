@@ -7,7 +7,7 @@
 // is immutable afterwards.
 #pragma once
 
-#include "semantics/compact_string.hpp"
+#include "support/compact_string.hpp"
 #include "semantics/content.hpp"
 #include "semantics/edge_list.hpp"
 #include "semantics/ids.hpp"

@@ -1,7 +1,7 @@
 #include "semantics/session.hpp"
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "semantics/state.hpp"
 
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 #include "semantics/program.hpp"
 
 namespace tfsem {

@@ -1,6 +1,6 @@
 #include "semantics/tensor.hpp"
 
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 
 #include <atomic>
 #include <cmath>

@@ -4,7 +4,7 @@
 // are checked on every machine. The CUDA device itself: tests/gpu/.
 #include <doctest/doctest.h>
 
-#include "cli/conform.hpp"
+#include "conformance/conform.hpp"
 #include "models/generate/random_graph.hpp"
 #include "support/emulated_device.hpp"
 #include "support/graphs.hpp"

@@ -2,7 +2,7 @@
 // model and 1,000 random graphs conform, and the unsafe mode is caught.
 #include <doctest/doctest.h>
 
-#include "cli/conform.hpp"
+#include "conformance/conform.hpp"
 #include "models/generate/random_graph.hpp"
 #include "models/generate/spec_builder.hpp"
 #include "semantics/diagnostic.hpp"

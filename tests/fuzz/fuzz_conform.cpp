@@ -2,7 +2,7 @@
 // within small limits, three runs of the fast executor on two threads, each
 // outcome and recorded access order checked against the semantics. Oracle: a
 // complete conformance check conforms (the executor is correct).
-#include "cli/conform.hpp"
+#include "conformance/conform.hpp"
 #include "explorer/memory_gauge.hpp"
 #include "fuzz_support.hpp"
 #include "semantics/diagnostic.hpp"

@@ -5,9 +5,9 @@
 // reader must read each text as the document reader does, or leave it to it.
 #include "fuzz_support.hpp"
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graph_json.hpp"
-#include "semantics/format/graph_json_parts.hpp"
-#include "semantics/format/promela.hpp"
+#include "formats/json/graph_json.hpp"
+#include "formats/json/graph_json_parts.hpp"
+#include "promela/promela.hpp"
 #include "tests/support/spec_text.hpp"
 
 #include <optional>
@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto again = fuzz::load_program(written);
   if (!again || again->hash_hex() != program->hash_hex()) fuzz::fuzz_fail("the graph written back loads differently: " + written);
   try {
-    (void)format::to_promela(*program);
+    (void)promela::to_promela(*program);
   } catch (const InputError&) {
   }
   return 0;

@@ -5,9 +5,9 @@
 // validates, written back as tfsem's JSON, must load to the same program.
 #include "fuzz_support.hpp"
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graph_json.hpp"
-#include "semantics/format/graphdef/importer.hpp"
-#include "semantics/format/graphdef/reader.hpp"
+#include "formats/json/graph_json.hpp"
+#include "formats/graphdef/importer.hpp"
+#include "formats/graphdef/reader.hpp"
 
 namespace {
 

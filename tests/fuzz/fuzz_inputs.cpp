@@ -6,7 +6,7 @@
 #include "cli/schedule_file.hpp"
 #include "fuzz_support.hpp"
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,7 +1,7 @@
 #include "fuzz_support.hpp"
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <cstdio>
 #include <cstdlib>

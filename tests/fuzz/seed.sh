@@ -58,7 +58,7 @@ for graphdef in $(find tests/import -name '*.pbtxt' -o -name '*.json' | sort); d
   fi
   { printf '\x01'; cat "$graphdef"; } > "$out/graphdefs/$name"
   { printf '\x05'; cat "$graphdef"; } > "$out/graphdefs/initialized_$name"
-  { printf '\x00'; protoc -Isemantics/format/graphdef --encode=tfsem.graphdef.GraphDef \
-      semantics/format/graphdef/graphdef.proto < "$graphdef"; } > "$out/graphdefs/${name%.pbtxt}.pb" 2>/dev/null ||
+  { printf '\x00'; protoc -Iformats/json/graphdef --encode=tfsem.graphdef.GraphDef \
+      formats/graphdef/graphdef.proto < "$graphdef"; } > "$out/graphdefs/${name%.pbtxt}.pb" 2>/dev/null ||
     rm -f "$out/graphdefs/${name%.pbtxt}.pb"  # a malformed text graph has no binary form
 done

@@ -5,7 +5,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
-#include "cli/conform.hpp"
+#include "conformance/conform.hpp"
 #include "gpu/cuda_device.hpp"
 #include "semantics/session.hpp"
 #include "support/graphs.hpp"

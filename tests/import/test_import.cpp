@@ -5,11 +5,11 @@
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graph_json.hpp"
-#include "semantics/format/graphdef/load.hpp"
-#include "semantics/format/graphdef/op_table.hpp"
-#include "semantics/format/graphdef/reader.hpp"
-#include "semantics/format/graphdef/tensor_proto.hpp"
+#include "formats/json/graph_json.hpp"
+#include "formats/load.hpp"
+#include "formats/graphdef/op_table.hpp"
+#include "formats/graphdef/reader.hpp"
+#include "formats/graphdef/tensor_proto.hpp"
 #include "semantics/semantics.hpp"
 #include "semantics/session.hpp"
 
@@ -23,6 +23,7 @@
 
 using namespace tfsem;
 using namespace tfsem::graphdef;
+using tfsem::format::load_graph_file;
 namespace fs = std::filesystem;
 
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "semantics/compact_string.hpp"
+#include "support/compact_string.hpp"
 
 using namespace tfsem;
 

@@ -6,10 +6,10 @@
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/array_count.hpp"
-#include "semantics/format/file_text.hpp"
-#include "semantics/format/graph_json.hpp"
-#include "semantics/format/graph_json_parts.hpp"
+#include "formats/json/array_count.hpp"
+#include "formats/json/file_text.hpp"
+#include "formats/json/graph_json.hpp"
+#include "formats/json/graph_json_parts.hpp"
 #include "tests/support/spec_text.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 #include "semantics/registry.hpp"
 
 using namespace tfsem;

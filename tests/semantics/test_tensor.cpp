@@ -9,8 +9,8 @@
 #include <thread>
 #include <vector>
 
-#include "semantics/format/graph_json.hpp"
-#include "semantics/hash.hpp"
+#include "formats/json/graph_json.hpp"
+#include "support/hash.hpp"
 #include "semantics/tensor.hpp"
 
 using namespace tfsem;

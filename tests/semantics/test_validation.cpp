@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <cstdlib>
 #include <filesystem>

@@ -2,7 +2,7 @@
 // graph by brute-force enumeration of all schedules (independent of explorer/).
 #pragma once
 
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 #include "semantics/semantics.hpp"
 #include "semantics/session.hpp"
 

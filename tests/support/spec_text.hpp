@@ -3,7 +3,7 @@
 // exactly when their specs' texts are equal.
 #pragma once
 
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <string>
 

@@ -1,6 +1,6 @@
-#include "semantics/format/graphdef/wire_locator.hpp"
+#include "formats/graphdef/wire_locator.hpp"
 
-#include "semantics/format/graphdef/utf8.hpp"
+#include "formats/graphdef/utf8.hpp"
 
 #include <cstdint>
 #include <optional>

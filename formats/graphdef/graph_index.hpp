@@ -3,7 +3,7 @@
 // names the node and the input.
 #pragma once
 
-#include "semantics/format/graphdef/graphdef.pb.h"
+#include "formats/graphdef/graphdef.pb.h"
 
 #include <compare>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "cli/conform.hpp"
+#include "conformance/conform.hpp"
 
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
 #include <algorithm>
 #include <cmath>

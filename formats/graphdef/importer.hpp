@@ -4,7 +4,7 @@
 // held as symbols, placeholders, initializers) comes back as notes to show.
 #pragma once
 
-#include "semantics/format/graphdef/graphdef.pb.h"
+#include "formats/graphdef/graphdef.pb.h"
 #include "semantics/program.hpp"
 
 #include <string>

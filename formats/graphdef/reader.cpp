@@ -1,7 +1,7 @@
-#include "semantics/format/graphdef/reader.hpp"
+#include "formats/graphdef/reader.hpp"
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graphdef/wire_locator.hpp"
+#include "formats/graphdef/wire_locator.hpp"
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/stubs/logging.h>

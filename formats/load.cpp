@@ -1,26 +1,26 @@
-#include "semantics/format/graphdef/load.hpp"
+#include "formats/load.hpp"
 
+#include "formats/graphdef/reader.hpp"
+#include "formats/json/file_text.hpp"
+#include "formats/json/graph_json.hpp"
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/file_text.hpp"
-#include "semantics/format/graph_json.hpp"
-#include "semantics/format/graphdef/reader.hpp"
 
-namespace tfsem::graphdef {
+namespace tfsem::format {
 
-LoadedGraph load_graph_file(const std::filesystem::path& file, const ImportOptions& options) {
-  const format::FileText file_text(file);
+LoadedGraph load_graph_file(const std::filesystem::path& file, const graphdef::ImportOptions& options) {
+  const FileText file_text(file);
   const auto contents = file_text.text();
   LoadedGraph out;
-  const auto encoding = sniff(file, contents);
+  const auto encoding = graphdef::sniff(file, contents);
   if (!encoding) {
     for (const auto& [given, option] : {std::pair{options.initialized, "--initialized"}, std::pair{options.tf1_refs, "--tf1-refs"}})
       if (given)
         throw InputError("I-OPTION", option, "", "applies to TensorFlow GraphDefs, and " + file.string() + " is tfsem's JSON");
-    out.spec = format::parse_program_text(contents, file.string());
+    out.spec = parse_program_text(contents, file.string());
     return out;
   }
-  auto read = parse(contents, *encoding, file.string());
-  auto imported = import_graph(read.graph, file.stem().string(), options);
+  auto read = graphdef::parse(contents, *encoding, file.string());
+  auto imported = graphdef::import_graph(read.graph, file.stem().string(), options);
   out.spec = std::move(imported.spec);
   out.placeholders = std::move(imported.placeholders);
   out.notes = std::move(imported.notes);
@@ -32,4 +32,4 @@ LoadedGraph load_graph_file(const std::filesystem::path& file, const ImportOptio
   return out;
 }
 
-}  // namespace tfsem::graphdef
+}  // namespace tfsem::format

@@ -16,10 +16,10 @@
 // document reader reads the text again and reports the first problem, as it
 // always has.
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/array_count.hpp"
-#include "semantics/format/graph_json.hpp"
-#include "semantics/format/graph_json_parts.hpp"
-#include "semantics/hash.hpp"
+#include "formats/json/array_count.hpp"
+#include "formats/json/graph_json.hpp"
+#include "formats/json/graph_json_parts.hpp"
+#include "support/hash.hpp"
 
 #include <algorithm>
 #include <array>

@@ -6,7 +6,7 @@
 // uninterpreted one (importer.cpp).
 #pragma once
 
-#include "semantics/format/graphdef/graphdef.pb.h"
+#include "formats/graphdef/graphdef.pb.h"
 
 #include <map>
 #include <optional>

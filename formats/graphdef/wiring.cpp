@@ -1,4 +1,4 @@
-#include "semantics/format/graphdef/wiring.hpp"
+#include "formats/graphdef/wiring.hpp"
 
 #include <stdexcept>
 

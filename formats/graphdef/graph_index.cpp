@@ -1,4 +1,4 @@
-#include "semantics/format/graphdef/graph_index.hpp"
+#include "formats/graphdef/graph_index.hpp"
 
 #include "semantics/diagnostic.hpp"
 

@@ -4,7 +4,7 @@
 // an InputError (I-TENSOR) naming `where` and the field.
 #pragma once
 
-#include "semantics/format/graphdef/graphdef.pb.h"
+#include "formats/graphdef/graphdef.pb.h"
 #include "semantics/tensor.hpp"
 
 #include <optional>

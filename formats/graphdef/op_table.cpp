@@ -1,4 +1,4 @@
-#include "semantics/format/graphdef/op_table.hpp"
+#include "formats/graphdef/op_table.hpp"
 
 #include <algorithm>
 #include <array>

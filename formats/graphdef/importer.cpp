@@ -1,12 +1,12 @@
-#include "semantics/format/graphdef/importer.hpp"
+#include "formats/graphdef/importer.hpp"
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graphdef/graph_index.hpp"
-#include "semantics/format/graphdef/library.hpp"
-#include "semantics/format/graphdef/op_table.hpp"
-#include "semantics/format/graphdef/tensor_proto.hpp"
-#include "semantics/format/graphdef/utf8.hpp"
-#include "semantics/format/graphdef/wiring.hpp"
+#include "formats/graphdef/graph_index.hpp"
+#include "formats/graphdef/library.hpp"
+#include "formats/graphdef/op_table.hpp"
+#include "formats/graphdef/tensor_proto.hpp"
+#include "formats/graphdef/utf8.hpp"
+#include "formats/graphdef/wiring.hpp"
 
 #include <algorithm>
 #include <cctype>

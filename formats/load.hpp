@@ -2,11 +2,11 @@
 // text or JSON) imported. The command line reads every graph through here.
 #pragma once
 
-#include "semantics/format/graphdef/importer.hpp"
+#include "formats/graphdef/importer.hpp"
 
 #include <filesystem>
 
-namespace tfsem::graphdef {
+namespace tfsem::format {
 
 struct LoadedGraph {
   ProgramSpec spec;
@@ -16,6 +16,6 @@ struct LoadedGraph {
 
 // Throws InputError: the file cannot be read, is malformed, or (for tfsem's
 // JSON) asks for an import option.
-LoadedGraph load_graph_file(const std::filesystem::path& file, const ImportOptions& options);
+LoadedGraph load_graph_file(const std::filesystem::path& file, const graphdef::ImportOptions& options);
 
-}  // namespace tfsem::graphdef
+}  // namespace tfsem::format

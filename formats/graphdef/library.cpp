@@ -1,7 +1,7 @@
-#include "semantics/format/graphdef/library.hpp"
+#include "formats/graphdef/library.hpp"
 
 #include "semantics/diagnostic.hpp"
-#include "semantics/format/graphdef/op_table.hpp"
+#include "formats/graphdef/op_table.hpp"
 
 #include <algorithm>
 

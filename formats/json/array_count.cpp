@@ -1,4 +1,4 @@
-#include "semantics/format/array_count.hpp"
+#include "formats/json/array_count.hpp"
 
 #include <bit>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "semantics/format/graphdef/tensor_proto.hpp"
+#include "formats/graphdef/tensor_proto.hpp"
 
 #include "semantics/diagnostic.hpp"
 

@@ -53,7 +53,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tfsem::format {
+namespace tfsem::promela {
 
 struct PromelaOptions {
   // Iterations of each loop unrolled for graphs with control flow (contexts
@@ -69,4 +69,4 @@ struct PromelaOptions {
 // and Mul), and every control-flow op, Ref forms included.
 std::string to_promela(const Program& p, const PromelaOptions& options = {});
 
-}  // namespace tfsem::format
+}  // namespace tfsem::promela

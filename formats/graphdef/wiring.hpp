@@ -6,7 +6,7 @@
 // An edge between two nodes has no place of its own: its id names its source.
 #pragma once
 
-#include "semantics/hash.hpp"
+#include "support/hash.hpp"
 #include "semantics/program.hpp"
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "semantics/format/promela.hpp"
+#include "promela/promela.hpp"
 
 #include "semantics/diagnostic.hpp"
 
@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-namespace tfsem::format {
+namespace tfsem::promela {
 
 namespace {
 
@@ -1210,4 +1210,4 @@ std::string to_promela(const Program& p, const PromelaOptions& options) {
   return CoreExporter(p).run();
 }
 
-}  // namespace tfsem::format
+}  // namespace tfsem::promela

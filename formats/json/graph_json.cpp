@@ -1,7 +1,7 @@
-#include "semantics/format/graph_json.hpp"
+#include "formats/json/graph_json.hpp"
 
-#include "semantics/format/file_text.hpp"
-#include "semantics/format/graph_json_parts.hpp"
+#include "formats/json/file_text.hpp"
+#include "formats/json/graph_json_parts.hpp"
 
 #include "semantics/diagnostic.hpp"
 

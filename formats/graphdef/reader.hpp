@@ -4,7 +4,7 @@
 // that says where: a line and column, or a byte offset and the field path.
 #pragma once
 
-#include "semantics/format/graphdef/graphdef.pb.h"
+#include "formats/graphdef/graphdef.pb.h"
 
 #include <filesystem>
 #include <optional>

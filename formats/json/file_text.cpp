@@ -1,4 +1,4 @@
-#include "semantics/format/file_text.hpp"
+#include "formats/json/file_text.hpp"
 
 #include "semantics/diagnostic.hpp"
 
