@@ -1,5 +1,7 @@
 #include "explorer/firings.hpp"
 
+#include "semantics/dependence.hpp"
+
 #include "support/hash.hpp"
 #include "support/prefetch.hpp"
 
@@ -134,7 +136,8 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
     ++e.count;
   }
   const auto& node = sem_.program().node(t.node);
-  e.overwrites = node.op.kind == OpKind::assign && sem_.overwrites(t.node, s.at(node.in[1], t.context));
+  const auto& dep = sem_.dependence();
+  e.overwrites = dep.may_overwrite(t.node) && dep.overwrites(t.node, s.at(node.in[1], t.context));
 }
 
 }  // namespace tfsem::explorer

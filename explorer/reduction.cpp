@@ -6,11 +6,6 @@ namespace tfsem::explorer {
 
 namespace {
 
-bool conflict(const Access& a, const Access& b) {
-  return a.kind != Access::Kind::none && b.kind != Access::Kind::none && a.var == b.var &&
-         (a.kind == Access::Kind::update || b.kind == Access::Kind::update);
-}
-
 bool asleep(const SleepSet& sleep, Transition t) { return std::binary_search(sleep.begin(), sleep.end(), t); }
 
 }  // namespace
@@ -33,6 +28,7 @@ std::optional<Por> parse_por(std::string_view name) {
 Reduction::Reduction(Firings& firings, Por por)
     : f_(firings),
       sem_(firings.semantics()),
+      dep_(sem_.dependence()),
       por_(por),
       loops_(sem_.program().frames().size() > 1),
       accessors_(sem_.program().variables().size()),
@@ -59,18 +55,7 @@ Reduction::Reduction(Firings& firings, Por por)
   member_root_.assign(p.nodes().size(), 0);
 }
 
-bool Reduction::independent(Transition a, Transition b) const {
-  if (conflict(sem_.access(a.node), sem_.access(b.node))) return false;
-  const auto& p = sem_.program();
-  if (a.node == b.node && p.node(a.node).op.kind == OpKind::exit && sem_.record_context(a) == sem_.record_context(b))
-    return false;
-  auto delivers = [&](Transition from, Transition to) {
-    const auto& targets = sem_.delivers_to(from.node);
-    return std::find(targets.begin(), targets.end(), to.node) != targets.end() &&
-           sem_.out_context(from.node, from.context) == to.context;
-  };
-  return !delivers(a, b) && !delivers(b, a);
-}
+bool Reduction::independent(Transition a, Transition b) const { return dep_.independent(a, b); }
 
 FrameId Reduction::fire_step(Row& row, Transition t, Firings::Found found, std::uint32_t r, Schedule& steps,
                              std::vector<NodeId>& seeds) {
@@ -90,19 +75,19 @@ FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds)
     if (loops_) {
       f_.frontier(row, frontier_);
       for (auto t : frontier_.enabled)
-        if (sem_.eager(f_.view(row), t)) pass.push_back(t);
+        if (dep_.eager(f_.view(row), t)) pass.push_back(t);
     } else {
       std::sort(seeds.begin(), seeds.end());
       seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
       for (auto n : seeds)
-        if (const Transition t{n, kRootContext}; sem_.eager(f_.view(row), t) && sem_.locally_enabled(f_.view(row), t))
+        if (const Transition t{n, kRootContext}; dep_.eager(f_.view(row), t) && sem_.locally_enabled(f_.view(row), t))
           pass.push_back(t);
     }
     seeds.clear();
     if (pass.empty()) return {};
     for (auto t : pass) {
       // An earlier firing of the pass may have given a Merge a second live input.
-      if (!sem_.eager(f_.view(row), t)) continue;
+      if (!dep_.eager(f_.view(row), t)) continue;
       if (const auto exceeds = fire_step(row, t, f_.find(row, t), 0, steps, seeds); exceeds.valid()) return exceeds;
     }
   }
@@ -111,7 +96,7 @@ FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds)
 void Reduction::stubborn_set(std::span<const Code> row, const Frontier& f, Transition t, std::vector<Transition>& out) {
   // Closure: an enabled member brings every transition it conflicts with; a
   // disabled member brings a set one of which must fire before it can be
-  // enabled (Semantics::conflicts and necessary). Returns the enabled members.
+  // enabled (Dependence::conflicts and necessary). Returns the enabled members.
   out.clear();
   work_.clear();
   marked_.clear();
@@ -134,9 +119,9 @@ void Reduction::stubborn_set(std::span<const Code> row, const Frontier& f, Trans
     scratch_.clear();
     if (std::binary_search(f.enabled.begin(), f.enabled.end(), u)) {
       out.push_back(u);
-      sem_.conflicts(view, f, u, scratch_);
+      dep_.conflicts(view, f, u, scratch_);
     } else {
-      sem_.necessary(view, f, u, scratch_);
+      dep_.necessary(view, f, u, scratch_);
     }
     for (auto v : scratch_) edges_.emplace_back(from - 1, add(v) - 1);
   }
@@ -188,13 +173,13 @@ void Reduction::phase_candidates(std::span<const Code> row, const Frontier& f, s
     c.others.clear();
     for (auto a : accessors_[x]) {
       if (view.fired(a, kRootContext)) continue;
-      const bool candidate = sem_.may_overwrite(a) &&
+      const bool candidate = dep_.may_overwrite(a) &&
                              std::binary_search(f.enabled.begin(), f.enabled.end(), Transition{a, kRootContext});
       (candidate ? c.writes : c.others).push_back(a);
     }
     // Every other pending access must come after at least two of the overwrites, so after two candidates.
     const auto after_two = [&](NodeId o) {
-      return std::count_if(c.writes.begin(), c.writes.end(), [&](NodeId w) { return sem_.precedes(w, o); }) >= 2;
+      return std::count_if(c.writes.begin(), c.writes.end(), [&](NodeId w) { return dep_.precedes(w, o); }) >= 2;
     };
     if (c.writes.size() >= 2 && std::all_of(c.others.begin(), c.others.end(), after_two)) out.push_back(c);
   }
@@ -206,7 +191,7 @@ void Reduction::write_phase(std::span<const Code> row, const PhaseCandidates& c,
   // The candidates that do not overwrite are pending accesses like the others.
   for (auto w : c.writes) (f_.overwrites(row, {w, kRootContext}) ? out : others_).push_back(w);
   const bool phase = out.size() >= 2 && std::all_of(others_.begin(), others_.end(), [&](NodeId o) {
-    return std::all_of(out.begin(), out.end(), [&](NodeId w) { return sem_.precedes(w, o); });
+    return std::all_of(out.begin(), out.end(), [&](NodeId w) { return dep_.precedes(w, o); });
   });
   if (!phase) out.clear();
 }
@@ -299,7 +284,7 @@ void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
     for (std::size_t k = 0; k < accessors_[x].size(); ++k) {
       const auto a = accessors_[x][k];
       // The record kept, rather than looked up through the codec: this loop runs at every phase move.
-      if (a != m.t.node && !Codec::set(row, records_[x][k]) && !sem_.precedes(m.t.node, a)) writes_.push_back(a);
+      if (a != m.t.node && !Codec::set(row, records_[x][k]) && !dep_.precedes(m.t.node, a)) writes_.push_back(a);
     }
     writes_.push_back(m.t.node);
     auto& landing = out.start(row);

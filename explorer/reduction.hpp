@@ -12,6 +12,7 @@
 #pragma once
 
 #include "explorer/firings.hpp"
+#include "semantics/dependence.hpp"
 #include "support/hash.hpp"
 #include "semantics/session.hpp"
 
@@ -82,7 +83,7 @@ class Reduction {
 
   [[nodiscard]] Por por() const { return por_; }
   [[nodiscard]] Firings& firings() const { return f_; }
-  // Fires eager transitions (Semantics::eager) until none is left (not under
+  // Fires eager transitions (Dependence::eager) until none is left (not under
   // none): such a t is independent of every other firing, so {t} is a
   // stubborn set. Without loops, the transitions that may have become eager
   // are among `seeds` (every node, for the initial state) and the consumers
@@ -105,6 +106,7 @@ class Reduction {
  private:
   Firings& f_;
   const Semantics& sem_;
+  const Dependence& dep_;
   Por por_;
   bool loops_;                                   // the program has loop frames
   std::vector<std::vector<NodeId>> accessors_;   // by variable
@@ -139,7 +141,7 @@ class Reduction {
   static constexpr std::uint64_t kShapeTrial = std::uint64_t{1} << 12;
   // A variable that may be in a write phase, by what the state's shape
   // shows: at least two enabled Assign-f that may overwrite (the candidates,
-  // Semantics::may_overwrite), and every other pending access comes after two
+  // Dependence::may_overwrite), and every other pending access comes after two
   // of them. Whether it is in one depends on which candidates overwrite
   // (write_phase).
   struct PhaseCandidates {
