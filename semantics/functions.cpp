@@ -128,11 +128,11 @@ class LibraryCheck {
 
 PortRef port(std::string node, std::int64_t p = 0) { return {std::move(node), p}; }
 
-// Writes the transformed graph: the main graph and the instantiated bodies.
-class Expander {
+// The function transformation (G-FN): writes the main graph and the instantiated bodies.
+class FunctionTransform {
  public:
   enum class Mode : std::uint8_t { make_static, make_inline };
-  Expander(const ProgramSpec& in, Mode mode, int depth) : in_(in), mode_(mode), depth_(depth) {
+  FunctionTransform(const ProgramSpec& in, Mode mode, int depth) : in_(in), mode_(mode), depth_(depth) {
     out_.name = in.name;
     out_.description = in.description;
     out_.where = in.where;
@@ -418,13 +418,13 @@ class Expander {
 ProgramSpec make_static(ProgramSpec spec) {
   if (spec.library.empty()) return spec;
   LibraryCheck(spec).run();
-  return Expander(spec, Expander::Mode::make_static, 0).run();
+  return FunctionTransform(spec, FunctionTransform::Mode::make_static, 0).run();
 }
 
 ProgramSpec inline_calls(ProgramSpec spec, int depth) {
   if (spec.library.empty()) return spec;
   LibraryCheck(spec).run();
-  return Expander(spec, Expander::Mode::make_inline, depth).run();
+  return FunctionTransform(spec, FunctionTransform::Mode::make_inline, depth).run();
 }
 
 }  // namespace tfsem
