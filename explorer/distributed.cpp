@@ -102,7 +102,7 @@ struct Chain {
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
-      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), flags_(sem), x_(sem, codec_, opts),
+      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), flags_(sem), x_(sem, codec_, opts.por, opts.limits.bounds),
         rank_(Mpi::get().rank), size_(Mpi::get().size), out_(static_cast<std::size_t>(size_)) {}
 
   Report run() {

@@ -17,7 +17,8 @@
 // (a rank and an index) from rank to rank.
 #pragma once
 
-#include "explorer/explore.hpp"
+#include "explorer/options.hpp"
+#include "explorer/result.hpp"
 
 #include <string>
 #include <vector>

@@ -175,7 +175,7 @@ class Search {
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width(), shards_for(std::max(1U, opts.threads))),
         recent_(visited_.shards()), shard_arrivals_(visited_.shards()), race_flags_(sem), team_(std::max(1U, opts.threads)) {
     const auto threads = std::max(1U, opts.threads);
-    for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Expander>(sem, codec_, opts));
+    for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Expander>(sem, codec_, opts.por, opts.limits.bounds));
   }
 
   Result run() {
@@ -609,29 +609,5 @@ class Search {
 }  // namespace
 
 Result explore(const Semantics& sem, const ExploreOptions& options) { return Search(sem, options).run(); }
-
-Outcome outcome_of(const Semantics& sem, const State& terminal) {
-  return {outputs(sem.program(), terminal), terminal.var_value, sem.stuck(terminal), sem.violations(terminal), 0, {}};
-}
-
-std::string outcome_text(const Semantics& sem, const Outcome& o) {
-  const auto& p = sem.program();
-  std::string out;
-  for (const auto& [fetch, c] : o.outputs) out += (out.empty() ? "" : "; ") + fetch + "=" + content_to_string(p, c);
-  for (std::size_t x = 0; x < o.var_value.size(); ++x)
-    out += (out.empty() ? "" : "; ") + p.variable(VarId(x)).name + "=" + o.var_value[x].to_string();
-  if (!o.stuck.empty()) {
-    out += "; stuck=";
-    for (std::size_t i = 0; i < o.stuck.size(); ++i)
-      out += (i ? "," : "") + transition_to_string(p, sem.contexts(), o.stuck[i].transition);
-  }
-  if (!o.violations.empty()) {
-    out += "; violation=";
-    for (std::size_t i = 0; i < o.violations.size(); ++i)
-      out += (i ? "," : "") + std::string(violation_name(o.violations[i].kind)) + ":" +
-             transition_to_string(p, sem.contexts(), o.violations[i].at);
-  }
-  return out;
-}
 
 }  // namespace tfsem::explorer
