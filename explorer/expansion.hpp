@@ -19,7 +19,8 @@ namespace tfsem::explorer {
 // context, and which of them harmfully: a byte per pair, read at every state,
 // so kept dense (races in loops' contexts are always re-examined). Set by the
 // one thread that records races, never while states are being expanded
-// (explore.cpp reports a chunk between its expansions; a rank has one thread).
+// (explore.cpp reports a chunk between its expansions; a rank has one thread;
+// findings.hpp sets them).
 class RaceFlags {
  public:
   static constexpr std::uint8_t unseen = 0, benign = 1, harmful = 2;

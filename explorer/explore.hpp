@@ -4,8 +4,9 @@
 // schedule for each (result.hpp). The search knows the semantics only through
 // its interface (initial, frontier, fire, access, stuck, violations), keeps
 // states packed (codec.hpp) and firings cached (firings.hpp), expands them as
-// the distributed search does (expansion.hpp), and which firings it explores
-// is the reduction's business (reduction.hpp).
+// the distributed search does (expansion.hpp), records what it finds and when
+// it stops as that one does too (findings.hpp, stopping.hpp), and which
+// firings it explores is the reduction's business (reduction.hpp).
 #pragma once
 
 #include "explorer/options.hpp"
