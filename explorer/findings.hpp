@@ -1,9 +1,10 @@
 // What a search (explore.cpp, distributed.cpp) records as it expands states:
 // the terminal states, grouped into outcomes by their text, and the races,
 // each with the stored state its witness ends at, and the race flags the
-// expansion reads (expansion.hpp). A witness is rebuilt after the search, the
-// way the search keeps its states (a parent, or a parent and a move, on some
-// rank), into the schedule race_of extends.
+// expansion reads (expansion.hpp). Each search rebuilds the schedules to those
+// states after it ends, from what it keeps of how a state was first reached
+// (explore.cpp: its parent; distributed.cpp: its parent's rank and index, and
+// the move); race_of makes a race's two witnesses from one.
 #pragma once
 
 #include "explorer/expansion.hpp"
