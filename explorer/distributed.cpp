@@ -1,7 +1,9 @@
 #include "explorer/distributed.hpp"
 
 #include "explorer/expansion.hpp"
+#include "explorer/findings.hpp"
 #include "explorer/memory_gauge.hpp"
+#include "explorer/stopping.hpp"
 #include "explorer/visited.hpp"
 #include "explorer/wire.hpp"
 #include "support/hash.hpp"
@@ -9,11 +11,11 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <map>
 #include <string_view>
-#include <unordered_map>
 
 namespace tfsem::explorer::distributed {
 
@@ -64,29 +66,11 @@ struct Arrival {
   std::uint32_t result;
 };
 
-// Why a rank stopped (none: it did not); every rank sees every rank's in Status.
-enum class Stop : std::uint64_t { none, bound, states, memory, timeout, interrupt };
-
 // What every rank learns of every other after each round.
 struct Status {
   std::uint64_t next;    // the lowest level holding a state it has not expanded; kNoLevel: none
   std::uint64_t states;  // stored
-  std::uint64_t stop;    // Stop
-};
-
-// An outcome as a rank found it: its first terminal state (the lowest level).
-struct LocalOutcome {
-  StateIndex state;
-  std::uint64_t level;
-  PathCount paths;
-};
-
-// A race as a rank found it: the state of its witness (one where it was
-// harmful, if any).
-struct LocalRace {
-  bool harmful;
-  StateIndex state;
-  std::uint64_t level;
+  std::uint64_t stop;    // why it stopped (Stop)
 };
 
 // A chain of parents followed from rank to rank, back to the initial state.
@@ -102,15 +86,16 @@ struct Chain {
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
-      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), flags_(sem), x_(sem, codec_, opts),
-        rank_(Mpi::get().rank), size_(Mpi::get().size), out_(static_cast<std::size_t>(size_)) {}
+      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), findings_(sem), stopping_(sem, opts),
+        x_(sem, codec_, opts.por, opts.limits.bounds), rank_(Mpi::get().rank), size_(Mpi::get().size),
+        out_(static_cast<std::size_t>(size_)) {}
 
   Report run() {
-    start_ = last_report_ = Clock::now();
+    stopping_.start();
     result_.por = opts_.por;
     std::uint64_t level = kNoLevel;
     if (const auto exceeds = x_.initial(initial_row_, initial_steps_); exceeds.valid()) {
-      stop(Stop::bound, bound_to_string(sem_.program(), exceeds, opts_.limits.bounds));
+      stopping_.at_bound(exceeds);
     } else {
       level = initial_steps_.size();
       if (rank_ == 0) send(kNone, nullptr, 0, initial_row_, level, {}, 1);  // to its owner
@@ -134,30 +119,26 @@ class Search {
   const ExploreOptions& opts_;
   Codec codec_;
   Visited<Arrival> visited_;
-  RaceFlags flags_;
+  Findings findings_;
+  Stopping stopping_;
   Expander x_;
   int rank_, size_;
   Row initial_row_, row_;
   Schedule initial_steps_;
   std::uint64_t level_ = kNoLevel;                  // the level being expanded
   std::size_t next_ = 0;                            // its next state to expand
-  std::unordered_map<std::string, LocalOutcome> outcomes_;
-  std::map<std::pair<Transition, Transition>, LocalRace> races_;
   std::vector<RaceSeen> seen_;
   std::vector<Bytes> out_;  // by destination rank: this round's successors
   Bytes in_, state_bytes_;
   wire::TensorCache tensors_;  // every tensor received, once
   Result result_;
-  Stop stop_ = Stop::none;
   RankReport report_;
-  Clock::time_point start_, last_report_;
   MemoryGauge gauge_;
 
-  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   std::uint64_t counted() const {
     std::size_t buffers = in_.capacity();
     for (const auto& b : out_) buffers += b.capacity();
-    return visited_.bytes() + codec_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + flags_.bytes() + buffers;
+    return visited_.bytes() + codec_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + findings_.bytes() + buffers;
   }
   std::uint64_t memory() { return gauge_.bytes(counted()); }
 
@@ -169,18 +150,11 @@ class Search {
     report_.idle_seconds += std::chrono::duration<double>(Clock::now() - t).count();
   }
 
-  void stop(Stop why, std::string reason) {
-    if (stop_ != Stop::none) return;
-    stop_ = why;
-    result_.complete = false;
-    result_.stopped_by = std::move(reason);
-  }
-
+  // After each state expanded and each rank's successors merged: an
+  // interrupt, --timeout, --max-memory (--max-states is looked at as states
+  // are stored, and over every rank after each round).
   void check_limits() {
-    const auto& l = opts_.limits;
-    if (l.stop && l.stop->load(std::memory_order_relaxed)) stop(Stop::interrupt, "interrupt");
-    else if (l.timeout && elapsed() > l.timeout->count()) stop(Stop::timeout, "timeout");
-    else if (memory() > l.max_memory_bytes) stop(Stop::memory, "max-memory " + std::to_string(l.max_memory_bytes >> 20) + " MiB");
+    if (!stopping_.interrupted() && !stopping_.past_timeout()) stopping_.past_memory(memory());
   }
 
   // ---- Expanding: this rank's states of the level, at most kRound a round. ----
@@ -188,7 +162,7 @@ class Search {
   void expand_round() {
     if (level_ >= visited_.levels().size()) return;
     const auto& level = visited_.levels()[level_];
-    for (std::size_t n = 0; next_ < level.size() && n < kRound && stop_ == Stop::none; ++next_, ++n) {
+    for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++next_, ++n) {
       expand(level[next_]);
       check_limits();
     }
@@ -197,13 +171,13 @@ class Search {
   void expand(StateIndex si) {
     visited_.table().load(si, row_);
     const auto sleep = visited_.sleep(level_, si);
-    if (x_.terminal(row_)) return record_terminal(si);
+    if (x_.terminal(row_)) return findings_.terminal(codec_.unpack(row_), {si, level_}, visited_.paths(si), result_.counters);
     seen_.clear();
-    x_.races(row_, flags_, seen_);
-    for (const auto& r : seen_) record_race(si, r);
+    x_.races(row_, findings_.race_flags(), seen_);
+    for (const auto& r : seen_) findings_.race(r, {si, level_});
     result_.counters.transitions_pruned += x_.successors(row_, sleep, [&](const SuccessorSeen& s) {
-      if (stop_ != Stop::none) return;
-      if (s.exceeds.valid()) return stop(Stop::bound, bound_to_string(sem_.program(), s.exceeds, opts_.limits.bounds));
+      if (stopping_.stopped()) return;
+      if (s.exceeds.valid()) return stopping_.at_bound(s.exceeds);
       send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, visited_.paths(si));
     });
   }
@@ -257,13 +231,13 @@ class Search {
                     MPI_BYTE, MPI_COMM_WORLD);
     });
     for (auto& b : out_) b.clear();
-    for (int r = 0; r < size_ && stop_ == Stop::none; ++r) merge(static_cast<std::uint32_t>(r), std::span(in_).subspan(recv_at[r], recv_counts[r]));
+    for (int r = 0; r < size_ && !stopping_.stopped(); ++r) merge(static_cast<std::uint32_t>(r), std::span(in_).subspan(recv_at[r], recv_counts[r]));
   }
 
   void merge(std::uint32_t from, std::span<const char> bytes) {
     wire::Reader in(sem_, bytes, &tensors_);
     SleepSet sleep;
-    while (!in.done() && stop_ == Stop::none) {
+    while (!in.done() && !stopping_.stopped()) {
       Arrival how{from, in.u32(), {}, 0};
       const auto node = in.u32(), context = in.u32();
       how.move = {{NodeId(node), ContextId(context)}, in.u8() != 0};
@@ -277,9 +251,9 @@ class Search {
       if (how.parent == kNone) how.parent_rank = kNone;
       else ++result_.counters.transitions;
       add(row_, how, level, sleep, paths);
-      if (visited_.size() > opts_.limits.max_states) stop(Stop::states, "max-states " + std::to_string(opts_.limits.max_states));
+      stopping_.past_states(visited_.size());  // this rank's alone passing --max-states stops the search
     }
-    if (stop_ == Stop::none) check_limits();
+    if (!stopping_.stopped()) check_limits();
   }
 
   void add(std::span<const Code> row, const Arrival& how, std::uint64_t level, std::span<const Transition> sleep, PathCount paths) {
@@ -288,7 +262,7 @@ class Search {
 
   // Every rank's status; returns the next level to expand (kNoLevel: the search is over).
   std::uint64_t agree_on_status() {
-    Status mine{kNoLevel, visited_.size(), static_cast<std::uint64_t>(stop_)};
+    Status mine{kNoLevel, visited_.size(), static_cast<std::uint64_t>(stopping_.why())};
     const auto& levels = visited_.levels();
     if (level_ < levels.size() && next_ < levels[level_].size()) mine.next = level_;
     else
@@ -306,38 +280,13 @@ class Search {
       states += s.states;
       stopped = stopped || s.stop != 0;
     }
-    if (!stopped && states > opts_.limits.max_states) {
-      stop(Stop::states, "max-states " + std::to_string(opts_.limits.max_states));
-      stopped = true;
-    }
+    stopped = stopped || stopping_.past_states(states);
     if (stopped) {
       result_.complete = false;  // another rank's reason is gathered at the end
       return kNoLevel;
     }
-    if (rank_ == 0 && opts_.progress && Clock::now() - last_report_ > std::chrono::milliseconds(250)) {
-      last_report_ = Clock::now();
-      opts_.progress({states, memory(), elapsed()});
-    }
+    if (rank_ == 0) stopping_.progress(states, [&] { return memory(); });
     return next;
-  }
-
-  // ---- Recording, on the rank that expands the state. ----
-
-  void record_terminal(StateIndex si) {
-    ++result_.counters.terminal_states;
-    result_.counters.behaviours = saturating_add(result_.counters.behaviours, visited_.paths(si));
-    const auto key = outcome_text(sem_, outcome_of(sem_, codec_.unpack(row_)));
-    auto [it, fresh] = outcomes_.try_emplace(key, LocalOutcome{si, level_, 0});
-    it->second.paths = saturating_add(it->second.paths, visited_.paths(si));
-  }
-
-  void record_race(StateIndex si, const RaceSeen& seen) {
-    auto [it, fresh] = races_.try_emplace({seen.a, seen.b}, LocalRace{seen.harmful, si, level_});
-    auto& race = it->second;
-    if (!fresh && (race.harmful || !seen.harmful)) return;
-    race = {seen.harmful, si, level_};
-    if (seen.a.context == kRootContext && seen.b.context == kRootContext)
-      flags_.set(sem_.access(seen.a.node).var, seen.a.node, seen.b.node, seen.harmful ? RaceFlags::harmful : RaceFlags::benign);
   }
 
   // ---- Gathering on rank 0. ----
@@ -371,6 +320,7 @@ class Search {
     report_.memory_bytes = std::max(memory(), gauge_.peak());
     result_.counters.states_stored = visited_.size();
     report_.store_bytes = visited_.bytes();
+    stopping_.into(result_);
     Report out;
     out.ranks = gather_reports();
     // Every rank stops for rank 0's reason (a command that runs several searches stops alike on every rank).
@@ -394,16 +344,10 @@ class Search {
       std::sort(order.begin(), order.end());
       for (const auto& [level, key] : order) result_.outcomes.push_back(std::move(outcomes.at(key).outcome));
       for (auto& [key, r] : races) {
-        const auto prefix = path(chains[k++]);
-        const auto [a, b] = key;
-        Race race{a, b, sem_.access(a.node).var, r.harmful, prefix, prefix};
-        const Step sa{a.node, a.context, 0}, sb{b.node, b.context, 0};
-        race.first_then_second.insert(race.first_then_second.end(), {sa, sb});
-        race.second_then_first.insert(race.second_then_first.end(), {sb, sa});
-        result_.races.push_back(std::move(race));
+        result_.races.push_back(race_of(sem_, key.first, key.second, r.harmful, path(chains[k++])));
       }
     }
-    result_.seconds = elapsed();
+    result_.seconds = stopping_.elapsed();
     result_.memory_bytes = report_.memory_bytes;
     if (rank_ == 0)
       for (const auto& r : out.ranks) {
@@ -456,12 +400,12 @@ class Search {
   std::map<std::string, GatheredOutcome> gather_outcomes() {
     Bytes mine;
     wire::Writer w(sem_, mine);
-    for (const auto& [key, o] : outcomes_) {
-      w.text(key);
-      w.u64(o.level);
-      w.u32(o.state);
+    for (const auto& o : findings_.outcomes()) {
+      w.text(o.text);
+      w.u64(o.first.level);
+      w.u32(o.first.state);
       w.u64(o.paths);
-      visited_.table().load(o.state, row_);
+      visited_.table().load(o.first.state, row_);
       w.state(codec_.unpack(row_));
     }
     const auto all = gather(mine);
@@ -504,12 +448,12 @@ class Search {
   GatheredRaces gather_races() {
     Bytes mine;
     wire::Writer w(sem_, mine);
-    for (const auto& [key, r] : races_) {
+    for (const auto& [key, r] : findings_.races()) {
       w.transition(key.first);
       w.transition(key.second);
       w.u8(r.harmful ? 1 : 0);
-      w.u64(r.level);
-      w.u32(r.state);
+      w.u64(r.at.level);
+      w.u32(r.at.state);
     }
     const auto all = gather(mine);
     const Canonical before{&sem_.contexts()};

@@ -3,10 +3,11 @@
 // each rank stores only its own states. The search goes level by level, a
 // level being the states reached by the same number of firings (every path to
 // a state fires the same nodes), as the one-process search does: a rank
-// expands its states of the level with the same code (expansion.hpp) and
-// sends each successor, with its path count and sleep set, to its owner in
-// one MPI_Alltoallv per round; a rank expands at most kRound states a round,
-// so the messages stay small. After each round every rank learns every
+// expands its states of the level with the same code (expansion.hpp), records
+// what it finds and when it stops as that one does (findings.hpp,
+// stopping.hpp), and sends each successor, with its path count and sleep
+// set, to its owner in one MPI_Alltoallv per round; a rank expands at most
+// kRound states a round, so the messages stay small. After each round every rank learns every
 // rank's status (MPI_Allgather): a limit hit or a stop on any rank stops all
 // of them (INCOMPLETE), and the next level is the lowest nonempty one of any
 // rank, so empty levels are skipped and the search ends when none is left.
@@ -17,7 +18,8 @@
 // (a rank and an index) from rank to rank.
 #pragma once
 
-#include "explorer/explore.hpp"
+#include "explorer/options.hpp"
+#include "explorer/result.hpp"
 
 #include <string>
 #include <vector>

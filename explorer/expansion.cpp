@@ -22,8 +22,8 @@ std::size_t RaceFlags::bytes() const {
   return n;
 }
 
-Expander::Expander(const Semantics& sem, Codec& codec, const ExploreOptions& o)
-    : firings(sem, codec, o.limits.bounds), reduction(firings, o.por), sem_(sem) {}
+Expander::Expander(const Semantics& sem, Codec& codec, Por por, const Bounds& bounds)
+    : firings(sem, codec, bounds), reduction(firings, por), sem_(sem) {}
 
 FrameId Expander::initial(Row& row, Schedule& steps) {
   firings.codec().pack(sem_.initial(), row);

@@ -3,10 +3,11 @@
 // accesses (and whether the two orders lead to different states), and its
 // successors under the reduction, with the sleep set each one inherits.
 // Expanding reads the state and its sleep set only, so where the state is
-// expanded (which thread, which rank) changes nothing it finds.
+// expanded (which thread, which rank) changes nothing it finds; it knows
+// nothing of the search around it but the reduction and the bounds.
 #pragma once
 
-#include "explorer/explore.hpp"
+#include "explorer/reduction.hpp"
 
 #include <algorithm>
 #include <span>
@@ -14,13 +15,12 @@
 
 namespace tfsem::explorer {
 
-inline PathCount saturating_add(PathCount a, PathCount b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
-
 // Which pairs of accessors of one variable have been seen racing in the root
 // context, and which of them harmfully: a byte per pair, read at every state,
 // so kept dense (races in loops' contexts are always re-examined). Set by the
 // one thread that records races, never while states are being expanded
-// (explore.cpp reports a chunk between its expansions; a rank has one thread).
+// (explore.cpp reports a chunk between its expansions; a rank has one thread;
+// findings.hpp sets them).
 class RaceFlags {
  public:
   static constexpr std::uint8_t unseen = 0, benign = 1, harmful = 2;
@@ -65,7 +65,7 @@ struct SuccessorSeen {
 // its reduction and scratch space.
 class Expander {
  public:
-  Expander(const Semantics& sem, Codec& codec, const ExploreOptions& o);
+  Expander(const Semantics& sem, Codec& codec, Por por, const Bounds& bounds);
 
   Firings firings;
   Reduction reduction;

@@ -1,9 +1,11 @@
 #include "explorer/explore.hpp"
 
 #include "explorer/expansion.hpp"
+#include "explorer/findings.hpp"
 #include "explorer/memory_gauge.hpp"
 #include "explorer/recent_arrivals.hpp"
 #include "explorer/shards.hpp"
+#include "explorer/stopping.hpp"
 #include "explorer/team.hpp"
 #include "support/prefetch.hpp"
 
@@ -12,7 +14,6 @@
 #include <bit>
 #include <cassert>
 #include <exception>
-#include <map>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -23,8 +24,6 @@
 namespace tfsem::explorer {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // How a state was first reached is its parent alone, 4 bytes for every
 // stored state; the move is found again when a witness is rebuilt (path_to).
@@ -169,35 +168,45 @@ unsigned shards_for(unsigned threads) { return std::min(64U, std::bit_ceil(std::
 // of the next chunk to expand. Between steps, one thread reports the merged
 // chunk in order, then every thread takes out the one after. Each arrival keeps its position
 // in the order of the chunk, so the result does not depend on the number of threads.
+// What the report finds and when the search stops are findings.hpp's and
+// stopping.hpp's, as in the distributed search.
 class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width(), shards_for(std::max(1U, opts.threads))),
-        recent_(visited_.shards()), shard_arrivals_(visited_.shards()), race_flags_(sem), team_(std::max(1U, opts.threads)) {
+        recent_(visited_.shards()), shard_arrivals_(visited_.shards()), findings_(sem), stopping_(sem, opts),
+        team_(std::max(1U, opts.threads)) {
     const auto threads = std::max(1U, opts.threads);
-    for (unsigned t = 0; t < threads; ++t) workers_.push_back(std::make_unique<Expander>(sem, codec_, opts));
+    for (unsigned t = 0; t < threads; ++t)
+      workers_.push_back(std::make_unique<Expander>(sem, codec_, opts.por, opts.limits.bounds));
   }
 
   Result run() {
-    start_ = last_report_ = Clock::now();
+    stopping_.start();
     result_.por = opts_.por;
     if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
-      stop_at_bound(exceeds);
+      stopping_.at_bound(exceeds);
     } else {
       const auto level = initial_steps_.size();
       queue(level, visited_.add(initial_row_, StateTable::hash(initial_row_), kNoParent, level, {}, 1).first);
     }
-    for (std::size_t depth = 0; depth < levels_.size() && result_.complete; ++depth) {
+    for (std::size_t depth = 0; depth < levels_.size() && !stopping_.stopped(); ++depth) {
       const auto bucket = std::exchange(levels_[depth], {});
       search_bucket(bucket, depth);
       visited_.drop_level(depth);
     }
+    stopping_.into(result_);
+    for (const auto& o : findings_.outcomes()) {
+      auto& outcome = result_.outcomes.emplace_back(outcome_of(sem_, state_at(o.first.state)));
+      outcome.paths = o.paths;
+      outcome.witness = path_to(o.first.state);
+    }
+    for (const auto& [key, race] : findings_.races())
+      result_.races.push_back(race_of(sem_, key.first, key.second, race.harmful, path_to(race.at.state)));
     result_.counters.states_stored = visited_.size();
     result_.store_bytes = visited_.bytes();
-    result_.seconds = elapsed();
+    result_.seconds = stopping_.elapsed();
     result_.memory_bytes = std::max(memory(), gauge_.peak());
-    for (auto& o : outcome_order_) result_.outcomes.push_back(std::move(outcomes_[o]));
-    for (auto& [key, race] : races_) result_.races.push_back(std::move(race));
     return result_;
   }
 
@@ -223,7 +232,8 @@ class Search {
     tfsem::WriteAhead<Arrival> ahead;  // the report, on another thread, reads the list
   };
   std::vector<ShardArrivals> shard_arrivals_;
-  RaceFlags race_flags_;
+  Findings findings_;
+  Stopping stopping_;
   std::vector<std::unique_ptr<Expander>> workers_;  // workers_[t] is team thread t's (0: the calling thread)
   Team team_;
   Chunk chunks_[2];  // one being merged while the other is expanded
@@ -233,42 +243,26 @@ class Search {
   std::vector<std::vector<StateIndex>> levels_;
   Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
-  std::unordered_map<std::string, Outcome> outcomes_;
-  std::vector<std::string> outcome_order_;
-  std::map<std::pair<Transition, Transition>, Race> races_;
   // For the observer: each state's number, in the order the states were first reached.
   std::unordered_map<StateIndex, std::uint32_t> numbers_;
   Result result_;
-  Clock::time_point start_, last_report_;
   MemoryGauge gauge_;
 
-  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   // The search's own count of its largest structures (between phases).
   std::uint64_t counted() const {
     std::uint64_t firings = 0;
     for (const auto& w : workers_) firings += w->firings.bytes();
     std::uint64_t queued = 0;
     for (const auto& l : levels_) queued += l.capacity() * sizeof(StateIndex);
-    return visited_.bytes() + queued + recent_.size() * RecentArrivals::bytes() + codec_.bytes() + firings + race_flags_.bytes();
+    return visited_.bytes() + queued + recent_.size() * RecentArrivals::bytes() + codec_.bytes() + firings + findings_.bytes();
   }
   // The memory --max-memory limits: the process's, as the gauge reads it.
   std::uint64_t memory() { return gauge_.bytes(counted()); }
 
-  // A behaviour would start iteration max_iterations of loop `frame`, or
-  // call function `frame` past max_depth.
-  void stop_at_bound(FrameId frame) {
-    result_.complete = false;
-    result_.stopped_by = bound_to_string(sem_.program(), frame, opts_.limits.bounds);
-  }
-
+  // After each chunk: an interrupt, --max-states, --timeout (--max-memory is
+  // looked at before the chunk is merged: room_for).
   bool within_limits() {
-    const auto& l = opts_.limits;
-    if (l.stop && l.stop->load(std::memory_order_relaxed)) result_.stopped_by = "interrupt";
-    else if (visited_.size() > l.max_states) result_.stopped_by = "max-states " + std::to_string(l.max_states);
-    else if (l.timeout && elapsed() > l.timeout->count()) result_.stopped_by = "timeout";
-    else return true;
-    result_.complete = false;
-    return false;
+    return !stopping_.interrupted() && !stopping_.past_states(visited_.size()) && !stopping_.past_timeout();
   }
 
   // The states of the next chunk: fewer as --max-states comes near, so that
@@ -316,13 +310,10 @@ class Search {
       if (taken < bucket.size()) take(*next);
       else next->states = {};
       step(now, cut, next, depth);
-      report(*now, cut);
-      if (cut.exceeds.valid()) return stop_at_bound(cut.exceeds);
+      report(*now, cut, depth);
+      if (cut.exceeds.valid()) return stopping_.at_bound(cut.exceeds);
       if (!within_limits()) return;
-      if (opts_.progress && Clock::now() - last_report_ > std::chrono::milliseconds(250)) {
-        last_report_ = Clock::now();
-        opts_.progress({visited_.size(), memory(), elapsed()});
-      }
+      stopping_.progress(visited_.size(), [&] { return memory(); });
       std::swap(now, next);
     }
   }
@@ -378,7 +369,7 @@ class Search {
     auto& expanded = out.states.emplace_back(Batch::Expanded{si, false, 0, 0, 0});
     expanded.terminal = w.terminal(row);
     if (!expanded.terminal) {
-      w.races(row, race_flags_, out.races);
+      w.races(row, findings_.race_flags(), out.races);
       expanded.pruned = w.successors(row, c.sleep[k], [&](const SuccessorSeen& s) {
         out.sleep.insert(out.sleep.end(), s.sleep.begin(), s.sleep.end());
         out.rows.insert(out.rows.end(), s.row.begin(), s.row.end());
@@ -432,11 +423,7 @@ class Search {
     const auto n = std::accumulate(arrivals.begin(), arrivals.end(), std::size_t{0});
     for (auto l = depth + 1; l <= depth + steps; ++l)  // the queues
       growth += doubling_bytes(l < levels_.size() ? &levels_[l] : nullptr, n);
-    const auto max = opts_.limits.max_memory_bytes;
-    if (memory() + growth <= max) return true;
-    result_.stopped_by = "max-memory " + std::to_string(max >> 20) + " MiB";
-    result_.complete = false;
-    return false;
+    return !stopping_.past_memory(memory() + growth);
   }
 
   // Shard s's arrivals before the cut, in order: batch by batch, each
@@ -490,12 +477,12 @@ class Search {
     }
   }
 
-  // What the chunk found, in order, up to the cut: terminal states, races,
-  // counters, the observer's calls, and the new states, queued at their
-  // levels. The state whose successor passes a bound is the last one reported.
+  // What the chunk (of level `depth`) found, in order, up to the cut:
+  // terminal states, races, counters, the observer's calls, and the new
+  // states, queued at their levels. The state whose successor passes a bound is the last one reported.
   // Each successor's merge is the next arrival in its shard's list: the lists
   // keep the chunk's order, and the report reads no merge result in a batch.
-  void report(const Chunk& c, const Cut& cut) {
+  void report(const Chunk& c, const Cut& cut, std::size_t depth) {
     std::vector<std::size_t> next(visited_.shards(), 0);  // by shard: its next arrival
     for (std::size_t b = 0; b < c.blocks() && b <= cut.block; ++b) {
       const auto& batch = c.batches[b];
@@ -503,8 +490,8 @@ class Search {
       for (const auto& e : batch.states) {
         const auto si = e.state;
         if (opts_.observer.state) opts_.observer.state(numbered(si), state_at(si), e.terminal);
-        if (e.terminal) record_terminal(si);
-        for (; race < e.races_end; ++race) record_race(si, batch.races[race]);
+        if (e.terminal) findings_.terminal(state_at(si), {si, depth}, visited_.paths(si), result_.counters);
+        for (; race < e.races_end; ++race) findings_.race(batch.races[race], {si, depth});
         result_.counters.transitions_pruned += e.pruned;
         for (; k < e.successors_end && cut.before(b, k); ++k) {
           const auto s = batch.shard[k];
@@ -574,64 +561,10 @@ class Search {
     visited_.load(si, row);
     return codec_.unpack(row);
   }
-
-  void record_terminal(StateIndex si) {
-    ++result_.counters.terminal_states;
-    result_.counters.behaviours = saturating_add(result_.counters.behaviours, visited_.paths(si));
-    auto o = outcome_of(sem_, state_at(si));
-    const auto key = outcome_text(sem_, o);
-    auto [it, fresh] = outcomes_.try_emplace(key, std::move(o));
-    if (fresh) {
-      it->second.witness = path_to(si);
-      outcome_order_.push_back(key);
-    }
-    it->second.paths = saturating_add(it->second.paths, visited_.paths(si));
-  }
-
-  void record_race(StateIndex si, const RaceSeen& seen) {
-    const auto [a, b, harmful] = seen;
-    const auto x = sem_.access(a.node).var;
-    auto [it, fresh] = races_.try_emplace({a, b});
-    auto& race = it->second;
-    if (!fresh && race.harmful) return;
-    if (fresh || harmful) {
-      const auto prefix = path_to(si);
-      race = Race{a, b, x, harmful, prefix, prefix};
-      const Step sa{a.node, a.context, 0}, sb{b.node, b.context, 0};
-      race.first_then_second.insert(race.first_then_second.end(), {sa, sb});
-      race.second_then_first.insert(race.second_then_first.end(), {sb, sa});
-      if (a.context == kRootContext && b.context == kRootContext)
-        race_flags_.set(x, a.node, b.node, harmful ? RaceFlags::harmful : RaceFlags::benign);
-    }
-  }
 };
 
 }  // namespace
 
 Result explore(const Semantics& sem, const ExploreOptions& options) { return Search(sem, options).run(); }
-
-Outcome outcome_of(const Semantics& sem, const State& terminal) {
-  return {outputs(sem.program(), terminal), terminal.var_value, sem.stuck(terminal), sem.violations(terminal), 0, {}};
-}
-
-std::string outcome_text(const Semantics& sem, const Outcome& o) {
-  const auto& p = sem.program();
-  std::string out;
-  for (const auto& [fetch, c] : o.outputs) out += (out.empty() ? "" : "; ") + fetch + "=" + content_to_string(p, c);
-  for (std::size_t x = 0; x < o.var_value.size(); ++x)
-    out += (out.empty() ? "" : "; ") + p.variable(VarId(x)).name + "=" + o.var_value[x].to_string();
-  if (!o.stuck.empty()) {
-    out += "; stuck=";
-    for (std::size_t i = 0; i < o.stuck.size(); ++i)
-      out += (i ? "," : "") + transition_to_string(p, sem.contexts(), o.stuck[i].transition);
-  }
-  if (!o.violations.empty()) {
-    out += "; violation=";
-    for (std::size_t i = 0; i < o.violations.size(); ++i)
-      out += (i ? "," : "") + std::string(violation_name(o.violations[i].kind)) + ":" +
-             transition_to_string(p, sem.contexts(), o.violations[i].at);
-  }
-  return out;
-}
 
 }  // namespace tfsem::explorer

@@ -8,7 +8,7 @@
 // pool, found by each state's position in its level: no allocation per state.
 #pragma once
 
-#include "explorer/expansion.hpp"
+#include "explorer/result.hpp"
 #include "explorer/state_table.hpp"
 #include "support/append_only.hpp"
 

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "explorer/distributed.hpp"
+#include "explorer/explore.hpp"
 #include "models/generate/families.hpp"
 #include "models/generate/random_graph.hpp"
 #include "support/graphs.hpp"

@@ -1,0 +1,33 @@
+#include "explorer/findings.hpp"
+
+namespace tfsem::explorer {
+
+void Findings::terminal(const State& s, Seen at, PathCount paths, Counters& counters) {
+  ++counters.terminal_states;
+  counters.behaviours = saturating_add(counters.behaviours, paths);
+  auto text = outcome_text(sem_, outcome_of(sem_, s));
+  const auto [it, fresh] = by_text_.try_emplace(text, outcomes_.size());
+  if (fresh) outcomes_.push_back({std::move(text), at, 0});
+  auto& o = outcomes_[it->second];
+  o.paths = saturating_add(o.paths, paths);
+}
+
+void Findings::race(const RaceSeen& seen, Seen at) {
+  const auto [a, b, harmful] = seen;
+  const auto [it, fresh] = races_.try_emplace({a, b}, Raced{harmful, at});
+  auto& race = it->second;
+  if (!fresh && (race.harmful || !harmful)) return;
+  race = {harmful, at};
+  if (a.context == kRootContext && b.context == kRootContext)
+    flags_.set(sem_.access(a.node).var, a.node, b.node, harmful ? RaceFlags::harmful : RaceFlags::benign);
+}
+
+Race race_of(const Semantics& sem, Transition a, Transition b, bool harmful, Schedule prefix) {
+  Race race{a, b, sem.access(a.node).var, harmful, prefix, std::move(prefix)};
+  const Step sa{a.node, a.context, 0}, sb{b.node, b.context, 0};
+  race.first_then_second.insert(race.first_then_second.end(), {sa, sb});
+  race.second_then_first.insert(race.second_then_first.end(), {sb, sa});
+  return race;
+}
+
+}  // namespace tfsem::explorer

@@ -1,0 +1,73 @@
+// What a search (explore.cpp, distributed.cpp) records as it expands states:
+// the terminal states, grouped into outcomes by their text, and the races,
+// each with the stored state its witness ends at, and the race flags the
+// expansion reads (expansion.hpp). Each search rebuilds the schedules to those
+// states after it ends, from what it keeps of how a state was first reached
+// (explore.cpp: its parent; distributed.cpp: its parent's rank and index, and
+// the move); race_of makes a race's two witnesses from one.
+#pragma once
+
+#include "explorer/expansion.hpp"
+#include "explorer/result.hpp"
+#include "explorer/state_table.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace tfsem::explorer {
+
+// A stored state, and its level (the firings from the initial state).
+struct Seen {
+  StateIndex state;
+  std::uint64_t level;
+};
+
+class Findings {
+ public:
+  // An outcome: its text, the first terminal state showing it, and the
+  // explored behaviours reaching any of them.
+  struct Terminal {
+    std::string text;
+    Seen first;
+    PathCount paths;
+  };
+  // A race: whether it was harmful at any state, and its witness's state,
+  // the first where it was harmful, if any, or else the first.
+  struct Raced {
+    bool harmful;
+    Seen at;
+  };
+  using Races = std::map<std::pair<Transition, Transition>, Raced>;
+
+  explicit Findings(const Semantics& sem) : sem_(sem), flags_(sem) {}
+
+  // A terminal state s, stored at `at`, reached along `paths` behaviours.
+  void terminal(const State& s, Seen at, PathCount paths, Counters& counters);
+  // A race seen at the state stored at `at`. Races of the root context set
+  // the flags the expansion reads, which must not change while states are
+  // being expanded.
+  void race(const RaceSeen& seen, Seen at);
+
+  // By their first terminal state, in the order of the calls.
+  [[nodiscard]] const std::vector<Terminal>& outcomes() const { return outcomes_; }
+  [[nodiscard]] const Races& races() const { return races_; }
+  [[nodiscard]] const RaceFlags& race_flags() const { return flags_; }
+  [[nodiscard]] std::size_t bytes() const { return flags_.bytes(); }
+
+ private:
+  const Semantics& sem_;
+  RaceFlags flags_;
+  std::vector<Terminal> outcomes_;
+  std::unordered_map<std::string, std::size_t> by_text_;  // index in outcomes_
+  Races races_;
+};
+
+// The race of a and b, harmful or not, whose witnesses are `prefix`, the
+// schedule to a state where both are enabled, then each order of the two.
+Race race_of(const Semantics& sem, Transition a, Transition b, bool harmful, Schedule prefix);
+
+}  // namespace tfsem::explorer

@@ -1,0 +1,54 @@
+// What a search is asked for (explore.hpp, distributed.hpp): the reduction,
+// the threads, the limits that stop it early, and the callbacks that watch it.
+#pragma once
+
+#include "explorer/reduction.hpp"
+#include "semantics/semantics.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+namespace tfsem::explorer {
+
+struct Limits {
+  std::uint64_t max_states = 50'000'000;
+  // The process's peak resident memory (explorer/memory_gauge.hpp).
+  std::uint64_t max_memory_bytes = std::uint64_t{16} << 30;
+  std::optional<std::chrono::duration<double>> timeout;
+  // A behaviour that would start iteration max_iterations of a loop (in any
+  // of its frame instances), or make a call max_depth + 1 deep, stops the
+  // search, naming the loop or the function.
+  Bounds bounds{};
+  // Set from outside (another thread, a signal handler): the search stops
+  // after the chunk of states it is expanding, "stopped by interrupt", with
+  // what it has found.
+  const std::atomic<bool>* stop = nullptr;
+};
+
+struct Progress {
+  std::uint64_t states = 0;
+  std::uint64_t memory_bytes = 0;  // as max_memory_bytes counts it
+  double seconds = 0;
+};
+
+// Watches the explored state graph (for drawing it): each stored state once,
+// with its index (0 is the initial state), and each explored transition.
+struct Observer {
+  std::function<void(std::uint32_t index, const State& s, bool terminal)> state{};
+  std::function<void(std::uint32_t from, std::uint32_t to, const Schedule& steps)> transition{};
+};
+
+struct ExploreOptions {
+  Por por = Por::rf;
+  // Threads expanding states; the states found, the counters, the witnesses
+  // and the order of everything reported are the same for every count.
+  unsigned threads = 1;
+  Limits limits{};
+  std::function<void(const Progress&)> progress{};  // called about every 0.25 s
+  Observer observer{};
+};
+
+}  // namespace tfsem::explorer
