@@ -1,11 +1,11 @@
 // The executor's scheduling overhead per node on trivial nodes, side by side
 // with oneTBB's flow_graph on the same DAGs in the same process; and the
-// speedup of all threads over one on heavy MatMul kernels. Each session's runs
-// write into one RunResult (Session::run(RunResult&)), as a flow_graph is
+// speedup of all threads over one on heavy MatMul kernels. Each executor's runs
+// write into one RunResult (Executor::run(RunResult&)), as a flow_graph is
 // built once and run again.
 // Usage: bench_fast_exec [--quick]   (prints a Markdown table)
 #include "bench/shapes.hpp"
-#include "fast_exec/session.hpp"
+#include "fast_exec/executor.hpp"
 
 #include <oneapi/tbb/flow_graph.h>
 #include <oneapi/tbb/global_control.h>
@@ -61,10 +61,10 @@ void row(const bench::Shape& s, int all, int reps) {
     const auto t1 = Clock::now();
     fast_exec::ExecOptions o;
     o.threads = threads[k];
-    fast_exec::Session session(program, o);
+    fast_exec::Executor executor(program, o);
     prep = seconds_since(t1);
     fast_exec::RunResult result;
-    ours[k] = best_of(reps, [&] { session.run(result); });
+    ours[k] = best_of(reps, [&] { executor.run(result); });
     theirs[k] = tbb_seconds(s, threads[k], reps);
   }
   const double n = static_cast<double>(s.nodes);
@@ -96,9 +96,9 @@ int main(int argc, char** argv) {
     for (int k = 0; k < 2; ++k) {
       fast_exec::ExecOptions o;
       o.threads = threads[k];
-      fast_exec::Session session(program, o);
+      fast_exec::Executor executor(program, o);
       fast_exec::RunResult result;
-      t[k] = best_of(reps, [&] { session.run(result); });
+      t[k] = best_of(reps, [&] { executor.run(result); });
     }
     std::printf("| %s | %.3f | %.3f | %.2fx |\n", program->name().c_str(), t[0], t[1], t[0] / t[1]);
   }

@@ -4,7 +4,7 @@
 // row per width: milliseconds per run on each device and the CPU/GPU ratio.
 // Without a usable GPU it prints the CPU figures and says why the GPU's are
 // missing. Usage: bench_gpu [RUNS] [WIDTH ...]   (defaults: 10; 1024 2048)
-#include "fast_exec/session.hpp"
+#include "fast_exec/executor.hpp"
 #include "gpu/cuda_device.hpp"
 #include "models/generate/spec_builder.hpp"
 #include "semantics/session.hpp"
@@ -61,11 +61,11 @@ std::shared_ptr<const Program> mlp(std::int64_t width) {
 // Milliseconds per run, after one warm-up run.
 double per_run(const std::shared_ptr<const Program>& p, fast_exec::ExecOptions o, int runs, std::string& y) {
   o.var_values = false;
-  fast_exec::Session session(p, o);
-  session.run();
+  fast_exec::Executor executor(p, o);
+  executor.run();
   const auto start = std::chrono::steady_clock::now();
   fast_exec::RunResult r;
-  for (int k = 0; k < runs; ++k) r = session.run();
+  for (int k = 0; k < runs; ++k) r = executor.run();
   y = content_to_string(*p, r.fetched.at(0));
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / runs;
 }

@@ -10,7 +10,7 @@
 // Usage: thesis_tables [--quick] [--row LABEL]... [SOURCE_DIR]   (--quick: the first row of each table;
 // --row: only the rows so labelled, e.g. 'fib(30)')
 #include "bench/shapes.hpp"
-#include "fast_exec/session.hpp"
+#include "fast_exec/executor.hpp"
 #include "formats/json/graph_json.hpp"
 
 #include <algorithm>
@@ -89,7 +89,7 @@ std::pair<double, Content> timed(const std::shared_ptr<const Program>& p, fast_e
   fast_exec::ExecOptions o;
   o.threads = threads;
   o.calls = calls;
-  fast_exec::Session s(p, o);
+  fast_exec::Executor s(p, o);
   const auto start = std::chrono::steady_clock::now();
   auto r = s.run();
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
@@ -98,7 +98,7 @@ std::pair<double, Content> timed(const std::shared_ptr<const Program>& p, fast_e
 
 // Nanoseconds per run of a session, over `runs` runs after a warm-up.
 double ns_per_run(const std::shared_ptr<const Program>& p, int runs) {
-  fast_exec::Session s(p);
+  fast_exec::Executor s(p);
   s.run();
   const auto start = std::chrono::steady_clock::now();
   for (int k = 0; k < runs; ++k) s.run();

@@ -28,7 +28,7 @@ int run_run(const RunCmd& o) {
   const auto sem = o.graph.load();
   const auto& p = sem.program();
   const auto exec = o.exec.make(sem.options().terms);
-  fast_exec::Session session(sem.program_ptr(), exec);
+  fast_exec::Executor session(sem.program_ptr(), exec);
   std::vector<Schedule> forced;
   if (!o.replay.empty()) forced = read_schedule_file(sem, o.replay);
   const auto runs = forced.empty() ? o.runs : forced.size();

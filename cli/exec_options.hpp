@@ -1,7 +1,7 @@
 // The options every command that runs the fast executor shares.
 #pragma once
 
-#include "fast_exec/session.hpp"
+#include "fast_exec/executor.hpp"
 
 #include <CLI/CLI.hpp>
 

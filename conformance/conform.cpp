@@ -152,7 +152,7 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
   auto exec = o.exec;
   exec.record_merges = true;
   exec.record_accesses = true;
-  fast_exec::Session session(program, exec);
+  fast_exec::Executor session(program, exec);
   r.executor_hash = session.graph().program->hash_hex();
   const auto* stop = o.explore.limits.stop;
   for (std::size_t k = 1; k <= o.runs; ++k) {

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "explorer/explore.hpp"
-#include "fast_exec/session.hpp"
+#include "fast_exec/executor.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
 // Devices (TensorFlow chapter, "Devices"): the host runs every kernel of the
 // registry on host tensors; an accelerator (gpu/ has the CUDA one) runs the
-// kernels it implements on tensors in its own memory. A session placed on an
+// kernels it implements on tensors in its own memory. An executor placed on an
 // accelerator runs each node there when it can, and copies a value between
 // host and accelerator only where an edge crosses the two (Send/Recv).
 #pragma once

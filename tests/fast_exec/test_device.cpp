@@ -43,10 +43,10 @@ TEST_CASE("control flow runs on the host and kernels on the accelerator: every l
     CHECK(report.conforms());
     fast_exec::ExecOptions o;
     o.accelerator = device;
-    const fast_exec::Session session(p, o);
+    const fast_exec::Executor executor(p, o);
     for (std::size_t n = 0; n < p->nodes().size(); ++n) {
       const auto kind = p->node(NodeId(n)).op.kind;
-      if (kind != OpKind::function && kind != OpKind::read && kind != OpKind::assign) CHECK_FALSE(session.placement().on_accelerator[n]);
+      if (kind != OpKind::function && kind != OpKind::read && kind != OpKind::assign) CHECK_FALSE(executor.placement().on_accelerator[n]);
     }
   }
   CHECK(device->kernels > 0);
@@ -59,9 +59,9 @@ TEST_CASE("arguments outside the kernel are computed on the host: the semantics'
   auto device = std::make_shared<test::EmulatedDevice>();
   fast_exec::ExecOptions o;
   o.accelerator = device;
-  fast_exec::Session session(p, o);
-  CHECK(session.placement().on_accelerator[0]);
-  const auto r = session.run();
+  fast_exec::Executor executor(p, o);
+  CHECK(executor.placement().on_accelerator[0]);
+  const auto r = executor.run();
   CAPTURE(content_to_string(*p, r.fetched.at(0)));
   CHECK(std::get<Tensor>(r.fetched.at(0)).is_error());
   CHECK(device->declined == 1);
@@ -80,8 +80,8 @@ TEST_CASE("placement: the kernels on the accelerator, copies only where an edge 
   const auto p = test::program_file("models/figure-4-lost-update.json");
   fast_exec::ExecOptions o;
   o.accelerator = std::make_shared<test::EmulatedDevice>();
-  fast_exec::Session session(p, o);
-  const auto& pl = session.placement();
+  fast_exec::Executor executor(p, o);
+  const auto& pl = executor.placement();
   REQUIRE(pl.resident.size() == 1);
   CHECK(pl.resident[0]);
   for (std::size_t n = 0; n < p->nodes().size(); ++n) {
@@ -101,7 +101,7 @@ TEST_CASE("placement: the kernels on the accelerator, copies only where an edge 
     if (e.is_output()) down += on(e.src) ? 1 : 0;
     else if (on(e.dst) != on(e.src)) (on(e.dst) ? up : down) += 1;
   }
-  const auto r = session.run();
+  const auto r = executor.run();
   CHECK(r.uploads == up);
   CHECK(r.downloads == down);
 }
@@ -126,11 +126,11 @@ TEST_CASE("constants without outputs, and with two, beside ones placed on the ac
       {"id": "p0", "kind": "tensor", "from": "pair:0"}, {"id": "p1", "kind": "tensor", "from": "pair:1"}]})");
   fast_exec::ExecOptions o;
   o.accelerator = std::make_shared<test::EmulatedDevice>();
-  fast_exec::Session session(p, o);
-  const auto on = [&](const char* name) { return session.placement().on_accelerator[p->find_node(name)->index()]; };
+  fast_exec::Executor executor(p, o);
+  const auto on = [&](const char* name) { return executor.placement().on_accelerator[p->find_node(name)->index()]; };
   CHECK(!on("n0"));
   CHECK(on("add"));
-  const auto r = session.run();
+  const auto r = executor.run();
   REQUIRE(r.fetched.size() == 3);
   CHECK(content_to_string(*p, r.fetched[0]) == "i32:[4,6]");
   CHECK(conform::conform(p, on_accelerator(o.accelerator, 20)).conforms());
@@ -147,10 +147,10 @@ TEST_CASE("variables stay on the accelerator across runs; a host-only function g
   fast_exec::ExecOptions o;
   o.accelerator = std::make_shared<test::EmulatedDevice>();
   o.var_values = false;
-  fast_exec::Session session(p, o);
-  CHECK_FALSE(session.placement().on_accelerator[p->find_node("head")->index()]);
+  fast_exec::Executor executor(p, o);
+  CHECK_FALSE(executor.placement().on_accelerator[p->find_node("head")->index()]);
   for (int k = 1; k <= 3; ++k) {
-    const auto r = session.run();
+    const auto r = executor.run();
     CHECK(content_to_string(*p, r.fetched.at(0)) == "i32:[" + std::to_string(1 + k) + "]");
     CHECK(r.uploads == 1);    // the constant 1, consumed by Assign-Add on the accelerator
     CHECK(r.downloads == 1);  // Read's value, to Project on the host; y is then on the host already
@@ -159,9 +159,9 @@ TEST_CASE("variables stay on the accelerator across runs; a host-only function g
 }
 
 TEST_CASE("one result reused by every run of every model holds what a new result would, on the accelerator too") {
-  // Two sessions of each model run side by side on one thread, so that their
+  // Two executors of each model run side by side on one thread, so that their
   // runs agree: one returns a new result each time, the other writes into a
-  // result that every session before it wrote into (other sizes, other
+  // result that every executor before it wrote into (other sizes, other
   // variables). A Const fetched directly takes the reused path (fetch_constant).
   auto models = test::shipped_models();
   models.push_back(test::program_from(R"({"name": "consts",
@@ -182,7 +182,7 @@ TEST_CASE("one result reused by every run of every model holds what a new result
           if (accelerator) o.accelerator = std::make_shared<test::EmulatedDevice>();
           o.var_values = var_values;
           o.record_accesses = o.record_merges = record;
-          fast_exec::Session fresh(p, o), reusing(p, o);
+          fast_exec::Executor fresh(p, o), reusing(p, o);
           for (int k = 0; k < 2; ++k) {
             const auto r = fresh.run();
             reusing.run(reused);

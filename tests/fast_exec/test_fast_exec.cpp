@@ -52,10 +52,10 @@ TEST_CASE("variables persist across the runs of a session, on one thread and on 
     const auto p = test::program_file("models/counter.json");
     fast_exec::ExecOptions o;
     o.threads = threads;
-    fast_exec::Session session(p, o);
-    for (int k = 1; k <= 3; ++k) CHECK(output_text(*p, session.run()) == "i32:" + std::to_string(k));
-    session.reset();
-    CHECK(output_text(*p, session.run()) == "i32:1");
+    fast_exec::Executor executor(p, o);
+    for (int k = 1; k <= 3; ++k) CHECK(output_text(*p, executor.run()) == "i32:" + std::to_string(k));
+    executor.reset();
+    CHECK(output_text(*p, executor.run()) == "i32:1");
   }
 }
 
@@ -65,15 +65,15 @@ TEST_CASE("a result reused across runs holds each run's fetches, whatever it hel
     fast_exec::ExecOptions o;
     o.threads = threads;
     const auto counter = test::program_file("models/counter.json");
-    fast_exec::Session session(counter, o);
+    fast_exec::Executor executor(counter, o);
     fast_exec::RunResult r;
     for (int k = 1; k <= 3; ++k) {
-      session.run(r);
+      executor.run(r);
       CHECK(output_text(*counter, r) == "i32:" + std::to_string(k));
     }
     // A stuck run (S-STUCK) into a result full of another run's tensors.
     const auto stuck = test::program_file("models/call-missing-argument.json");
-    fast_exec::Session s(stuck, o);
+    fast_exec::Executor s(stuck, o);
     const auto fresh = s.run();
     REQUIRE(fresh.stuck);
     fast_exec::RunResult reused;
@@ -81,7 +81,7 @@ TEST_CASE("a result reused across runs holds each run's fetches, whatever it hel
     s.run(reused);
     CHECK(reused.stuck);
     CHECK(reused.fetched == fresh.fetched);
-    session.run(reused);  // another session's result, of another size
+    executor.run(reused);  // another executor's result, of another size
     CHECK_FALSE(reused.stuck);
     CHECK(output_text(*counter, reused) == "i32:4");
     CHECK(reused.fetched.size() == 1);
@@ -91,21 +91,21 @@ TEST_CASE("a result reused across runs holds each run's fetches, whatever it hel
 TEST_CASE("a forced schedule reproduces a witness; a step that is not ready is refused; a prefix fetches nothing") {
   const auto p = test::program_file("models/first-example-no-control.json");
   const Semantics sem(p);
-  fast_exec::Session session(p);
-  CHECK(output_text(*p, session.run_schedule(parse_schedule(sem, "var_bottom,read,var_top,write"))) == "A");
-  CHECK(output_text(*p, session.run_schedule(parse_schedule(sem, "var_top,write,var_bottom,read"))) == "B");
-  CHECK_THROWS_AS(session.run_schedule(parse_schedule(sem, "read")), InputError);
+  fast_exec::Executor executor(p);
+  CHECK(output_text(*p, executor.run_schedule(parse_schedule(sem, "var_bottom,read,var_top,write"))) == "A");
+  CHECK(output_text(*p, executor.run_schedule(parse_schedule(sem, "var_top,write,var_bottom,read"))) == "B");
+  CHECK_THROWS_AS(executor.run_schedule(parse_schedule(sem, "read")), InputError);
   // A schedule refused after a step: what that step logged is not the next run's.
   fast_exec::ExecOptions o;
   o.record_accesses = true;
-  fast_exec::Session logged(p, o), clean(p, o);
+  fast_exec::Executor logged(p, o), clean(p, o);
   CHECK_THROWS_AS(logged.run_schedule(parse_schedule(sem, "var_bottom,read,read")), InputError);
   logged.reset();
   const auto after = logged.run();
   const auto expected = clean.run();
   REQUIRE(after.accesses.size() == expected.accesses.size());
   for (std::size_t x = 0; x < after.accesses.size(); ++x) CHECK(after.accesses[x].size() == expected.accesses[x].size());
-  const auto prefix = session.run_schedule(parse_schedule(sem, "var_bottom"));  // the read never fired
+  const auto prefix = executor.run_schedule(parse_schedule(sem, "var_bottom"));  // the read never fired
   CHECK(prefix.stuck);
   CHECK(output_text(*p, prefix) == "EMPTY");
 }
@@ -114,12 +114,12 @@ TEST_CASE("the access log records each variable's order when asked, and it repla
   const auto p = test::program_file("models/figure-4-lost-update.json");
   auto exec = stressed(1).exec;
   exec.record_accesses = true;
-  fast_exec::Session session(p, exec);
-  const auto r = session.run();
+  fast_exec::Executor executor(p, exec);
+  const auto r = executor.run();
   REQUIRE(r.accesses.size() == 1);
   CHECK(r.accesses[0].size() == 6);  // write, read_1, read_2, write_1, write_2, read
   exec.record_accesses = false;  // the default: nothing logged
-  fast_exec::Session quiet(p, exec);
+  fast_exec::Executor quiet(p, exec);
   const auto q = quiet.run();
   REQUIRE(q.accesses.size() == 1);
   CHECK(q.accesses[0].empty());
@@ -184,7 +184,7 @@ TEST_CASE("a call's instance is given back when it completes: Ackermann holds ab
   REQUIRE(ack != frames.end());
   fast_exec::ExecOptions o;
   o.threads = 1;
-  fast_exec::Session s(p, o);
+  fast_exec::Executor s(p, o);
   CHECK(output_text(*p, s.run()) == "i32:61");
   CHECK(s.instances_held(FrameId(static_cast<std::size_t>(ack - frames.begin()))) <= 400);
 }
@@ -206,7 +206,7 @@ TEST_CASE("a loop's Exits that are a function's results return to the caller, li
         fast_exec::ExecOptions o;
         o.threads = threads;
         o.calls = calls;
-        fast_exec::Session s(program, o);
+        fast_exec::Executor s(program, o);
         const auto r = s.run();
         CHECK_FALSE(r.stuck);
         for (const auto& [fetch, content] : s.outputs(r)) CHECK(content_to_string(*program, content) == expected.at(fetch));
@@ -217,13 +217,13 @@ TEST_CASE("a loop's Exits that are a function's results return to the caller, li
 TEST_CASE("a chain of 100,000 tail calls returns without deepening the C++ stack") {
   // is_even(n) and is_odd(n) call each other in tail position, so the last
   // call's result returns through every caller at once; a bounded number of
-  // them return at once (Session::kNestedAtOnce), the rest as tasks.
+  // them return at once (Propagator::kNestedAtOnce), the rest as tasks.
   const auto p = feed(test::program_file("models/even-odd.json"), "n", 100000);
   for (int threads : {1, 2}) {
     CAPTURE(threads);
     fast_exec::ExecOptions o;
     o.threads = threads;
-    fast_exec::Session s(p, o);
+    fast_exec::Executor s(p, o);
     CHECK(output_text(*p, s.run()) == "bool:true");
   }
 }
@@ -232,7 +232,7 @@ TEST_CASE("a Call that is not its site's last fires at once, and a chain of them
   // count(x, y) = y if x == 0, else count(x - 1, y). The recursive call's
   // first argument depends on x alone, so on one thread its Call fires at once
   // (kCall) before y comes, and so does the callee's, 100,000 deep: a bounded
-  // number nest (Session::kNestedAtOnce), the rest are tasks. The second
+  // number nest (Propagator::kNestedAtOnce), the rest are tasks. The second
   // Call, its site's last, is a task: the callee completes then.
   const auto p = test::program_from(R"({
     "name": "count", "variables": {},
@@ -264,7 +264,7 @@ TEST_CASE("a Call that is not its site's last fires at once, and a chain of them
       fast_exec::ExecOptions o;
       o.threads = threads;
       o.calls = calls;
-      fast_exec::Session s(p, o);
+      fast_exec::Executor s(p, o);
       const auto r = s.run();
       CHECK_FALSE(r.stuck);
       CHECK(output_text(*p, r) == "i32:7");
@@ -339,7 +339,7 @@ TEST_CASE("a DEAD Call whose site's call a live Call made at once tells the call
       fast_exec::ExecOptions o;
       o.threads = threads;
       o.calls = calls;
-      fast_exec::Session s(p, o);
+      fast_exec::Executor s(p, o);
       const auto r = s.run();
       CHECK(r.stuck);
       CHECK(output_text(*p, r) == "i32:3");
@@ -354,15 +354,15 @@ TEST_CASE("loops and recursion compute their results, on one thread and on two")
     o.threads = threads;
     o.perturb_seed = 7;
     const auto fib = feed(test::program_file("models/fib.json"), "n", 15);
-    fast_exec::Session s(fib, o);
+    fast_exec::Executor s(fib, o);
     CHECK(output_text(*fib, s.run()) == "i32:610");
     CHECK(output_text(*fib, s.run()) == "i32:610");  // the pools' reused states start clean
     auto dynamic = o;
     dynamic.calls = fast_exec::Calls::dynamic;
-    fast_exec::Session d(fib, dynamic);
+    fast_exec::Executor d(fib, dynamic);
     CHECK(output_text(*fib, d.run()) == "i32:610");
     const auto loop = test::program_file("models/while-sum.json");
-    fast_exec::Session w(loop, o);
+    fast_exec::Executor w(loop, o);
     const Semantics sem(loop);
     auto state = sem.initial();
     while (!sem.terminal(state)) state = sem.fire(state, sem.enabled_transitions(state).front()).front();
@@ -379,7 +379,7 @@ TEST_CASE("S-STUCK: a run that leaves a node unfired ends, says so, and its Retu
       o.threads = threads;
       o.calls = calls;
       o.perturb_seed = 3;
-      fast_exec::Session s(p, o);
+      fast_exec::Executor s(p, o);
       for (int run = 0; run < 20; ++run) {  // the call's result comes before or after the Call of v says no call was made
         const auto r = s.run();
         CHECK(r.stuck);
@@ -465,7 +465,7 @@ TEST_CASE("forwarders, scalar functions, Consts and DEAD firings run where their
     CAPTURE(threads);
     fast_exec::ExecOptions o;
     o.threads = threads;
-    fast_exec::Session s(p, o);
+    fast_exec::Executor s(p, o);
     const auto r = s.run();
     CHECK_FALSE(r.stuck);  // every node fired once
     for (const auto& [fetch, content] : s.outputs(r)) {
@@ -479,14 +479,14 @@ TEST_CASE("forwarders, scalar functions, Consts and DEAD firings run where their
   small.feed(Tensor::scalar(std::int32_t{3}), {"id", 0});
   small.output({"id", 0}, "out");
   const auto q = Program::build(std::move(small).build());
-  fast_exec::Session forced(q);
+  fast_exec::Executor forced(q);
   CHECK(output_text(*q, forced.run_schedule(parse_schedule(Semantics(q), "id"))) == "i32:3");
 }
 
 TEST_CASE("X-EXEC: a forced schedule runs a graph without control flow only") {
-  fast_exec::Session session(test::program_file("models/while-sum.json"));
+  fast_exec::Executor executor(test::program_file("models/while-sum.json"));
   try {
-    session.run_schedule({});
+    executor.run_schedule({});
     FAIL("a forced schedule of a loop was accepted");
   } catch (const InputError& e) {
     CHECK(e.diagnostics().front().rule == "X-EXEC");

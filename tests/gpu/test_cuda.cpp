@@ -106,8 +106,8 @@ TEST_CASE("variables stay on the GPU across runs") {
   const auto p = test::program_file("models/counter.json");
   fast_exec::ExecOptions o;
   o.accelerator = device;
-  fast_exec::Session session(p, o);
-  for (int k = 1; k <= 3; ++k) CHECK(content_to_string(*p, session.run().fetched.at(0)) == "i32:" + std::to_string(k));
+  fast_exec::Executor executor(p, o);
+  for (int k = 1; k <= 3; ++k) CHECK(content_to_string(*p, executor.run().fetched.at(0)) == "i32:" + std::to_string(k));
 }
 
 int main(int argc, char** argv) {

@@ -1,8 +1,9 @@
-#include "fast_exec/session.hpp"
+#include "fast_exec/executor.hpp"
 
-#include "fast_exec/frames.hpp"
+#include "fast_exec/propagator.hpp"
 
 #include "semantics/diagnostic.hpp"
+#include "semantics/semantics.hpp"
 #include "support/hash.hpp"
 
 #define EIGEN_USE_THREADS
@@ -18,16 +19,30 @@
 
 namespace tfsem::fast_exec {
 
-struct Session::Pool {
+struct Executor::Pool {
   explicit Pool(int threads) : pool(threads) {}
   Eigen::ThreadPool pool;
 };
 
-Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
-    : graph_(std::move(program), options.terms), options_(options), pools_(std::make_unique<FramePools>(graph_, options.calls, options.threads > 1)) {
+// The state of one run: propagation's, and the executor's own: the tasks
+// outstanding, completion, the schedule forced or perturbed, the copies made.
+struct Executor::Run : Propagation {
+  Executor* executor = nullptr;
+  std::vector<std::uint32_t> forced;  // run_schedule: the result each relation must pick
+  std::atomic<std::uint64_t> uploads{0}, downloads{0};
+  // The run is over when nothing is left to fire: the pool's tasks, and
+  // run()'s own share, counted in `active`; the last one sets `quiet`.
+  std::atomic<std::int64_t> active{0};
+  std::mutex done_lock;
+  std::condition_variable done;
+  bool quiet = false;
+  std::uint64_t seed = 0;
+  bool perturb = false;
+};
+
+Executor::Executor(std::shared_ptr<const Program> program, ExecOptions options)
+    : graph_(std::move(program), options.terms), options_(options) {
   place();
-  at_once_ = at_once_firings(graph_, placement_.on_accelerator);
-  inline_next_ = inline_successors(graph_, at_once_);
   host_constants_.resize(graph_.constants.size());
   for (const auto& c : graph_.nodes) {
     if (c.constant == 0) continue;
@@ -35,8 +50,9 @@ Session::Session(std::shared_ptr<const Program> program, ExecOptions options)
     const bool fetched = std::any_of(outs.begin(), outs.end(), [](const CompiledOut& o) { return o.route == Route::output; });
     const auto tuple = graph_.tuple(c);
     std::transform(tuple.begin(), tuple.end(), host_constants(c).begin(),
-                   [&](const Tensor& v) { return fetched ? Slot::boxed(v) : Slot(v); });
+                   [&](const Tensor& v) { return fetched ? Token::boxed(v) : Token(v); });
   }
+  propagator_ = std::make_unique<Propagator>(graph_, options_, placement_.on_accelerator, host_constants_);
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
 }
@@ -50,7 +66,7 @@ std::size_t Placement::accelerated() const {
 // it has a kernel there; a constant, when everything it feeds does. A
 // forwarding function (Identity, Copy, Snd) moves nothing: its results stay
 // where its argument is. Var(x) and relations (Choice) run on the host.
-void Session::place() {
+void Executor::place() {
   const auto& p = *graph_.program;
   auto& pl = placement_;
   pl.on_accelerator.assign(graph_.nodes.size(), false);
@@ -68,7 +84,7 @@ void Session::place() {
   for (std::size_t n = 0; n < graph_.nodes.size(); ++n) {
     const auto& c = graph_.nodes[n];
     const auto outs = c.out_count + c.control_out_count;
-    // One tensor uploaded, one token sent (Session::fire): a constant of one output.
+    // One tensor uploaded, one token sent (Executor::fire): a constant of one output.
     if (c.constant == 0 || c.out_count != 1) continue;
     bool all = true;
     for (std::uint32_t j = 0; j < outs; ++j) {
@@ -84,36 +100,36 @@ void Session::place() {
   }
 }
 
-void Session::set_variable(Variable& x, Tensor initial) {
+void Executor::set_variable(Variable& x, Tensor initial) {
   const auto& acc = options_.accelerator;
-  if (acc && acc->holds(initial)) x.value = Slot(std::make_shared<const DeviceTensor>(acc->upload(initial)));
-  else x.value = Slot(std::move(initial));
+  if (acc && acc->holds(initial)) x.value = Token(std::make_shared<const DeviceTensor>(acc->upload(initial)));
+  else x.value = Token(std::move(initial));
 }
 
-Tensor Session::on_host(Run& run, Slot v) const {
+Tensor Executor::on_host(Run& run, Token v) const {
   const auto* d = v.device();
   if (d == nullptr) return std::get<Tensor>(v.take_content());
   run.downloads.fetch_add(1, std::memory_order_relaxed);
   return options_.accelerator->download(**d);
 }
 
-Slot Session::to_accelerator(Run& run, Slot v) const {
+Token Executor::to_accelerator(Run& run, Token v) const {
   if (v.device()) return v;
   std::optional<Tensor> boxed;  // an unboxed scalar, made a tensor to upload
   if (const auto* s = v.scalar()) boxed = s->tensor();
   const auto* t = boxed ? &*boxed : v.tensor();
   if (t == nullptr || !options_.accelerator->holds(*t)) return v;  // stays on the host
   run.uploads.fetch_add(1, std::memory_order_relaxed);
-  return Slot(std::make_shared<const DeviceTensor>(options_.accelerator->upload(*t)));
+  return Token(std::make_shared<const DeviceTensor>(options_.accelerator->upload(*t)));
 }
 
-std::uint32_t Session::pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng) {
+std::uint32_t Executor::pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng) {
   if (!run.forced.empty()) return std::min(run.forced[n], static_cast<std::uint32_t>(alternatives - 1));
   if (alternatives == 1) return 0;
   return static_cast<std::uint32_t>(rng.below(alternatives));
 }
 
-void Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng, Slots& out) const {
+void Executor::compute(Run& run, Task t, std::span<Token> args, RandomScheduler& rng, Tokens& out) const {
   const auto n = t.node;
   const auto& c = graph_.nodes[n];
   const auto& f = *c.fn;
@@ -133,7 +149,7 @@ void Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& r
     }
     if (dev.size() == args.size())
       if (auto results = options_.accelerator->run(f, *c.attrs, dev)) {
-        for (auto& r : *results) out.push_back(Slot(std::make_shared<const DeviceTensor>(std::move(r))));
+        for (auto& r : *results) out.push_back(Token(std::make_shared<const DeviceTensor>(std::move(r))));
         return;
       }
   }
@@ -158,15 +174,15 @@ void Session::compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& r
   for (auto& v : tuples[k]) out.emplace_back(std::move(v));
 }
 
-Session::~Session() = default;
+Executor::~Executor() = default;
 
-std::size_t Session::instances_held(FrameId f) const { return pools_->instances_held(static_cast<std::uint32_t>(f.index())); }
+std::size_t Executor::instances_held(FrameId f) const { return propagator_->instances_held(static_cast<std::uint32_t>(f.index())); }
 
-void Session::reset() {
+void Executor::reset() {
   for (std::size_t x = 0; x < vars_.size(); ++x) set_variable(*vars_[x], graph_.program->variables()[x].initial);
 }
 
-Slot Session::read(Task t) {
+Token Executor::read(Task t) {
   const auto& c = graph_.nodes[t.node];
   auto& x = *vars_[c.var.index()];
   if (!options_.record_accesses) {
@@ -179,22 +195,22 @@ Slot Session::read(Task t) {
   return x.value;
 }
 
-void Session::assign(Run& run, Task t, Slot v, RandomScheduler& rng) {
+void Executor::assign(Run& run, Task t, Token v, RandomScheduler& rng) {
   const auto n = t.node;
   const auto& c = graph_.nodes[n];
   const bool error = v.tensor() != nullptr && v.tensor()->is_error();
   auto& x = *vars_[c.var.index()];
   const bool log = options_.record_accesses;
   auto context = log ? context_of(graph_, t.it) : ExecContext{};
-  auto update = [&](const Slot& w) {  // f(w, v), kept where the variable lives
-    Slot args[] = {w, v};
-    Slots out;
+  auto update = [&](const Token& w) {  // f(w, v), kept where the variable lives
+    Token args[] = {w, v};
+    Tokens out;
     compute(run, t, args, rng, out);
     auto next = std::move(out[0]);
     return placement_.resident[c.var.index()] ? to_accelerator(run, std::move(next)) : next;
   };
   if (options_.unsafe_assign) {  // read, compute, write: updates can be lost
-    const Slot w = [&] {
+    const Token w = [&] {
       const std::lock_guard guard(x.lock);
       return x.value;
     }();
@@ -210,21 +226,79 @@ void Session::assign(Run& run, Task t, Slot v, RandomScheduler& rng) {
   }
 }
 
+void Executor::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
+  const auto& c = graph_.nodes[t.node];
+  auto& it = *t.it;
+  auto take = [&](std::uint32_t port) {  // the slot's token, the slot left EMPTY
+    return Token{std::move(it.slots[graph_.in_slots[c.in_begin + port]])};
+  };
+  if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
+  Tokens data;
+  auto out = [&](Token control) { propagator_->route(run, t, std::span<Token>(data.data(), data.size()), control, ready); };
+  auto every_output = [&](const Token& v) {
+    for (std::uint32_t j = 0; j < c.out_count; ++j) data.push_back(v);
+  };
+  // A Merge never gets here: it fires at once (Propagator::fire_at_once), and run_schedule,
+  // which fires nothing at once, refuses a graph with control flow.
+  if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
+    propagator_->drop_inputs(it, c);
+    switch (c.kind) {
+      case OpKind::next_iteration: return out(Empty{});  // C-NEXT-DEAD: deadness stops here
+      case OpKind::call: return out(Dead{});             // C-CALL-DEAD: no call is made
+      case OpKind::exit: return out(Empty{});            // C-EXIT-DEAD decides, later
+      default:  // C-DEAD: no function applied, no variable touched
+        every_output(Dead{});
+        return out(Dead{});
+    }
+  }
+  InlineVector<Token, 4> args;
+  for (std::uint32_t i = 0; i < c.in_count; ++i) args.push_back(take(i));
+  switch (c.kind) {
+    case Op::Kind::function:
+      if (c.constant != 0) {
+        if (placement_.on_accelerator[t.node]) data.emplace_back(device_constants_[c.constant - 1]);
+        else
+          for (const auto& v : host_constants(c)) data.push_back(v);
+      } else {
+        compute(run, t, std::span<Token>(args.data(), args.size()), rng, data);
+      }
+      break;
+    case Op::Kind::var: data.emplace_back(c.var); break;
+    case Op::Kind::read: data.push_back(read(t)); break;
+    case Op::Kind::assign: assign(run, t, std::move(args[1]), rng); break;
+    case OpKind::switch_: {  // C-SWITCH
+      const auto* b = args[1].scalar();  // a bool scalar is its value; anything else, switch_predicate's
+      const auto pred = b != nullptr && b->dtype == DType::boolean ? std::variant<bool, Tensor>(b->boolean)
+                                                                    : switch_predicate(on_host(run, std::move(args[1])));
+      if (const auto* error = std::get_if<Tensor>(&pred)) {
+        every_output(*error);
+      } else {
+        const bool taken = std::get<bool>(pred);
+        data.push_back(taken ? Token(Dead{}) : std::move(args[0]));
+        data.push_back(taken ? std::move(args[0]) : Token(Dead{}));
+      }
+      break;
+    }
+    default: data.push_back(std::move(args[0])); break;  // Enter, Exit, NextIteration, Call, Return, RefIdentity
+  }
+  out(Go{});
+}
+
 // Queues work(run, t) on the pool. The task's capture fits std::function's
 // small buffer (16 bytes), so queueing allocates nothing.
-void Session::schedule(Run& run, Task t, std::uint64_t seed) {
+void Executor::schedule(Run& run, Task t, std::uint64_t seed) {
   auto* it = t.it;
   const auto n = t.node;
   const auto low = static_cast<std::uint32_t>(seed);
   run.active.fetch_add(1, std::memory_order_relaxed);
   pool_->pool.Schedule([it, n, low] {
-    auto& r = *it->inst->run;
-    r.session->work(r, Task{it, n}, low);
+    auto& r = static_cast<Run&>(*it->inst->run);
+    r.executor->work(r, Task{it, n}, low);
     release(r);
   });
 }
 
-void Session::release(Run& run) {
+void Executor::release(Run& run) {
   if (run.active.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   const std::lock_guard guard(run.done_lock);
   run.quiet = true;
@@ -252,7 +326,7 @@ std::size_t deeper_on_top(const Stack& local, const Task& t) {
 // Otherwise a callee's DEAD branch, left on the stack while its live result
 // went on up, would keep its instance until the end of the run (Ackermann:
 // tens of thousands of instances, gigabytes, at once).
-void Session::work(Run& run, Task t, std::uint64_t seed) {
+void Executor::work(Run& run, Task t, std::uint64_t seed) {
   RandomScheduler rng(seed);
   // On the stack: Eigen's pool runs a task inline when its queue is full, so
   // work can nest.
@@ -280,9 +354,9 @@ void Session::work(Run& run, Task t, std::uint64_t seed) {
   }
 }
 
-void Session::finish(Run& run, RunResult& r) {
+void Executor::finish(Run& run, RunResult& r) {
   r.stuck = !run.finished || run.stuck_iteration.load(std::memory_order_relaxed);
-  if (!run.finished) abandon(run.root);
+  if (!run.finished) propagator_->abandon(run.root);
   r.var_value.clear();
   r.accesses.resize(vars_.size());
   for (std::size_t i = 0; i < vars_.size(); ++i) {
@@ -309,60 +383,42 @@ void Session::finish(Run& run, RunResult& r) {
   std::swap(r.choices, run.choices);  // run.choices, emptied by start_run, keeps r's old buffer
 }
 
-std::vector<std::pair<std::string, Content>> Session::outputs(const RunResult& r) const {
+std::vector<std::pair<std::string, Content>> Executor::outputs(const RunResult& r) const {
   std::vector<std::pair<std::string, Content>> out;
   for (std::size_t i = 0; i < graph_.fetched.size(); ++i)
     out.emplace_back(graph_.program->edge(EdgeId(graph_.fetched[i])).fetch, r.fetched[i]);
   return out;
 }
 
-// S-INIT: the root instance with its one iteration, the input edges' contents
-// delivered; `ready` gets the nodes that can fire.
-Session::Run& Session::start_run(Ready& ready, bool forced, RunResult& r) {
+// S-INIT (Propagator::start): `ready` gets the nodes that can fire.
+Executor::Run& Executor::start_run(Ready& ready, bool forced, RunResult& r) {
   if (!run_) {
     run_ = std::make_unique<Run>();
-    run_->session = this;
+    run_->executor = this;
   }
   auto& run = *run_;
-  run.fetched = std::move(r.fetched);  // overwritten where fetched (Session::fetch), emptied by finish elsewhere
-  run.fetched.resize(graph_.fetched.size());
-  run.fetched_now.assign(graph_.fetched.size(), 0);
-  run.on_device.clear();
-  run.choices.clear();
+  run.fetched = std::move(r.fetched);  // the result's buffers, which the run's fetches overwrite
   for (auto& x : vars_) x->accesses.clear();
   run.forced.clear();
-  run.finished = run.quiet = false;
-  run.stuck_iteration.store(false, std::memory_order_relaxed);
+  run.quiet = false;
   run.perturb = options_.perturb_seed.has_value();
-  run.shared = pool_ != nullptr;
-  run.at_once = !forced;
   run.seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
-  auto* root = pools_->instance(0);
-  root->run = &run;
-  run.root = root;
-  const Guard guard(root->lock, run.shared);
-  auto* it = start_iteration(*root, 0, ready);
-  const auto& p = *graph_.program;
-  for (const auto& o : graph_.inputs) deliver(*it, o, Slot(p.initial(EdgeId(o.edge))), ready);
+  propagator_->start(run, !forced, pool_ != nullptr, ready);
   return run;
 }
 
-RunResult Session::run() {
+RunResult Executor::run() {
   RunResult r;
   run(r);
   return r;
 }
 
-void Session::run(RunResult& r) {
+void Executor::run(RunResult& r) {
   Ready ready;
   auto& run = start_run(ready, false, r);
   RandomScheduler rng(run.seed);
   if (run.perturb) rng.shuffle(ready);
-  {
-    // A graph where nothing can fire is complete at once.
-    const Guard guard(run.root->lock, run.shared);
-    if (advance(*run.root, ready)) complete(run, run.root, ready);
-  }
+  propagator_->complete_at_start(run, ready);
   if (!pool_) {
     for (auto t : ready) work(run, t, rng.next());
     finish(run, r);
@@ -376,7 +432,7 @@ void Session::run(RunResult& r) {
   finish(run, r);
 }
 
-RunResult Session::run_schedule(const Schedule& schedule) {
+RunResult Executor::run_schedule(const Schedule& schedule) {
   if (graph_.program->has_control_flow())
     throw InputError("X-EXEC", "schedule", "the schedule",
                      "a forced schedule runs a graph without control flow; tfsem check and trace replay this one");

@@ -18,17 +18,17 @@
 
 namespace tfsem::fast_exec {
 
-class Slot {
+class Token {
  public:
   using DevicePtr = std::shared_ptr<const DeviceTensor>;
 
-  Slot() noexcept {}
-  Slot(Empty) noexcept {}
-  Slot(Go) noexcept : tag_(Tag::go) {}
-  Slot(Dead) noexcept : tag_(Tag::dead) {}
-  Slot(VarId x) noexcept : tag_(Tag::var), var_(x) {}
+  Token() noexcept {}
+  Token(Empty) noexcept {}
+  Token(Go) noexcept : tag_(Tag::go) {}
+  Token(Dead) noexcept : tag_(Tag::dead) {}
+  Token(VarId x) noexcept : tag_(Tag::var), var_(x) {}
   // A dense scalar is kept unboxed (see boxed).
-  Slot(Tensor t) noexcept {
+  Token(Tensor t) noexcept {
     if (const auto s = Scalar::of_tensor(t)) {
       tag_ = Tag::scalar;
       new (&scalar_) Scalar(*s);
@@ -37,20 +37,20 @@ class Slot {
       new (&tensor_) Tensor(std::move(t));
     }
   }
-  Slot(Scalar s) noexcept : tag_(Tag::scalar) { new (&scalar_) Scalar(s); }
+  Token(Scalar s) noexcept : tag_(Tag::scalar) { new (&scalar_) Scalar(s); }
   // t as a tensor even when it is a scalar: a constant that leaves the graph,
   // which would be boxed again, a new Tensor, at every fetch.
-  static Slot boxed(Tensor t) noexcept {
-    Slot s;
+  static Token boxed(Tensor t) noexcept {
+    Token s;
     s.tag_ = Tag::tensor;
     new (&s.tensor_) Tensor(std::move(t));
     return s;
   }
-  explicit Slot(DevicePtr d) noexcept : tag_(Tag::device) { new (&device_) DevicePtr(std::move(d)); }
+  explicit Token(DevicePtr d) noexcept : tag_(Tag::device) { new (&device_) DevicePtr(std::move(d)); }
   // Host contents.
-  explicit Slot(const Content& c) {
+  explicit Token(const Content& c) {
     if (const auto* t = std::get_if<Tensor>(&c)) {
-      *this = Slot(*t);
+      *this = Token(*t);
     } else if (const auto* x = std::get_if<VarId>(&c)) {
       tag_ = Tag::var;
       var_ = *x;
@@ -60,17 +60,17 @@ class Slot {
       tag_ = Tag::go;
     }
   }
-  Slot(const Slot& o) : tag_(o.tag_), var_(o.var_) {
+  Token(const Token& o) : tag_(o.tag_), var_(o.var_) {
     if (tag_ == Tag::tensor) new (&tensor_) Tensor(o.tensor_);
     else if (tag_ == Tag::scalar) new (&scalar_) Scalar(o.scalar_);
     else if (tag_ == Tag::device) new (&device_) DevicePtr(o.device_);
   }
-  Slot(Slot&& o) noexcept : tag_(o.tag_), var_(o.var_) { steal(o); }
-  Slot& operator=(const Slot& o) {
-    if (this != &o) *this = Slot(o);
+  Token(Token&& o) noexcept : tag_(o.tag_), var_(o.var_) { steal(o); }
+  Token& operator=(const Token& o) {
+    if (this != &o) *this = Token(o);
     return *this;
   }
-  [[gnu::always_inline]] Slot& operator=(Slot&& o) noexcept {
+  [[gnu::always_inline]] Token& operator=(Token&& o) noexcept {
     if (this != &o) {
       destroy();
       tag_ = o.tag_;
@@ -79,10 +79,10 @@ class Slot {
     }
     return *this;
   }
-  ~Slot() { destroy(); }
-  // Takes o's token into this slot, which is EMPTY (an input slot is filled
+  ~Token() { destroy(); }
+  // Takes o into this token, which is EMPTY (an input slot is filled
   // once in an iteration): nothing to destroy first.
-  void fill(Slot&& o) noexcept {
+  void fill(Token&& o) noexcept {
     assert(empty());
     tag_ = o.tag_;
     var_ = o.var_;
@@ -131,8 +131,8 @@ class Slot {
     if (tag_ == Tag::tensor) tensor_.~Tensor();
     else device_.~DevicePtr();
   }
-  // This slot's tag is o's: takes o's payload, leaving o EMPTY.
-  [[gnu::always_inline]] void steal(Slot& o) noexcept {
+  // This token's tag is o's: takes o's payload, leaving o EMPTY.
+  [[gnu::always_inline]] void steal(Token& o) noexcept {
     if (tag_ == Tag::scalar) {
       new (&scalar_) Scalar(o.scalar_);
     } else if (tag_ == Tag::tensor) {

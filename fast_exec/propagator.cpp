@@ -1,122 +1,37 @@
-// Firing a node and routing its tokens through frame instances and iterations
-// (section 4; thesis sections 3.2 and 5): the executor's side of C-SLOT,
-// C-DEAD, C-MERGE, C-ENTER, C-EXIT, C-NEXT, C-CALL, C-RETURN, C-BOUND, C-DONE.
-#include "fast_exec/frames.hpp"
+// Routing a fired node's tokens through frame instances and iterations
+// (section 4; thesis sections 3.2 and 5), and firing at once: the executor's
+// side of C-SLOT, C-DEAD, C-MERGE, C-ENTER, C-EXIT, C-NEXT, C-CALL, C-RETURN,
+// C-BOUND, C-DONE.
+#include "fast_exec/propagator.hpp"
 
 #include "support/prefetch.hpp"
-#include "semantics/semantics.hpp"
 
 #include <algorithm>
 #include <cassert>
-#include <chrono>
-#include <thread>
-
-#if defined(__SANITIZE_THREAD__)
-#include <sanitizer/tsan_interface.h>
-#endif
 
 namespace tfsem::fast_exec {
 
-namespace {
-
-// A pooled instance's lock is a new lock each time the instance is taken from
-// the pool: it is ordered before its caller's (fire_at_once) only while the
-// instance lives. ThreadSanitizer, which knows a lock by its address, is told
-// so; otherwise an address reused at another depth reads as an inverted order.
-void renew([[maybe_unused]] std::mutex& lock) {
-#if defined(__SANITIZE_THREAD__)
-  __tsan_mutex_destroy(&lock, 0);
-#endif
-}
-
-}  // namespace
-
-FramePools::FramePools(const CompiledGraph& g, Calls calls, bool shared) : graph_(g), calls_(calls), shared_(shared) {
-  for (std::size_t f = 0; f < g.frames.size(); ++f) pools_.push_back(std::make_unique<Pool>());
-}
-
-IterState* FramePools::make_iteration(std::uint32_t f) const {
-  const auto& cf = graph_.frames[f];
-  auto* it = new IterState;
-  it->aux.assign(cf.nodes.size(), 0);
-  it->flags.assign(cf.nodes.size(), 0);
-  it->slots.resize(cf.slots);
-  it->children.assign(cf.children, nullptr);
-  it->dead_calls.assign(cf.children, 0);
-  return it;
-}
-
-Instance* FramePools::make_instance(std::uint32_t f) const {
-  const auto& cf = graph_.frames[f];
-  auto* inst = new Instance;
-  inst->ring.assign(cf.kind == Frame::Kind::loop ? 4 : 1, nullptr);
-  inst->exit_fired.assign(cf.exits.size(), 0);
-  return inst;
-}
-
-// One from the free list, or a new one owned by the pool; with Calls::dynamic, a
-// call's always new, made from the function's body.
-template <class T, class Make>
-T* FramePools::take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make) {
-  if (fresh(f)) return make(f);
-  auto& pool = *pools_[f];
-  const Guard guard(pool.lock, shared_);
-  if ((pool.*free).empty()) return (pool.*owned).emplace_back(make(f)).get();
-  auto* x = (pool.*free).back();
-  (pool.*free).pop_back();
-  return x;
-}
-
-IterState* FramePools::iteration(std::uint32_t f) {
-  auto* it = take(f, &Pool::iterations, &Pool::owned_iterations, [this](std::uint32_t g) { return make_iteration(g); });
-  it->pending = graph_.frames[f].pending;  // the same size: a copy, no allocation
-  std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
-  std::fill(it->dead_calls.begin(), it->dead_calls.end(), 0);  // a stuck iteration may leave some counted
-  it->outstanding_ops = it->outstanding_frames = 0;
-  it->fired = 0;
-  return it;
-}
-
-void FramePools::give_back(std::uint32_t f, IterState* it) {
-  if (fresh(f)) {
-    delete it;
-    return;
+// What a live firing at once, or a Merge's, sends: on data output j,
+// token(j); on each control output, GO, or DEAD when the Merge is dead.
+struct Propagator::Sent {
+  enum Shape : std::uint8_t { every, merge, one, constant };
+  Shape shape = every;
+  bool dead = false;
+  Token v;                           // every: on each data output; merge: on 0; one: on output k alone
+  std::uint32_t k = 0;               // merge: the live input, on output 1; one: the output v goes to
+  const Token* constants = nullptr;  // constant: output j's token
+  // Moves v out to the last output that carries it.
+  Token token(std::uint32_t j, std::uint32_t data_outputs) {
+    if (j >= data_outputs || dead) return dead ? Token(Dead{}) : Token(Go{});
+    switch (shape) {
+      case merge: return j == 0 ? std::move(v) : Token(Scalar::of(static_cast<std::int32_t>(k)));
+      case one: return j == k ? std::move(v) : Token(Dead{});
+      case constant: return constants[j];
+      case every: break;
+    }
+    return j + 1 < data_outputs ? Token(v) : std::move(v);
   }
-  for (auto& s : it->slots)  // tokens nobody took: dead branches, a Merge's other inputs
-    if (!s.empty()) s = Slot{};
-  auto& pool = *pools_[f];
-  const Guard guard(pool.lock, shared_);
-  pool.iterations.push_back(it);
-}
-
-Instance* FramePools::instance(std::uint32_t f) {
-  auto* inst = take(f, &Pool::instances, &Pool::owned_instances, [this](std::uint32_t g) { return make_instance(g); });
-  renew(inst->lock);
-  inst->frame = f;
-  inst->parent = nullptr;
-  inst->depth = 0;
-  inst->pending_inputs = 0;
-  inst->iterations = inst->done = inst->first = 0;
-  std::fill(inst->exit_fired.begin(), inst->exit_fired.end(), std::uint8_t{0});
-  return inst;
-}
-
-void FramePools::give_back(Instance* inst) {
-  if (fresh(inst->frame)) {
-    delete inst;
-    return;
-  }
-  inst->invariants.clear();
-  auto& pool = *pools_[inst->frame];
-  const Guard guard(pool.lock, shared_);
-  pool.instances.push_back(inst);
-}
-
-std::size_t FramePools::instances_held(std::uint32_t f) const {
-  auto& pool = *pools_[f];
-  const Guard guard(pool.lock, shared_);
-  return pool.owned_instances.size();
-}
+};
 
 std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g, const std::vector<bool>& on_accelerator) {
   std::vector<std::uint8_t> at_once(g.nodes.size(), 0);
@@ -170,101 +85,35 @@ std::vector<std::uint32_t> inline_successors(const CompiledGraph& g, const std::
   return next;
 }
 
-ExecContext context_of(const CompiledGraph& g, const IterState* it) {
-  ExecContext c;
-  for (; it->inst->parent != nullptr; it = it->inst->parent) {
-    const auto& inst = *it->inst;
-    c.emplace_back(FrameId(inst.frame), g.frames[inst.frame].kind == Frame::Kind::function ? inst.site : it->iteration);
-  }
-  std::reverse(c.begin(), c.end());
-  return c;
-}
+Propagator::Propagator(const CompiledGraph& g, const ExecOptions& options, const std::vector<bool>& on_accelerator,
+                       std::span<const Token> host_constants)
+    : graph_(g),
+      record_merges_(options.record_merges),
+      host_constants_(host_constants),
+      at_once_(at_once_firings(g, on_accelerator)),
+      inline_next_(inline_successors(g, at_once_)),
+      pools_(g, options.calls, options.threads > 1) {}
 
-inline void Session::drop_inputs(IterState& it, const CompiledNode& c) const {
-  if ((it.flags[c.local] & kHeldInput) == 0) return;
-  const auto* slot = graph_.in_slots.data() + c.in_begin;
-  for (const auto* end = slot + c.in_count; slot != end; ++slot)
-    if (auto& in = it.slots[*slot]; in.owns()) in = Slot{};  // the others own nothing; overwritten on reuse
-}
-
-void Session::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
-  const auto& c = graph_.nodes[t.node];
-  auto& it = *t.it;
-  auto take = [&](std::uint32_t port) {  // the slot's token, the slot left EMPTY
-    return Slot{std::move(it.slots[graph_.in_slots[c.in_begin + port]])};
-  };
-  if (run.perturb && c.stateful && rng.below(2) == 0) std::this_thread::sleep_for(std::chrono::microseconds(rng.below(50)));
-  Slots data;
-  auto out = [&](Slot control) { route(run, t, std::span<Slot>(data.data(), data.size()), control, ready); };
-  auto every_output = [&](const Slot& v) {
-    for (std::uint32_t j = 0; j < c.out_count; ++j) data.push_back(v);
-  };
-  // A Merge never gets here: it fires at once (fire_at_once), and run_schedule,
-  // which fires nothing at once, refuses a graph with control flow.
-  if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0) {
-    drop_inputs(it, c);
-    switch (c.kind) {
-      case OpKind::next_iteration: return out(Empty{});  // C-NEXT-DEAD: deadness stops here
-      case OpKind::call: return out(Dead{});             // C-CALL-DEAD: no call is made
-      case OpKind::exit: return out(Empty{});            // C-EXIT-DEAD decides, later
-      default:  // C-DEAD: no function applied, no variable touched
-        every_output(Dead{});
-        return out(Dead{});
-    }
-  }
-  InlineVector<Slot, 4> args;
-  for (std::uint32_t i = 0; i < c.in_count; ++i) args.push_back(take(i));
-  switch (c.kind) {
-    case Op::Kind::function:
-      if (c.constant != 0) {
-        if (placement_.on_accelerator[t.node]) data.emplace_back(device_constants_[c.constant - 1]);
-        else
-          for (const auto& v : host_constants(c)) data.push_back(v);
-      } else {
-        compute(run, t, std::span<Slot>(args.data(), args.size()), rng, data);
-      }
-      break;
-    case Op::Kind::var: data.emplace_back(c.var); break;
-    case Op::Kind::read: data.push_back(read(t)); break;
-    case Op::Kind::assign: assign(run, t, std::move(args[1]), rng); break;
-    case OpKind::switch_: {  // C-SWITCH
-      const auto* b = args[1].scalar();  // a bool scalar is its value; anything else, switch_predicate's
-      const auto pred = b != nullptr && b->dtype == DType::boolean ? std::variant<bool, Tensor>(b->boolean)
-                                                                    : switch_predicate(on_host(run, std::move(args[1])));
-      if (const auto* error = std::get_if<Tensor>(&pred)) {
-        every_output(*error);
-      } else {
-        const bool taken = std::get<bool>(pred);
-        data.push_back(taken ? Slot(Dead{}) : std::move(args[0]));
-        data.push_back(taken ? std::move(args[0]) : Slot(Dead{}));
-      }
-      break;
-    }
-    default: data.push_back(std::move(args[0])); break;  // Enter, Exit, NextIteration, Call, Return, RefIdentity
-  }
-  out(Go{});
-}
-
-inline void Session::queue(IterState& it, std::uint32_t n, Ready& ready) {
+inline void Propagator::queue(IterState& it, std::uint32_t n, Ready& ready) {
   ++it.outstanding_ops;
   ready.push_back(Task{&it, n});
 }
 
-void Session::deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t nested) {
+void Propagator::deliver(IterState& it, const CompiledOut& o, Token&& v, Ready& ready, std::uint32_t nested) {
   if (!arrive(it, o, std::move(v))) return;
   if (nested <= kNestedAtOnce && it.inst->run->at_once && fires_at_once(it, o.dst))
     return fire_at_once(it, o.dst, ready, nested);
   queue(it, o.dst, ready);
 }
 
-void Session::return_to_caller(Run& run, const Instance& callee, const CompiledOut& o, Slot&& v, Ready& ready,
-                               std::uint32_t nested) {
+void Propagator::return_to_caller(Propagation& run, const Instance& callee, const CompiledOut& o, Token&& v,
+                                  Ready& ready, std::uint32_t nested) {
   if (graph_.nodes[o.dst].site != callee.site) return;  // another site's Return: nothing from this call
   const Guard guard(callee.parent->inst->lock, run.shared);
   deliver(*callee.parent, o, std::move(v), ready, nested);
 }
 
-bool Session::arrive(IterState& it, const CompiledOut& o, Slot&& v) {
+bool Propagator::arrive(IterState& it, const CompiledOut& o, Token&& v) {
   assert(o.dst != kNone);  // an output edge's slot is its fetch index (put)
   if (o.into == Into::merge) return arrive_at_merge(it, o, std::move(v));
   if (o.into == Into::return_) return arrive_at_return(it, o, std::move(v));
@@ -278,7 +127,7 @@ bool Session::arrive(IterState& it, const CompiledOut& o, Slot&& v) {
   return --it.pending[l] == 0;
 }
 
-bool Session::arrive_at_return(IterState& it, const CompiledOut& o, Slot&& v) {
+bool Propagator::arrive_at_return(IterState& it, const CompiledOut& o, Token&& v) {
   const auto l = o.local;
   auto& flags = it.flags[l];
   if (!o.control) {
@@ -298,7 +147,7 @@ bool Session::arrive_at_return(IterState& it, const CompiledOut& o, Slot&& v) {
   return --it.pending[l] == 0;
 }
 
-bool Session::arrive_at_merge(IterState& it, const CompiledOut& o, Slot&& v) {
+bool Propagator::arrive_at_merge(IterState& it, const CompiledOut& o, Token&& v) {
   const auto l = o.local;
   auto& flags = it.flags[l];
   if ((flags & kFired) != 0) return false;  // a second live input (C-MERGE-TWO-LIVE), or too late: dropped
@@ -322,7 +171,7 @@ bool Session::arrive_at_merge(IterState& it, const CompiledOut& o, Slot&& v) {
   return true;
 }
 
-inline bool Session::fires_at_once(const IterState& it, std::uint32_t n) const {
+[[gnu::always_inline]] inline bool Propagator::fires_at_once(const IterState& it, std::uint32_t n) const {
   const auto a = at_once_[n];
   if ((a & (kForwarder | kMerge | kConstant)) != 0) return true;
   if (a == 0) return false;
@@ -336,9 +185,9 @@ inline bool Session::fires_at_once(const IterState& it, std::uint32_t n) const {
   return c.kind == OpKind::switch_ ? y != nullptr && y->dtype == DType::boolean : x != nullptr && y != nullptr;
 }
 
-bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
+bool Propagator::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
   const auto& c = graph_.nodes[n];
-  auto input = [&](std::uint32_t port) -> Slot& { return it.slots[graph_.in_slots[c.in_begin + port]]; };
+  auto input = [&](std::uint32_t port) -> Token& { return it.slots[graph_.in_slots[c.in_begin + port]]; };
   if (c.kind == OpKind::merge) {
     // C-MERGE: the live input on output 0, its index on output 1; C-MERGE-DEAD: every expected input DEAD.
     s.dead = it.aux[c.local] >= 0;
@@ -346,7 +195,7 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
     s.shape = Sent::merge;
     s.k = static_cast<std::uint32_t>(-it.aux[c.local] - 1);
     s.v = std::move(input(s.k));
-    if (options_.record_merges) {
+    if (record_merges_) {
       const std::lock_guard guard(it.inst->run->trace_lock);
       it.inst->run->choices.push_back({NodeId(n), context_of(graph_, &it), s.k});
     }
@@ -355,7 +204,7 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
   const auto a = at_once_[n];
   if ((a & kConstant) != 0) {  // S-FUNCTION, f of no arguments: its tuple
     s.shape = Sent::constant;
-    s.constants = host_constants(c).data();
+    s.constants = &host_constants_[c.constant - 1];
   } else if (c.kind == OpKind::switch_) {  // C-SWITCH: the data input on output 1 when true, on 0 when false
     s.shape = Sent::one;
     s.k = input(1).scalar()->boolean ? 1 : 0;
@@ -363,23 +212,23 @@ bool Session::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
   } else if ((a & kScalar) != 0) {  // S-FUNCTION on two unboxed scalars
     const auto r = apply_binary(*c.fn, *input(0).scalar(), *input(1).scalar());
     if (!r) return false;  // not a scalar of theirs: the kernel, as a task
-    input(0) = Slot{};
-    input(1) = Slot{};
-    s.v = Slot(*r);
+    input(0) = Token{};
+    input(1) = Token{};
+    s.v = Token(*r);
   } else {
     s.v = std::move(input(0));  // a forwarder: S-FUNCTION, f the identity; C-RETURN
   }
   return true;
 }
 
-bool Session::last_call(const IterState& it, std::uint32_t n) const {
+bool Propagator::last_call(const IterState& it, std::uint32_t n) const {
   const auto& c = graph_.nodes[n];
   const auto* child = it.children[c.child];
   return child != nullptr ? child->pending_inputs <= 1
                           : static_cast<std::int32_t>(graph_.calls_at_site[n]) - it.dead_calls[c.child] <= 1;
 }
 
-bool Session::call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested) {
+bool Propagator::call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested) {
   // Past the bound, the argument's Merge in the callee would be queued, and a
   // Merge fires only at once: the Call goes as a task, which starts afresh.
   if (nested >= kNestedAtOnce || last_call(it, n)) return false;
@@ -389,16 +238,16 @@ bool Session::call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
   // Counted before the argument goes in: a Call of the site that its
   // cascade makes ready sees that this one has come.
   --child->pending_inputs;
-  Slot v{std::move(it.slots[graph_.in_slots[c.in_begin]])};
+  Token v{std::move(it.slots[graph_.in_slots[c.in_begin]])};
   deliver(*child->at(0), graph_.outs[c.out_begin], std::move(v), ready, nested + 1);
   return true;
 }
 
-void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested) {
+void Propagator::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested) {
   auto& run = *it.inst->run;
   InlineVector<std::uint32_t, 8> todo{n};
   auto last = n;  // the node fired before
-  auto send = [&](const CompiledOut& o, Slot&& v) __attribute__((always_inline)) {
+  auto send = [&](const CompiledOut& o, Token&& v) __attribute__((always_inline)) {
     if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready, nested + 1);
     if (o.dst == kNone) return put(run, it, o, std::move(v), ready);
     if (!arrive(it, o, std::move(v))) return;
@@ -429,7 +278,7 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
         first = c.out_count;
       }
       ++it.fired;
-      for (auto j = first; j < out_count; ++j) send(outs[j], Slot(Dead{}));
+      for (auto j = first; j < out_count; ++j) send(outs[j], Token(Dead{}));
       continue;
     }
     if (c.kind == OpKind::call) {  // C-CALL: the argument to the callee, GO on the control outputs
@@ -438,7 +287,7 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
         continue;
       }
       ++it.fired;
-      for (auto j = c.out_count; j < out_count; ++j) send(outs[j], Slot(Go{}));
+      for (auto j = c.out_count; j < out_count; ++j) send(outs[j], Token(Go{}));
       continue;
     }
     Sent sent;
@@ -456,13 +305,13 @@ void Session::fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::ui
   }
 }
 
-void Session::put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready) {
+void Propagator::put(Propagation& run, IterState& it, const CompiledOut& o, Token&& v, Ready& ready) {
   if (o.route == Route::caller) return return_to_caller(run, *it.inst, o, std::move(v), ready);  // C-RETURN
   if (o.dst != kNone) return deliver(it, o, std::move(v), ready);
   if (o.slot != kNone) fetch(run, o.slot, std::move(v));  // G-FETCH: only the root's outputs are fetched
 }
 
-void Session::fetch(Run& run, std::uint32_t k, Slot&& v) {
+void Propagator::fetch(Propagation& run, std::uint32_t k, Token&& v) {
   run.fetched_now[k] = 1;
   if (v.tensor() != nullptr) {  // the usual: a tensor on the host (a fetched constant stays boxed)
     run.fetched[k] = v.take_tensor();
@@ -474,17 +323,17 @@ void Session::fetch(Run& run, std::uint32_t k, Slot&& v) {
   }
 }
 
-void Session::fetch_constant(Run& run, std::uint32_t k, const Slot& v) {
+void Propagator::fetch_constant(Propagation& run, std::uint32_t k, const Token& v) {
   if (k == kNone) return;
   const auto* t = v.tensor();
-  assert(t != nullptr);  // a fetched constant's tokens are boxed (host_constants_)
+  assert(t != nullptr);  // a fetched constant's tokens are boxed (Executor::host_constants_)
   run.fetched_now[k] = 1;
   auto& to = run.fetched[k];
   if (const auto* held = std::get_if<Tensor>(&to); held != nullptr && held->identity() == t->identity()) return;
   to = *t;
 }
 
-Instance* Session::child_of(IterState& it, std::uint32_t n, bool live, Ready& ready) {
+Instance* Propagator::child_of(IterState& it, std::uint32_t n, bool live, Ready& ready) {
   const auto& c = graph_.nodes[n];
   auto*& child = it.children[c.child];
   if (child != nullptr) return child;
@@ -496,7 +345,7 @@ Instance* Session::child_of(IterState& it, std::uint32_t n, bool live, Ready& re
     if (++dead == calls) dead = 0;
     return nullptr;
   }
-  child = pools_->instance(c.target);
+  child = pools_.instance(c.target);
   child->run = it.inst->run;
   child->parent = &it;
   child->depth = it.inst->depth + 1;
@@ -509,9 +358,32 @@ Instance* Session::child_of(IterState& it, std::uint32_t n, bool live, Ready& re
   return child;
 }
 
-IterState* Session::start_iteration(Instance& inst, std::uint32_t i, Ready& ready) {
+void Propagator::start(Propagation& run, bool at_once, bool shared, Ready& ready) {
+  run.fetched.resize(graph_.fetched.size());  // overwritten where fetched (fetch), emptied by the executor elsewhere
+  run.fetched_now.assign(graph_.fetched.size(), 0);
+  run.on_device.clear();
+  run.choices.clear();
+  run.finished = false;
+  run.stuck_iteration.store(false, std::memory_order_relaxed);
+  run.shared = shared;
+  run.at_once = at_once;
+  auto* root = pools_.instance(0);
+  root->run = &run;
+  run.root = root;
+  const Guard guard(root->lock, run.shared);
+  auto* it = start_iteration(*root, 0, ready);
+  const auto& p = *graph_.program;
+  for (const auto& o : graph_.inputs) deliver(*it, o, Token(p.initial(EdgeId(o.edge))), ready);
+}
+
+void Propagator::complete_at_start(Propagation& run, Ready& ready) {
+  const Guard guard(run.root->lock, run.shared);
+  if (advance(*run.root, ready)) complete(run, run.root, ready);
+}
+
+IterState* Propagator::start_iteration(Instance& inst, std::uint32_t i, Ready& ready) {
   const auto& cf = graph_.frames[inst.frame];
-  auto* it = pools_->iteration(inst.frame);
+  auto* it = pools_.iteration(inst.frame);
   it->inst = &inst;
   it->iteration = i;
   if (i + 1 - inst.first > inst.ring.size()) {  // more iterations in flight than the ring holds
@@ -532,13 +404,13 @@ IterState* Session::start_iteration(Instance& inst, std::uint32_t i, Ready& read
     it->aux[c.local] = expected;
   }
   // Done iterations before this one are not needed any more (C-EXIT-DEAD looks at the last).
-  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_->give_back(inst.frame, inst.at(inst.first++));
-  for (const auto& [o, v] : inst.invariants) deliver(*it, graph_.outs[o], Slot(v), ready);
+  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_.give_back(inst.frame, inst.at(inst.first++));
+  for (const auto& [o, v] : inst.invariants) deliver(*it, graph_.outs[o], Token(v), ready);
   for (auto n : cf.sources) queue(*it, n, ready);
   return it;
 }
 
-bool Session::advance(Instance& inst, Ready& ready) {
+bool Propagator::advance(Instance& inst, Ready& ready) {
   const auto bound = graph_.frames[inst.frame].parallel_iterations;
   while (inst.done < inst.iterations) {
     const auto* it = inst.at(inst.done);
@@ -553,11 +425,11 @@ bool Session::advance(Instance& inst, Ready& ready) {
       inst.deferred.clear();
     }
   }
-  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_->give_back(inst.frame, inst.at(inst.first++));
+  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_.give_back(inst.frame, inst.at(inst.first++));
   return inst.pending_inputs <= 0 && inst.done == inst.iterations && inst.deferred.empty();
 }
 
-void Session::complete(Run& run, Instance* inst, Ready& ready) {
+void Propagator::complete(Propagation& run, Instance* inst, Ready& ready) {
   while (inst != nullptr) {
     auto* parent = inst->parent;
     auto* last = inst->iterations > 0 ? inst->at(inst->iterations - 1) : nullptr;
@@ -570,15 +442,15 @@ void Session::complete(Run& run, Instance* inst, Ready& ready) {
           const auto& c = graph_.nodes[x];
           if (inst->exit_fired[c.exit] != 0 || (last->flags[c.local] & kDeadExit) == 0) continue;
           for (std::uint32_t j = 0; j < c.out_count + c.control_out_count; ++j) {
-            put(run, *parent, graph_.outs[c.out_begin + j], Slot(Dead{}), ready);
+            put(run, *parent, graph_.outs[c.out_begin + j], Token(Dead{}), ready);
           }
         }
       parent->children[inst->child] = nullptr;
       --parent->outstanding_frames;
       parent_complete = advance(*parent->inst, ready);
     }
-    if (last != nullptr) pools_->give_back(inst->frame, last);
-    pools_->give_back(inst);
+    if (last != nullptr) pools_.give_back(inst->frame, last);
+    pools_.give_back(inst);
     if (parent == nullptr) {  // the root: nothing is left to fire
       run.finished = true;
       return;
@@ -587,18 +459,18 @@ void Session::complete(Run& run, Instance* inst, Ready& ready) {
   }
 }
 
-void Session::abandon(Instance* inst) {
+void Propagator::abandon(Instance* inst) {
   for (auto i = inst->first; i < inst->iterations; ++i) {
     auto* it = inst->at(i);
     for (auto*& child : it->children)
       if (child != nullptr) abandon(std::exchange(child, nullptr));
-    pools_->give_back(inst->frame, it);
+    pools_.give_back(inst->frame, it);
   }
   inst->deferred.clear();
-  pools_->give_back(inst);
+  pools_.give_back(inst);
 }
 
-void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready) {
+void Propagator::route(Propagation& run, Task t, std::span<Token> data, Token control, Ready& ready) {
   const auto& c = graph_.nodes[t.node];
   auto& it = *t.it;
   auto& inst = *it.inst;
@@ -606,8 +478,8 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
   const bool controls = !control.empty();
   // Output j's token, handed on without a temporary. The control token (GO,
   // DEAD) is each control edge's: a copy of it, which is trivial, is moved out.
-  Slot token;
-  auto value = [&](std::size_t j) -> Slot&& {
+  Token token;
+  auto value = [&](std::size_t j) -> Token&& {
     if (j < c.out_count) return std::move(data[j]);
     token = control;
     return std::move(token);
@@ -650,7 +522,7 @@ void Session::route(Run& run, Task t, std::span<Slot> data, Slot control, Ready&
         if (c.invariant && j < c.out_count) {  // C-ENTER-CONST: every iteration's, present and future
           const auto v = value(j);
           child->invariants.emplace_back(c.out_begin + static_cast<std::uint32_t>(j), v);
-          for (auto i = child->first; i < child->iterations; ++i) deliver(*child->at(i), outs[j], Slot(v), ready);
+          for (auto i = child->first; i < child->iterations; ++i) deliver(*child->at(i), outs[j], Token(v), ready);
         } else {
           deliver(*child->at(0), outs[j], value(j), ready);
         }

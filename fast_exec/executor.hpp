@@ -1,10 +1,12 @@
 // The fast executor under test: a compiled graph run many times in a session
 // whose variables persist across runs (paper section 2), on a thread pool
-// (Eigen's non-blocking ThreadPool, the one TensorFlow uses). Control flow runs
-// as in TensorFlow's executor (Yu et al., EuroSys 2018): a frame instance per
-// loop entered and per call made, with a state per iteration (pending counts
-// per node, input slots), dead tokens, and at most parallel_iterations
-// iterations of an instance in flight (fast_exec/frames.hpp). Ready nodes are
+// (Eigen's non-blocking ThreadPool, the one TensorFlow uses). As in
+// TensorFlow's executor (Yu et al., EuroSys 2018), the executor fires each
+// ready node (its kernel on its device, its variable accessed) and a
+// propagator (fast_exec/propagator.hpp) routes what it sends: a frame
+// instance per loop entered and per call made, with a state per iteration
+// (pending counts per node, input slots), dead tokens, and at most
+// parallel_iterations iterations of an instance in flight. Ready nodes are
 // found by pending counters under their frame instance's lock; the finishing
 // thread continues with one ready successor and queues the rest. Assign-f is
 // atomic per variable (a lock per variable); Read copies an immutable tensor
@@ -15,7 +17,7 @@
 #include "fast_exec/compiled.hpp"
 #include "fast_exec/device.hpp"
 #include "fast_exec/inline_vector.hpp"
-#include "fast_exec/slot.hpp"
+#include "fast_exec/token.hpp"
 #include "semantics/session.hpp"
 
 #include <boost/container/small_vector.hpp>
@@ -30,11 +32,10 @@
 
 namespace tfsem::fast_exec {
 
-struct Task;
-struct CompiledOut;
-struct IterState;
-struct Instance;
-class FramePools;
+struct Task;  // a node to fire in an iteration (fast_exec/propagator.hpp)
+// The tasks a firing makes ready: one fired next on the same thread, the others queued.
+using Ready = InlineVector<Task, 16>;
+class Propagator;
 
 // How a call runs (thesis section 6): static, the function's frame instances
 // reused from pools, their tag the call sites; dynamic, each call's state
@@ -100,12 +101,12 @@ struct Placement {
   [[nodiscard]] std::size_t accelerated() const;
 };
 
-class Session {
+class Executor {
  public:
-  Session(std::shared_ptr<const Program> program, ExecOptions options = {});
-  ~Session();
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
+  Executor(std::shared_ptr<const Program> program, ExecOptions options = {});
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
 
   // One run: InTransit starts from the graph's inputs, VarValue from the last run.
   RunResult run();
@@ -124,7 +125,7 @@ class Session {
   // VarValue back to the variables' initial values (a fresh session).
   void reset();
   // The most instances of frame f (a loop or a function) alive at once in this
-  // session's runs so far, with static calls: a call's instance is given back
+  // executor's runs so far, with static calls: a call's instance is given back
   // when the call completes, so for a recursive function this follows how deep
   // it recurses, not how many calls it makes.
   [[nodiscard]] std::size_t instances_held(FrameId f) const;
@@ -132,123 +133,52 @@ class Session {
   [[nodiscard]] const CompiledGraph& graph() const { return graph_; }
   [[nodiscard]] const Placement& placement() const { return placement_; }
 
-  struct Run;  // the state of one run (fast_exec/frames.hpp)
-
  private:
+  struct Run;   // the state of one run
   struct Pool;  // Eigen's ThreadPool, kept out of this header
   struct Variable {
     std::mutex lock;
-    Slot value;
+    Token value;
     std::vector<Fired> accesses;
   };
   CompiledGraph graph_;
   ExecOptions options_;
   Placement placement_;
-  // CompiledGraph::constants as tokens, scalars unboxed unless fetched.
-  std::vector<Slot> host_constants_;
-  [[nodiscard]] std::span<Slot> host_constants(const CompiledNode& c) {
+  // CompiledGraph::constants as tokens, scalars unboxed unless fetched; the
+  // propagator sends them too, for a constant it fires at once.
+  std::vector<Token> host_constants_;
+  [[nodiscard]] std::span<Token> host_constants(const CompiledNode& c) {
     return std::span(host_constants_).subspan(c.constant - 1, c.out_count);
   }
   // Uploaded once, for constants placed on the accelerator: by CompiledNode::constant - 1.
   std::vector<std::shared_ptr<const DeviceTensor>> device_constants_;
   std::vector<std::unique_ptr<Variable>> vars_;
-  std::vector<std::uint8_t> at_once_;       // by node: AtOnce (at_once_firings)
-  std::vector<std::uint32_t> inline_next_;  // by node (inline_successors)
-  std::unique_ptr<FramePools> pools_;
+  // Where the tokens each firing sends go: frame instances, iterations, what is ready.
+  std::unique_ptr<Propagator> propagator_;
   // Declared before pool_, so destroyed after it: the pool joins its threads
   // first, and the thread that finished a run may still be signalling
   // run_->done when run() has already returned.
-  std::unique_ptr<Run> run_;  // reused by every run: a session runs one run at a time
+  std::unique_ptr<Run> run_;  // reused by every run: an executor runs one run at a time
   std::unique_ptr<Pool> pool_;
   std::uint64_t runs_ = 0;
 
-  using Ready = InlineVector<Task, 16>;
-  using Slots = InlineVector<Slot, 2>;
+  using Tokens = InlineVector<Token, 2>;
   void place();
-  // Fires t: takes its inputs, applies its rule, and routes its outputs (frames.cpp).
+  // Fires t: takes its inputs, applies its rule, and has the propagator route its outputs.
   void fire(Run& run, Task t, RandomScheduler& rng, Ready& ready);
   // The copies between devices, counted in the run.
-  Tensor on_host(Run& run, Slot v) const;
-  Slot to_accelerator(Run& run, Slot v) const;
+  Tensor on_host(Run& run, Token v) const;
+  Token to_accelerator(Run& run, Token v) const;
   // f on the node's device, its results appended to out; on the host when the
   // accelerator declines. Moves from args. Records the result picked
   // (run.choices) when f is a relation.
-  void compute(Run& run, Task t, std::span<Slot> args, RandomScheduler& rng, Slots& out) const;
+  void compute(Run& run, Task t, std::span<Token> args, RandomScheduler& rng, Tokens& out) const;
   // Which of `alternatives` results node n takes: forced by run_schedule, or random.
   static std::uint32_t pick(const Run& run, std::uint32_t n, std::size_t alternatives, RandomScheduler& rng);
   void set_variable(Variable& x, Tensor initial);
   // Read and Assign-f (S-READ, S-ASSIGN) on the variable node n accesses.
-  Slot read(Task t);
-  void assign(Run& run, Task t, Slot v, RandomScheduler& rng);
-
-  // ---- Frames (frames.cpp); each runs under the lock of the instance it names. ----
-  // Puts v on out edge o into iteration it; queues the destination when it is
-  // ready, or fires it at once (fire_at_once) unless `nested` is past kNestedAtOnce.
-  void deliver(IterState& it, const CompiledOut& o, Slot&& v, Ready& ready, std::uint32_t nested = 0);
-  // C-RETURN: v, a result of the call `callee` on edge o, to the Return of the
-  // site that made the call, in the caller's iteration, under its lock (taken
-  // inside the callee's where that is held: locks nest only upward). The edges
-  // to the other sites' Returns carry nothing from this call.
-  void return_to_caller(Run& run, const Instance& callee, const CompiledOut& o, Slot&& v, Ready& ready,
-                        std::uint32_t nested = 0);
-  // Counts an operation outstanding in iteration it, and queues its node n as a task.
-  void queue(IterState& it, std::uint32_t n, Ready& ready);
-  // Puts v on out edge o into iteration it; whether its destination is now ready.
-  bool arrive(IterState& it, const CompiledOut& o, Slot&& v);
-  bool arrive_at_merge(IterState& it, const CompiledOut& o, Slot&& v);   // C-MERGE, C-MERGE-DEAD
-  bool arrive_at_return(IterState& it, const CompiledOut& o, Slot&& v);  // C-RETURN
-  // Whether ready node n of iteration it fires at once (AtOnce), when the run
-  // fires at once at all (Run::at_once).
-  [[nodiscard]] bool fires_at_once(const IterState& it, std::uint32_t n) const;
-  // Fires ready node n of iteration it at once, and the nodes its tokens make
-  // ready that fire at once too; queues the others. `nested`: how many calls
-  // and returns this chain of firings at once has gone through. A chain of
-  // tail calls returns at once through kNestedAtOnce callers at most, then as
-  // a task, and a chain of calls goes as deep, so that the C++ stack does not
-  // grow with the recursion.
-  void fire_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested = 0);
-  static constexpr std::uint32_t kNestedAtOnce = 16;
-  // How many node ids ahead fire_at_once loads the record of (a chain in id order).
-  static constexpr std::uint32_t kFireAhead = 32;
-  // Whether live Call n of iteration it is the last of its site's Calls to
-  // come: the one its callee's instance waits for last (C-CALL).
-  [[nodiscard]] bool last_call(const IterState& it, std::uint32_t n) const;
-  // C-CALL at once (kCall): Call n's argument into its callee's instance, made
-  // if new; false, nothing done, when it has become its site's last Call,
-  // which fires as a task (the callee may complete then), or when the chain
-  // is kNestedAtOnce deep.
-  bool call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested);
-  // A DEAD firing takes none of its inputs: the tensors among them (a large
-  // one beside a DEAD token) are let go now, not when the iteration is given back.
-  void drop_inputs(IterState& it, const CompiledNode& c) const;
-  struct Sent;  // what a firing at once sends (frames.hpp)
-  // The rule of ready node n of iteration it (a Merge, or no input DEAD), applied at once: what it sends;
-  // false, nothing taken, when its kernel declines and it must fire as a task.
-  bool apply_at_once(IterState& it, std::uint32_t n, Sent& sent);
-  // Routes t's data outputs and control value (C-SLOT), then counts t as done in its iteration.
-  void route(Run& run, Task t, std::span<Slot> data, Slot control, Ready& ready);
-  // The instance that Enter or Call node n in iteration it starts, made if new;
-  // null for a DEAD Call (live false) of a site that has no instance yet.
-  Instance* child_of(IterState& it, std::uint32_t n, bool live, Ready& ready);
-  // deliver; for a result, return_to_caller from the instance of iteration it
-  // (a loop's Exit puts into its function's iteration); for an output edge,
-  // its fetched contents.
-  void put(Run& run, IterState& it, const CompiledOut& o, Slot&& v, Ready& ready);
-  // G-FETCH: v as fetched output k of the run.
-  void fetch(Run& run, std::uint32_t k, Slot&& v);
-  // The same for a Const's token, by reference: where the result holds that
-  // tensor already (the last run's), nothing is copied and no count touched.
-  void fetch_constant(Run& run, std::uint32_t k, const Slot& v);
-  // Iteration i of inst, started: invariants delivered, sources queued.
-  IterState* start_iteration(Instance& inst, std::uint32_t i, Ready& ready);
-  // Marks the leading iterations done (C-DONE), starts a deferred one
-  // (C-BOUND), gives back the done ones; whether inst is complete.
-  bool advance(Instance& inst, Ready& ready);
-  // A complete instance: its dead Exits deliver (C-EXIT-DEAD), its parent
-  // iteration counts it done, and so on up; the root's completion ends the run.
-  void complete(Run& run, Instance* inst, Ready& ready);
-  // After a stuck run: inst, its iterations and the instances they started, given back.
-  void abandon(Instance* inst);
+  Token read(Task t);
+  void assign(Run& run, Task t, Token v, RandomScheduler& rng);
 
   void work(Run& run, Task t, std::uint64_t seed);
   void schedule(Run& run, Task t, std::uint64_t seed);

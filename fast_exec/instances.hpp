@@ -1,0 +1,131 @@
+// The executor's run-time state for control flow, as TensorFlow's executor
+// keeps it (Yu et al., EuroSys 2018, section 4.1): a frame instance per loop
+// entered and per call made (the root context is an instance too), holding the
+// state of each of its iterations in flight: per node the inputs it still
+// waits for, per data edge into it an input slot, and the frame instances the
+// iteration has started. An instance's lock guards all of this (taken only
+// when the executor has more than one thread); kernels run outside it.
+// Iteration states and instances come from per-frame pools that keep them
+// between iterations and runs, so an iteration allocates nothing once the
+// pools are warm. The propagator (fast_exec/propagator.hpp) moves tokens
+// through them. Private to fast_exec.
+#pragma once
+
+#include "fast_exec/compiled.hpp"
+#include "fast_exec/executor.hpp"
+#include "fast_exec/token.hpp"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace tfsem::fast_exec {
+
+struct Instance;
+struct Propagation;
+
+// An instance's or a pool's lock, taken only when the executor runs on more
+// than one thread: with one, the thread that fires owns every instance.
+class Guard {
+ public:
+  Guard(std::mutex& m, bool shared) : m_(shared ? &m : nullptr) {
+    if (m_ != nullptr) m_->lock();
+  }
+  ~Guard() {
+    if (m_ != nullptr) m_->unlock();
+  }
+  Guard(const Guard&) = delete;
+  Guard& operator=(const Guard&) = delete;
+
+ private:
+  std::mutex* m_;
+};
+
+// Per node, in IterState::flags.
+enum IterFlag : std::uint8_t {
+  kFired = 1,        // a Merge that has fired (a later token for it is dropped)
+  kDeadControl = 2,  // a control input was DEAD
+  kDeadExit = 4,     // an Exit whose input was DEAD (C-EXIT-DEAD looks at the last iteration's)
+  kDeadCall = 8,     // a Return told by its Call that no call was made: it needs no result
+  kDeadInput = 16,   // a data input was DEAD (C-DEAD)
+  kHeldInput = 32,   // a data input holds a payload of its own (Token::owns), which a DEAD firing lets go
+};
+
+struct IterState {
+  Instance* inst = nullptr;
+  std::uint32_t iteration = 0;  // a call's instance has iteration 0 only
+  std::int32_t outstanding_ops = 0;     // its nodes ready or firing
+  std::int32_t outstanding_frames = 0;  // frame instances it started that are not complete
+  std::uint32_t fired = 0;              // its nodes that have fired (S-STUCK: each of them, once)
+  std::vector<std::int32_t> pending;    // by local node: incoming edges not yet filled
+  // By local node, for a Merge: >= 0, the expected data inputs not yet DEAD;
+  // < 0, a live input arrived on port -aux - 1.
+  std::vector<std::int32_t> aux;
+  std::vector<std::uint8_t> flags;  // by local node: IterFlag
+  std::vector<Token> slots;         // input slots
+  std::vector<Instance*> children;  // by child slot
+  // By child slot, for a call site without an instance: its Calls that were
+  // DEAD. When all are, no call is made and no instance is ever started.
+  std::vector<std::int32_t> dead_calls;
+};
+
+struct Instance {
+  Propagation* run = nullptr;  // the run it is part of
+  std::uint32_t frame = 0;
+  IterState* parent = nullptr;  // the iteration that started it; null for the root
+  std::uint32_t depth = 0;      // its ancestors: 0 for the root
+  std::uint32_t child = 0;      // its slot in parent->children
+  std::uint32_t site = 0;       // a call's site
+  std::mutex lock;
+  std::int32_t pending_inputs = 0;  // Enters (a loop) or Calls (a call) still to come
+  std::uint32_t iterations = 0;     // created
+  std::uint32_t done = 0;           // the leading iterations that are done (C-DONE)
+  std::uint32_t first = 0;          // the oldest iteration not yet given back
+  std::vector<IterState*> ring;     // iteration i at i & (size - 1); the size a power of two
+  std::vector<std::pair<std::uint32_t, Token>> invariants;  // (out index, value): every iteration's (C-ENTER-CONST)
+  std::vector<std::pair<std::uint32_t, Token>> deferred;    // tokens for the next iteration, not yet started (C-BOUND)
+  std::vector<std::uint8_t> exit_fired;                     // by Exit: delivered (C-ONCE)
+  IterState* at(std::uint32_t i) const { return ring[i & (ring.size() - 1)]; }
+};
+
+// Iteration states and instances of each static frame, kept for reuse. With
+// Calls::dynamic, a call's instance and its state are instead made afresh from
+// the function's compiled body at each call and freed when it returns, as
+// TensorFlow r1.4's function runtime makes an executor state per call.
+class InstancePools {
+ public:
+  InstancePools(const CompiledGraph& g, Calls calls, bool shared);
+  InstancePools(const InstancePools&) = delete;
+  InstancePools& operator=(const InstancePools&) = delete;
+  // An iteration state of frame f, every node waiting for all of its inputs.
+  IterState* iteration(std::uint32_t f);
+  void give_back(std::uint32_t f, IterState* it);  // its slots emptied, its children null
+  Instance* instance(std::uint32_t f);
+  void give_back(Instance* inst);
+  [[nodiscard]] std::size_t instances_held(std::uint32_t f) const;  // the most alive at once
+
+ private:
+  struct Pool {
+    std::mutex lock;
+    std::vector<IterState*> iterations;  // free
+    std::vector<Instance*> instances;    // free
+    std::vector<std::unique_ptr<IterState>> owned_iterations;
+    std::vector<std::unique_ptr<Instance>> owned_instances;
+  };
+  const CompiledGraph& graph_;
+  std::vector<std::unique_ptr<Pool>> pools_;  // by frame
+  Calls calls_;
+  bool shared_;  // taken from by more than one thread
+  [[nodiscard]] bool fresh(std::uint32_t f) const {
+    return calls_ == Calls::dynamic && graph_.frames[f].kind == Frame::Kind::function;
+  }
+  IterState* make_iteration(std::uint32_t f) const;
+  Instance* make_instance(std::uint32_t f) const;
+  template <class T, class Make>
+  T* take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make);
+};
+
+// The context an iteration is, outermost first (ExecContext).
+ExecContext context_of(const CompiledGraph& g, const IterState* it);
+
+}  // namespace tfsem::fast_exec
