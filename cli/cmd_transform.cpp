@@ -6,6 +6,7 @@
 #include "cli/output.hpp"
 #include "semantics/diagnostic.hpp"
 #include "formats/json/graph_json.hpp"
+#include "formats/load.hpp"
 #include "semantics/functions.hpp"
 
 #include <memory>
@@ -30,7 +31,7 @@ int run_transform(const TransformCmd& o) {
     spec = o.make_static ? make_static(std::move(spec)) : inline_calls(std::move(spec), *o.inline_depth);
     Program::build(spec);  // what is written is a valid graph
   } catch (const InputError& e) {
-    throw in_file(e, o.file);
+    throw format::in_file(e, o.file);
   }
   write_text(format::program_to_json(spec).dump(1) + "\n", o.output);
   return kSuccess;

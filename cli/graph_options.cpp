@@ -1,8 +1,6 @@
 #include "cli/graph_options.hpp"
 
-#include "formats/json/graph_json.hpp"
 #include "formats/load.hpp"
-#include "semantics/prune.hpp"
 
 #include <iostream>
 
@@ -27,37 +25,17 @@ void GraphOptions::add_to(CLI::App& app) {
 }
 
 std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bool notes) const {
-  try {
-    auto loaded = format::load_graph_file(path, {fetches, initialized, tf1_refs});
-    for (const auto& note : loaded.notes)
-      if (notes) std::cerr << "tfsem: import: " << note << "\n";
-    for (const auto& f : feeds) format::apply_feed(loaded.spec, f);
-    auto program = Program::build(std::move(loaded.spec));
-    if (prune || !fetches.empty()) program = tfsem::prune(*program, fetches);
-    // TensorFlow refuses to run a graph that needs a placeholder nobody fed.
-    for (const auto& p : loaded.placeholders) {
-      const bool fed = std::any_of(feeds.begin(), feeds.end(), [&](const std::string& f) { return f.starts_with(p + "="); });
-      if (!fed && program->find_edge(p))
-        throw InputError("I-FEED", "", "placeholder '" + p + "'",
-                         "the run needs it and it is not fed; give its value with --feed '" + p + "=VALUE'");
-    }
-    return program;
-  } catch (const InputError& e) {
-    throw in_file(e, path);
-  }
+  std::function<void(const std::string&)> print;
+  if (notes) print = [](const std::string& note) { std::cerr << "tfsem: import: " << note << "\n"; };
+  return format::load_program(path, {{fetches, initialized, tf1_refs}, feeds, prune}, print);
 }
 
-Semantics GraphOptions::load(const std::string& path) const {
+Options GraphOptions::options() const {
   Options opts;
   opts.terms.normalize = normalize;
-  return Semantics(program(path), opts);
+  return opts;
 }
 
-InputError in_file(const InputError& e, const std::string& path) {
-  auto diags = e.diagnostics();
-  for (auto& d : diags)
-    if (!d.where.starts_with(path)) d.where = d.where.empty() ? path : path + ": " + d.where;
-  return InputError(std::move(diags));
-}
+Semantics GraphOptions::load(const std::string& path) const { return Semantics(program(path), options()); }
 
 }  // namespace tfsem::cli

@@ -24,15 +24,14 @@ struct GraphOptions {
 
   void add_to(CLI::App& app);
   // Loads (importing a GraphDef, with its notes on stderr unless not `notes`),
-  // feeds, validates and (optionally) prunes; throws InputError.
+  // feeds, validates and (optionally) prunes (format::load_program); throws InputError.
   [[nodiscard]] std::shared_ptr<const Program> program(bool notes = true) const { return program(file, notes); }
   [[nodiscard]] Semantics load() const { return load(file); }
+  // The semantics' options these give (--normalize).
+  [[nodiscard]] Options options() const;
   // The same, for another file with these options (refines reads two).
   [[nodiscard]] std::shared_ptr<const Program> program(const std::string& path, bool notes = true) const;
   [[nodiscard]] Semantics load(const std::string& path) const;
 };
-
-// The problems of e, each naming the file `path` as well as its place in it.
-InputError in_file(const InputError& e, const std::string& path);
 
 }  // namespace tfsem::cli

@@ -74,15 +74,6 @@ bool SearchOptions::reports() const { return !distributed || explorer::distribut
 
 int SearchOptions::exit_code(int code) const { return distributed ? explorer::distributed::agree(code) : code; }
 
-nlohmann::json ranks_json(const std::vector<explorer::distributed::RankReport>& ranks) {
-  auto out = nlohmann::json::array();
-  for (std::size_t r = 0; r < ranks.size(); ++r)
-    out.push_back({{"rank", r}, {"states", ranks[r].states}, {"bytes_sent", ranks[r].bytes_sent},
-                   {"bytes_received", ranks[r].bytes_received}, {"idle_seconds", ranks[r].idle_seconds},
-                   {"memory_bytes", ranks[r].memory_bytes}});
-  return out;
-}
-
 void end_progress(const explorer::ExploreOptions& o, const explorer::Result& r) {
   if (o.progress && r.seconds >= 1) std::fprintf(stderr, "\n");
 }

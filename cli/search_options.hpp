@@ -5,8 +5,6 @@
 #include "explorer/distributed.hpp"
 #include "explorer/explore.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -43,9 +41,6 @@ struct SearchOptions {
   // The exit code: with --distributed every rank exits with rank 0's.
   [[nodiscard]] int exit_code(int code) const;
 };
-
-// Each rank's figures, for --json.
-nlohmann::json ranks_json(const std::vector<explorer::distributed::RankReport>& ranks);
 
 // --max-iterations and --max-depth; `stop` says what reaching them does.
 void add_bounds(CLI::App& app, Bounds& bounds, const std::string& stop);

@@ -1,12 +1,9 @@
 #include "conformance/conform.hpp"
 
-#include "formats/json/graph_json.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
-#include <sstream>
 
 namespace tfsem::conform {
 
@@ -190,58 +187,6 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
   }
   r.unexpected.assign(unexpected.begin(), unexpected.end());
   return r;
-}
-
-std::string report_text(const Report& r, std::size_t max_failures) {
-  const auto& sem = *r.semantics;
-  std::ostringstream out;
-  out << "graph: " << r.graph << "\nreference-hash: " << r.reference_hash << "\nexecutor-hash: " << r.executor_hash << "\n";
-  if (!r.reference.complete) out << "INCOMPLETE: stopped by " << r.reference.stopped_by << " in the reference search\n";
-  else if (!r.stopped_by.empty()) out << "INCOMPLETE: stopped by " << r.stopped_by << " after " << r.runs << " executor runs\n";
-  out << "reference-outcomes: " << r.reference.outcomes.size() << (r.reference.complete ? "" : " (at least)")
-      << "\nexecutor-runs: " << r.runs << "\n";
-  for (std::size_t i = 0; i < r.reference.outcomes.size(); ++i)
-    out << "outcome: " << explorer::outcome_text(sem, r.reference.outcomes[i]) << " | allowed | "
-        << (r.seen[i] ? "seen " + std::to_string(r.seen[i]) : std::string("unseen")) << "\n";
-  if (!r.reference.complete) {
-    const auto& c = r.reference.counters;
-    out << "reference-states-stored: " << c.states_stored << "\nreference-transitions: " << c.transitions
-        << "\nreference-terminal-states: " << c.terminal_states << "\nverdict: incomplete\n";
-    return out.str();
-  }
-  for (const auto& [text, count] : r.unexpected) out << "outcome: " << text << " | NOT ALLOWED | seen " << count << "\n";
-  out << "traces-replayed: " << r.replayed << "\n";
-  for (std::size_t i = 0; i < r.failures.size() && i < max_failures; ++i) {
-    const auto& f = r.failures[i];
-    out << "FAIL: run " << f.run << ": " << f.what << " | output " << f.outcome << " | schedule "
-        << (f.schedule.empty() ? "(none)" : schedule_to_string(sem, f.schedule)) << "\n";
-  }
-  if (r.failures.size() > max_failures) out << "FAIL: ... and " << r.failures.size() - max_failures << " more\n";
-  out << "verdict: " << (!r.complete() ? "incomplete" : r.conforms() ? "conforms" : "DOES NOT CONFORM") << "\n";
-  return out.str();
-}
-
-std::string report_json(const Report& r) {
-  const auto& sem = *r.semantics;
-  using nlohmann::json;
-  json outcomes = json::array(), unexpected = json::array(), failures = json::array();
-  for (std::size_t i = 0; i < r.reference.outcomes.size(); ++i)
-    outcomes.push_back({{"outcome", explorer::outcome_text(sem, r.reference.outcomes[i])}, {"seen", r.seen[i]}});
-  for (const auto& [text, count] : r.unexpected) unexpected.push_back({{"outcome", text}, {"seen", count}});
-  for (const auto& f : r.failures)
-    failures.push_back({{"run", f.run}, {"what", f.what}, {"output", f.outcome}, {"schedule", schedule_to_string(sem, f.schedule)}});
-  return json{{"graph", r.graph},
-              {"reference_hash", r.reference_hash},
-              {"executor_hash", r.executor_hash},
-              {"complete", r.complete()},
-              {"stopped_by", r.reference.complete ? r.stopped_by : r.reference.stopped_by},
-              {"runs", r.runs},
-              {"reference_outcomes", outcomes},
-              {"not_allowed", unexpected},
-              {"traces_replayed", r.replayed},
-              {"failures", failures},
-              {"verdict", !r.complete() ? "incomplete" : r.conforms() ? "conforms" : "does not conform"}}
-      .dump(2);
 }
 
 }  // namespace tfsem::conform

@@ -1,0 +1,102 @@
+#include "report/check.hpp"
+
+#include "formats/json/graph_json.hpp"
+#include "report/forms.hpp"
+
+#include <sstream>
+
+namespace tfsem::report {
+
+namespace {
+
+// Under --por=none every interleaving is explored; under a reduction, only
+// the behaviours it keeps.
+const char* paths_key(const explorer::Result& r) { return r.por == explorer::Por::none ? "interleavings" : "behaviours"; }
+
+const char* verdict_of(const explorer::Result& r) { return verdict(r.complete, r.violated(), r.outcomes.size()); }
+
+std::string violation_text(const Semantics& sem, const Violation& v) {
+  const auto& p = sem.program();
+  const auto at = transition_to_string(p, sem.contexts(), v.at);
+  return std::string(violation_name(v.kind)) + " | " + at + " | " +
+         (v.kind == Violation::Kind::merge_two_live
+              ? "Merge " + at + " took one live input, and input '" + p.edge(v.edge).name + "' holds another"
+              : "Exit " + at + " holds a live value after its loop delivered one");
+}
+
+}  // namespace
+
+std::string check_text(const CheckReport& report) {
+  const auto& sem = report.semantics;
+  const auto& r = report.result;
+  const auto& fixes = report.fixes;
+  const auto& p = sem.program();
+  std::ostringstream out;
+  out << "graph: " << p.name() << "\nhash: " << p.hash_hex() << "\npor: " << explorer::por_name(r.por) << "\n";
+  if (!r.complete) out << stopped_line(r.stopped_by);
+  if (fixes.stopped) out << stopped_line("interrupt", " in the search for fixes");
+  out << count_line("outcomes", r.outcomes.size(), r.complete);
+  for (const auto& o : r.outcomes) {
+    out << "outcome: " << explorer::outcome_text(sem, o) << " | " << paths_key(r) << " " << o.paths << " | witness "
+        << schedule_to_string(sem, o.witness) << "\n";
+    for (const auto& v : o.violations) out << "violation: " << violation_text(sem, v) << "\n";
+  }
+  out << verdict_line(verdict_of(r));
+  for (const auto& race : r.races) {
+    const auto a = transition_to_string(p, sem.contexts(), race.first), b = transition_to_string(p, sem.contexts(), race.second);
+    out << "race: " << a << " " << b << " | variable " << p.variable(race.var).name << " | "
+        << (race.harmful ? "harmful" : "benign") << " | " << a << " first " << schedule_to_string(sem, race.first_then_second)
+        << " | " << b << " first " << schedule_to_string(sem, race.second_then_first) << "\n";
+  }
+  for (const auto& f : fixes.found) out << fix_line(explorer::fix_text(p, f), explorer::outcome_text(sem, f.outcome));
+  if (fixes.searched && r.complete && (!r.deterministic() || r.violated()) && fixes.found.empty() && !fixes.stopped)
+    out << no_fix_line();
+  out << counters_text(r.counters, r.seconds) << ranks_text(report.ranks);
+  return out.str();
+}
+
+nlohmann::json check_json(const CheckReport& report) {
+  using nlohmann::json;
+  const auto& sem = report.semantics;
+  const auto& r = report.result;
+  const auto& p = sem.program();
+  auto name = [&](Transition t) { return transition_to_string(p, sem.contexts(), t); };
+  json outcomes = json::array(), races = json::array();
+  for (const auto& o : r.outcomes) {
+    json stuck = json::array(), violations = json::array();
+    for (const auto& s : o.stuck) stuck.push_back(name(s.transition));
+    for (const auto& v : o.violations)
+      violations.push_back({{"kind", violation_name(v.kind)}, {"at", name(v.at)}, {"edge", p.edge(v.edge).name}});
+    outcomes.push_back({{"outputs", format::outputs_to_json(p, o.outputs)}, {"VarValue", format::var_value_to_json(p, o.var_value)},
+                        {"stuck", stuck}, {"violations", violations}, {paths_key(r), o.paths},
+                        {"witness", schedule_to_string(sem, o.witness)}});
+  }
+  for (const auto& race : r.races)
+    races.push_back({{"nodes", {name(race.first), name(race.second)}},
+                     {"variable", p.variable(race.var).name}, {"harmful", race.harmful},
+                     {"first_then_second", schedule_to_string(sem, race.first_then_second)},
+                     {"second_then_first", schedule_to_string(sem, race.second_then_first)}});
+  json fix_list = json::array();
+  for (const auto& f : report.fixes.found) {
+    json edges = json::array(), loops = json::array();
+    for (const auto& [a, b] : f.control_edges) edges.push_back({p.node(a).name, p.node(b).name});
+    for (auto loop : f.sequential_loops) loops.push_back(p.frame(loop).name);
+    fix_list.push_back({{"control_edges", edges}, {"sequential_loops", loops}, {"outcome", explorer::outcome_text(sem, f.outcome)}});
+  }
+  json out = {{"graph", p.name()},
+              {"hash", p.hash_hex()},
+              {"por", explorer::por_name(r.por)},
+              {"complete", r.complete},
+              {"stopped_by", r.stopped_by},
+              {"outcomes", outcomes},
+              {"verdict", verdict_of(r)},
+              {"races", races},
+              {"fixes", fix_list},
+              {"fixes_complete", !report.fixes.stopped},
+              {"counters", counters_json(r.counters)},
+              {"seconds", r.seconds}};
+  if (!report.ranks.empty()) out["ranks"] = ranks_json(report.ranks);
+  return out;
+}
+
+}  // namespace tfsem::report

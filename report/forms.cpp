@@ -1,0 +1,62 @@
+#include "report/forms.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace tfsem::report {
+
+const char* verdict(bool complete, bool violated, std::size_t outcomes) {
+  return !complete ? "incomplete" : violated ? "violation" : outcomes == 1 ? "deterministic" : "nondeterministic";
+}
+
+std::string verdict_line(std::string_view word) { return "verdict: " + std::string(word) + "\n"; }
+
+std::string stopped_line(std::string_view by, std::string_view where) {
+  return "INCOMPLETE: stopped by " + std::string(by) + std::string(where) + "\n";
+}
+
+std::string count_line(std::string_view key, std::size_t n, bool complete) {
+  return std::string(key) + ": " + std::to_string(n) + (complete ? "" : " (at least)") + "\n";
+}
+
+std::string fix_line(std::string_view what, std::string_view outcome) {
+  return "fix: " + std::string(what) + " | verified deterministic: " + std::string(outcome) + "\n";
+}
+
+std::string no_fix_line() { return "fix: none found\n"; }
+
+std::string counters_text(const explorer::Counters& c, double seconds) {
+  std::ostringstream out;
+  out << "states-stored: " << c.states_stored << "\nstates-matched: " << c.states_matched << "\ntransitions: " << c.transitions
+      << "\nterminal-states: " << c.terminal_states << "\nbehaviours-explored: " << c.behaviours
+      << "\ntransitions-pruned: " << c.transitions_pruned << "\n";
+  char t[32];
+  std::snprintf(t, sizeof t, "%.3f", seconds);
+  out << "time: " << t << "s\n";
+  return out.str();
+}
+
+nlohmann::json counters_json(const explorer::Counters& c) {
+  return {{"states_stored", c.states_stored},         {"states_matched", c.states_matched},
+          {"transitions", c.transitions},             {"terminal_states", c.terminal_states},
+          {"behaviours_explored", c.behaviours},      {"transitions_pruned", c.transitions_pruned}};
+}
+
+std::string ranks_text(const std::vector<explorer::distributed::RankReport>& ranks) {
+  std::ostringstream out;
+  for (std::size_t k = 0; k < ranks.size(); ++k)
+    out << "rank: " << k << " | states " << ranks[k].states << " | sent " << ranks[k].bytes_sent << " bytes | received "
+        << ranks[k].bytes_received << " bytes | idle " << ranks[k].idle_seconds << "s\n";
+  return out.str();
+}
+
+nlohmann::json ranks_json(const std::vector<explorer::distributed::RankReport>& ranks) {
+  auto out = nlohmann::json::array();
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    out.push_back({{"rank", r}, {"states", ranks[r].states}, {"bytes_sent", ranks[r].bytes_sent},
+                   {"bytes_received", ranks[r].bytes_received}, {"idle_seconds", ranks[r].idle_seconds},
+                   {"memory_bytes", ranks[r].memory_bytes}});
+  return out;
+}
+
+}  // namespace tfsem::report

@@ -1,0 +1,40 @@
+// The forms every report shares: one fact per line, "key: value", and the
+// same facts as JSON. The line keys and the JSON keys are published and never
+// renamed.
+#pragma once
+
+#include "explorer/distributed.hpp"
+#include "explorer/explore.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tfsem::report {
+
+// The verdict of a search: incomplete, violation (in any outcome: a defect of
+// the graph, whatever the number of outcomes), deterministic or nondeterministic.
+const char* verdict(bool complete, bool violated, std::size_t outcomes);
+// "verdict: WORD".
+std::string verdict_line(std::string_view word);
+// "INCOMPLETE: stopped by LIMIT", then `where` (" in the reference search").
+std::string stopped_line(std::string_view by, std::string_view where = "");
+// "KEY: N", and " (at least)" when the search stopped before the end.
+std::string count_line(std::string_view key, std::size_t n, bool complete);
+// "fix: WHAT | verified deterministic: OUTCOME", a fix and the one outcome it leaves.
+std::string fix_line(std::string_view what, std::string_view outcome);
+// "fix: none found": the search for fixes found none.
+std::string no_fix_line();
+
+// The search counters, one a line, then "time: S.SSSs".
+std::string counters_text(const explorer::Counters& c, double seconds);
+nlohmann::json counters_json(const explorer::Counters& c);
+
+// Each rank's figures of a distributed search, one a line ("rank: K | states ...").
+std::string ranks_text(const std::vector<explorer::distributed::RankReport>& ranks);
+nlohmann::json ranks_json(const std::vector<explorer::distributed::RankReport>& ranks);
+
+}  // namespace tfsem::report

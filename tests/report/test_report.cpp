@@ -1,0 +1,95 @@
+// The reports' forms (report/): the lines and JSON keys every report shares,
+// and the check, session and trace reports of small graphs, line by line.
+#include <doctest/doctest.h>
+
+#include "report/check.hpp"
+#include "report/forms.hpp"
+#include "report/runs.hpp"
+#include "report/trace.hpp"
+#include "support/graphs.hpp"
+
+#include <sstream>
+
+using namespace tfsem;
+
+TEST_CASE("the shared lines") {
+  CHECK(std::string(report::verdict(false, true, 1)) == "incomplete");
+  CHECK(std::string(report::verdict(true, true, 1)) == "violation");
+  CHECK(std::string(report::verdict(true, false, 1)) == "deterministic");
+  CHECK(std::string(report::verdict(true, false, 2)) == "nondeterministic");
+  CHECK(report::verdict_line("refines") == "verdict: refines\n");
+  CHECK(report::stopped_line("max-states") == "INCOMPLETE: stopped by max-states\n");
+  CHECK(report::stopped_line("interrupt", " after 3 executor runs") == "INCOMPLETE: stopped by interrupt after 3 executor runs\n");
+  CHECK(report::count_line("outcomes", 2, true) == "outcomes: 2\n");
+  CHECK(report::count_line("outcomes", 2, false) == "outcomes: 2 (at least)\n");
+  CHECK(report::fix_line("add control edge a -> b", "y=B") == "fix: add control edge a -> b | verified deterministic: y=B\n");
+  explorer::Counters c;
+  c.states_stored = 9;
+  c.behaviours = 4;
+  CHECK(report::counters_text(c, 0.25) ==
+        "states-stored: 9\nstates-matched: 0\ntransitions: 0\nterminal-states: 0\nbehaviours-explored: 4\n"
+        "transitions-pruned: 0\ntime: 0.250s\n");
+  CHECK(report::counters_json(c)["behaviours_explored"] == 4);
+  explorer::distributed::RankReport rank;
+  rank.states = 5;
+  CHECK(report::ranks_text({rank}) == "rank: 0 | states 5 | sent 0 bytes | received 0 bytes | idle 0s\n");
+  CHECK(report::ranks_json({rank})[0]["states"] == 5);
+}
+
+TEST_CASE("check's report of the first example without its control edge") {
+  const Semantics sem(test::program_file("models/first-example-no-control.json"));
+  const auto r = explorer::explore(sem);
+  const report::CheckFixes fixes{true, {}, false};
+  const std::vector<explorer::distributed::RankReport> ranks;
+  const report::CheckReport report{sem, r, fixes, ranks};
+  const auto text = report::check_text(report);
+  CHECK(text.starts_with("graph: first-example-no-control\nhash: "));
+  CHECK(text.find("\npor: rf\noutcomes: 2\noutcome: y=") != std::string::npos);
+  CHECK(text.find("\nverdict: nondeterministic\nrace: write read | variable x | harmful | write first ") != std::string::npos);
+  CHECK(text.find("\nfix: none found\n") != std::string::npos);  // searched for, none given to the report
+  const auto json = report::check_json(report);
+  CHECK(json["verdict"] == "nondeterministic");
+  CHECK(json["outcomes"].size() == 2);
+  CHECK(json["races"][0]["variable"] == "x");
+  CHECK(!json.contains("ranks"));
+}
+
+TEST_CASE("a session's report: each run's outputs, then the final VarValue") {
+  const auto program = test::program_file("models/counter.json");
+  const std::vector<std::shared_ptr<const Program>> programs(2, program);
+  const auto r = explorer::explore_runs(programs, {}, {});
+  const std::vector<report::RunLabel> labels(2, report::RunLabel{"", {}});
+  const report::RunsReport report{labels, programs, r, "rf", false};
+  const auto text = report::runs_text(report);
+  CHECK(text.starts_with("graph: counter\nruns: 2\nrun: 1 | - | hash " + program->hash_hex() + "\n"));
+  CHECK(text.find("\noutcome: run 1: count=i32:1 | run 2: count=i32:2 | x=i32:2 | behaviours 1 | witness ") != std::string::npos);
+  CHECK(text.find("\nverdict: deterministic\nstates-stored: ") != std::string::npos);
+  CHECK(report::runs_outcome_text(*program, r.outcomes[0]) == "run 1: count=i32:1 | run 2: count=i32:2 | x=i32:2");
+  CHECK(report::runs_json(report)["outcomes"][0]["runs"][1] == "count=i32:2");
+}
+
+TEST_CASE("trace's report, text and JSON, of one step") {
+  const Semantics sem(test::program_file("models/first-example.json"));
+  auto s = sem.initial();
+  const auto step = parse_schedule(sem, "var_bottom").front();
+  for (const bool json : {false, true}) {
+    std::ostringstream out;
+    const auto writer = json ? report::trace_json(out) : report::trace_text(out);
+    writer->begin(sem.program());
+    writer->run(sem, 1, s);
+    const auto next = sem.fire(s, step.transition())[0];
+    writer->step(sem, 1, step, next);
+    writer->end_run(sem, next, {1, {step}, false, std::nullopt, {}});
+    writer->end(sem.program(), next);
+    if (json) {
+      const auto doc = nlohmann::json::parse(out.str());
+      CHECK(doc["runs"][0]["schedule"] == "var_bottom");
+      CHECK(doc["runs"][0]["states"].size() == 2);
+      CHECK(doc["VarValue"]["x"] == "A");
+    } else {
+      CHECK(out.str().find("\n  step 1: fire var_bottom (Var(x))\n") != std::string::npos);
+      CHECK(out.str().find("\n  the schedule ended before a terminal state; still enabled: ") != std::string::npos);
+      CHECK(out.str().ends_with("final VarValue: x = A\n"));
+    }
+  }
+}
