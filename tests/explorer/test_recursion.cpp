@@ -111,3 +111,79 @@ TEST_CASE("the static transformation and the inline expansion agree where the ex
   CHECK(Program::build(once)->hash() == Program::build(model_spec("fib"))->hash());
   CHECK(once.library.empty());
 }
+
+namespace {
+
+Transition transition(const Semantics& sem, const std::string& step) { return parse_schedule(sem, step).at(0).transition(); }
+
+std::string text(const Semantics& sem, const State& s, const char* edge, ContextId c = kRootContext) {
+  return content_to_string(sem.program(), s.at(*sem.program().find_edge(edge), c));
+}
+
+// fib(2)'s call from the root, and its body up to the Sub that computes n - 2.
+const char* kFib2UpToSub2 =
+    "call/call.n,fib/arg.n[fib:1],fib/arg.n.copy1[fib:1],fib/two_b.value[fib:1],fib/one.value[fib:1],"
+    "fib/two.value[fib:1],fib/less[fib:1],fib/sw[fib:1],fib/copy_x[fib:1],fib/sub2[fib:1]";
+
+}  // namespace
+
+TEST_CASE("C-CALL: a Call puts its argument in the context of the call its site makes, and GO for its site's Returns") {
+  const Semantics sem(Program::build(model_spec("fib", "n=2")));
+  const auto& p = sem.program();
+  const auto& ctx = sem.contexts();
+  const auto fib = *p.find_frame("fib");
+  auto s = test::run(sem, "call/call.n");
+  const auto call1 = ctx.call(kRootContext, fib, 1);
+  CHECK(context_to_string(p, ctx, call1) == "fib:1");
+  CHECK(text(sem, s, "call/call.n.arg", call1) == "i32:2");
+  CHECK(is_empty(s.at(*p.find_edge("call/call.n.arg"))));  // not in the caller's context
+  CHECK(text(sem, s, "call/call.n/return.r") == "GO");      // the control edge to the site's Return, in the caller's
+  CHECK(is_empty(s.at(*p.find_edge("n"))));
+  CHECK(ctx[call1].calls == 1);
+  // A call from inside a call: fib(2) calls fib(0) at site 3, one call deeper.
+  s = test::run(sem, std::string(kFib2UpToSub2) + ",fib/f2/call.n[fib:1]");
+  const auto call13 = ctx.call(call1, fib, 3);
+  CHECK(context_to_string(p, ctx, call13) == "fib:1,fib:3");
+  CHECK(text(sem, s, "fib/f2/call.n.arg", call13) == "i32:0");
+  CHECK(text(sem, s, "fib/f2/call.n/return.r", call1) == "GO");
+  CHECK(ctx[call13].calls == 2);
+}
+
+TEST_CASE("C-CALL-MERGE: in the call site k makes, a function's argument Merge waits for site k's Call alone") {
+  const Semantics sem(Program::build(model_spec("fib", "n=2")));
+  const auto& p = sem.program();
+  const auto& ctx = sem.contexts();
+  const auto fib = *p.find_frame("fib");
+  // Site 3's call is made; site 2's (fib/f1) is not yet: only the Merge of the call at site 3 may fire.
+  auto s = test::run(sem, std::string(kFib2UpToSub2) + ",fib/f2/call.n[fib:1]");
+  CHECK(sem.enabled(s, transition(sem, "fib/arg.n[fib:1,fib:3]")));
+  CHECK_FALSE(sem.enabled(s, transition(sem, "fib/arg.n[fib:1,fib:2]")));
+  const auto next = sem.fire(s, transition(sem, "fib/arg.n[fib:1,fib:3]"));
+  REQUIRE(next.size() == 1);  // one input it waits for: no choice between sites
+  const auto call13 = ctx.call(ctx.call(kRootContext, fib, 1), fib, 3);
+  CHECK(text(sem, next[0], "fib/arg.n.copy1.in", call13) == "i32:0");
+  CHECK(is_empty(next[0].at(*p.find_edge("fib/f2/call.n.arg"), call13)));
+  // Every Merge of every call fires with its site's argument: fib(2) = 1, nothing stuck.
+  for (auto enabled = sem.enabled_transitions(s); !enabled.empty(); enabled = sem.enabled_transitions(s))
+    s = sem.fire(s, enabled.front()).front();
+  CHECK(sem.stuck(s).empty());
+  CHECK(test::outputs_text(p, s) == "fib_n=i32:1");
+  for (std::uint32_t site : {2U, 3U})
+    CHECK(s.has_fired(*p.find_node("fib/arg.n"), ctx.call(ctx.call(kRootContext, fib, 1), fib, site)));
+}
+
+TEST_CASE("C-DEPTH: --max-iterations stops a search at a loop's iteration past it, naming the loop, as --max-depth a call") {
+  const Semantics sem(test::program_file("models/thesis-figure-4-while.json"));
+  const auto r = explore(sem, {.max_iterations = 3, .max_depth = 100});
+  CHECK_FALSE(r.complete);
+  CHECK(r.stopped_by == "max-iterations 3 in loop 'while'");
+  const auto whole = explore(sem, {.max_iterations = 11, .max_depth = 100});  // iterations 0 to 10
+  REQUIRE(whole.complete);
+  REQUIRE(whole.outcomes.size() == 1);
+  CHECK(explorer::outcome_text(sem, whole.outcomes[0]) == "i=i32:10");
+  CHECK_FALSE(explore(sem, {.max_iterations = 10, .max_depth = 100}).complete);
+  // A call exactly max_depth deep is made; one deeper stops the search.
+  const Semantics fib(Program::build(model_spec("fib", "n=3")));
+  CHECK(explore(fib, {.max_iterations = 100, .max_depth = 3}).complete);
+  CHECK(explore(fib, {.max_iterations = 100, .max_depth = 2}).stopped_by == "max-depth 2 in function 'fib'");
+}

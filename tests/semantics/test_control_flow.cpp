@@ -7,6 +7,7 @@
 
 using namespace tfsem;
 using test::program_from;
+using test::run;
 
 namespace {
 
@@ -35,14 +36,6 @@ State fire1(const Semantics& sem, const State& s, const std::string& step) {
   auto next = sem.fire(s, at(sem, step));
   REQUIRE(next.size() == 1);
   return next[0];
-}
-
-State run(const Semantics& sem, const std::string& schedule) {
-  State s = sem.initial();
-  const auto why = replay(sem, s, parse_schedule(sem, schedule));
-  INFO(why.value_or(""));
-  REQUIRE_FALSE(why.has_value());
-  return s;
 }
 
 // Fires the first enabled transition until none is left.
@@ -242,4 +235,121 @@ TEST_CASE("T-SCHEDULE: contexts are named by frame and iteration; a wrong one is
   const auto why = refuse_step(sem, sem.initial(), steps[1]);
   REQUIRE(why.has_value());
   CHECK(why->find("does not exist yet") != std::string::npos);
+}
+
+TEST_CASE("C-CONTEXT: a context is a stack of (frame, iteration) pairs, the root the empty one, interned as one value") {
+  const Semantics sem(test::program_file("models/nested-loops.json"));
+  const auto& p = sem.program();
+  const auto& ctx = sem.contexts();
+  const auto outer = *p.find_frame("outer");
+  const auto inner = *p.find_frame("inner");
+  const auto outer1 = ctx.child(kRootContext, outer, 1);
+  const auto nested = ctx.child(outer1, inner, 2);
+  CHECK(ctx.child(kRootContext, outer, 1) == outer1);  // interned: the same stack is the same ContextId
+  CHECK(ctx.child(ctx.child(kRootContext, outer, 1), inner, 2) == nested);
+  CHECK_FALSE(ctx.child(kRootContext, outer, 0) == outer1);
+  CHECK(ctx[kRootContext].depth == 0);
+  CHECK(context_to_string(p, ctx, kRootContext).empty());
+  CHECK(ctx[nested].depth == 2);
+  CHECK(ctx[nested].parent == outer1);
+  CHECK(ctx[nested].frame == inner);
+  CHECK(ctx[nested].iteration == 2);
+  CHECK(ctx[outer1].parent == kRootContext);
+  CHECK(context_to_string(p, ctx, nested) == "outer:1,inner:2");  // outermost first
+  CHECK(ctx.next_iteration(ctx.child(outer1, inner, 1)) == nested);
+}
+
+TEST_CASE("C-STATE: InTransit maps an edge in a context, so one edge holds a token in several iterations; fired records (n, c)") {
+  const Semantics sem(test::program_file("models/thesis-figure-4-while.json"));
+  const auto& p = sem.program();
+  const auto frame = *p.find_frame("while");
+  const auto iteration = [&](std::uint32_t i) { return sem.contexts().child(kRootContext, frame, i); };
+  // Two iterations, up to iteration 1's NextIteration: each iteration's Switch left DEAD for the Exit.
+  const auto s = run(sem, "enter_one,enter_limit,enter_0,merge_0[while:0],copy_i[while:0],less[while:0],cond[while:0],"
+                          "switch_0[while:0],pivot[while:0],add_i[while:0],next_0[while:0],merge_0[while:1],"
+                          "copy_i[while:1],less[while:1],cond[while:1],switch_0[while:1],pivot[while:1],add_i[while:1],"
+                          "next_0[while:1]");
+  const auto to_exit = p.node(*p.find_node("switch_0")).out[0];
+  CHECK(is_dead(s.at(to_exit, iteration(0))));
+  CHECK(is_dead(s.at(to_exit, iteration(1))));
+  CHECK(is_empty(s.at(to_exit, iteration(2))));
+  CHECK(is_empty(s.at(to_exit, kRootContext)));
+  CHECK(content_to_string(p, s.at(p.node(*p.find_node("next_0")).out[0], iteration(2))) == "i32:2");
+  const auto merge = *p.find_node("merge_0");
+  CHECK(s.has_fired(merge, iteration(0)));
+  CHECK(s.has_fired(merge, iteration(1)));
+  CHECK_FALSE(s.has_fired(merge, iteration(2)));
+  CHECK_FALSE(s.has_fired(merge, kRootContext));
+  CHECK(s.fired.size() == 19);  // one record per step
+}
+
+TEST_CASE("C-ENABLED: (n, c) fires when c exists, n has not fired in c, and n's inputs hold contents in c") {
+  const Semantics sem(test::program_file("models/thesis-figure-4-while.json"));
+  const auto& p = sem.program();
+  auto s = run(sem, "enter_one,enter_limit,enter_0,merge_0[while:0],copy_i[while:0],less[while:0],cond[while:0],"
+                    "switch_0[while:0],pivot[while:0],add_i[while:0],next_0[while:0],merge_0[while:1],copy_i[while:1]");
+  CHECK(sem.enabled(s, at(sem, "less[while:1]")));
+  // The loop invariant's token is in iteration 0 alone, and serves iteration 1.
+  const auto limit = p.node(*p.find_node("enter_limit")).out[0];
+  CHECK(is_empty(s.at(limit, sem.contexts().child(kRootContext, *p.find_frame("while"), 1))));
+  CHECK_FALSE(sem.enabled(s, at(sem, "merge_0[while:1]")));  // fired there already (C-ONCE)
+  CHECK_FALSE(sem.enabled(s, at(sem, "copy_i[while:0]")));
+  CHECK_FALSE(sem.enabled(s, at(sem, "cond[while:1]")));     // its input is EMPTY in while:1
+  // Nothing is in while:2 yet.
+  const auto while2 = sem.contexts().child(kRootContext, *p.find_frame("while"), 2);
+  CHECK_FALSE(sem.enabled(s, {*p.find_node("merge_0"), while2}));
+  const auto enabled = sem.enabled_transitions(s);
+  CHECK(enabled == std::vector<Transition>{at(sem, "less[while:1]")});
+  s = fire1(sem, s, "less[while:1]");
+  CHECK(sem.enabled(s, at(sem, "cond[while:1]")));
+}
+
+TEST_CASE("C-REF: RefIdentity passes its variable handle on, and the Read behind it reads that variable") {
+  const Semantics sem(program_from(R"({
+    "variables": {"x": 7},
+    "nodes": [{"id": "v", "op": "Var", "var": "x"}, {"id": "ref", "op": "RefIdentity"}, {"id": "r", "op": "Read"}],
+    "edges": [
+      {"id": "g", "kind": "control", "to": "v"},
+      {"id": "h1", "kind": "variable", "from": "v", "to": "ref"},
+      {"id": "h2", "kind": "variable", "from": "ref", "to": "r"},
+      {"id": "y", "kind": "tensor", "from": "r", "fetch": "y"}]})"));
+  const auto& p = sem.program();
+  auto s = fire1(sem, fire1(sem, sem.initial(), "v"), "ref");
+  CHECK(is_empty(s.at(*p.find_edge("h1"))));
+  CHECK(std::get<VarId>(s.at(*p.find_edge("h2"))) == *p.find_variable("x"));
+  CHECK(sem.access(*p.find_node("r")).var == *p.find_variable("x"));
+  s = fire1(sem, s, "r");
+  CHECK(text(sem, s, "y") == "i32:7");
+}
+
+TEST_CASE("C-EXIT-TWICE: an Exit's input left live in another iteration after the Exit delivered is the violation exit-twice") {
+  // An Exit that takes i in every iteration, not only the last: it delivers once.
+  const Semantics sem(test::program_file("tests/spin/graphs/loop-stuck.json"));
+  const auto& p = sem.program();
+  const auto exit = *p.find_node("exit_each");
+  std::vector<State> todo{sem.initial()};
+  std::unordered_set<State> seen{todo.back()};
+  std::set<std::string> delivered;
+  while (!todo.empty()) {
+    const auto s = todo.back();
+    todo.pop_back();
+    const auto enabled = sem.enabled_transitions(s);
+    for (auto t : enabled)
+      for (auto& next : sem.fire(s, t))
+        if (seen.insert(next).second) todo.push_back(std::move(next));
+    if (!enabled.empty()) continue;
+    CHECK(s.has_fired(exit, kRootContext));
+    delivered.insert(text(sem, s, "first"));
+    bool exit_twice = false;
+    for (const auto& v : sem.violations(s)) {
+      if (v.kind != Violation::Kind::exit_twice) continue;
+      exit_twice = true;
+      CHECK(v.at.node == exit);
+      CHECK(v.edge == *p.find_edge("i_each"));
+      CHECK(holds(s.at(v.edge, v.at.context)) == Holds::live);
+      CHECK(sem.contexts()[v.at.context].parent == kRootContext);
+    }
+    CHECK(exit_twice);
+  }
+  CHECK(delivered == std::set<std::string>{"i32:0", "i32:1"});
 }

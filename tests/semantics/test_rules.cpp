@@ -301,3 +301,156 @@ TEST_CASE("S-DEREF: a function takes one variable edge at most") {
       {"id": "y", "kind": "tensor", "from": "add"}]})"),
       doctest::Contains("input port 1 of node 'add' takes a tensor edge, not a variable edge"), InputError);
 }
+
+TEST_CASE("V-TENSORS: dense tensors of every dtype and shape, terms and error elements travel on tensor edges; GO is none") {
+  Semantics sem(program_from(R"({
+    "nodes": [{"id": "f32", "op": "Identity"}, {"id": "f64", "op": "Identity"}, {"id": "i64", "op": "Identity"},
+              {"id": "b", "op": "Identity"}, {"id": "term", "op": "Add"}, {"id": "err", "op": "Identity"},
+              {"id": "done", "op": "NoOp"}],
+    "edges": [
+      {"id": "in_f32", "kind": "tensor", "to": "f32", "value": [[1.5, 2.5]]},
+      {"id": "in_f64", "kind": "tensor", "to": "f64", "value": {"dtype": "f64", "value": 0.25}},
+      {"id": "in_i64", "kind": "tensor", "to": "i64", "value": {"dtype": "i64", "shape": [2], "fill": 3}},
+      {"id": "in_b", "kind": "tensor", "to": "b", "value": [true, false]},
+      {"id": "in_atom", "kind": "tensor", "to": "term:0", "value": "A"},
+      {"id": "in_one", "kind": "tensor", "to": "term:1", "value": 1},
+      {"id": "in_err", "kind": "tensor", "to": "err", "value": {"error": "domain", "message": "m"}},
+      {"id": "go", "kind": "control", "to": "done"},
+      {"id": "y_f32", "kind": "tensor", "from": "f32"}, {"id": "y_f64", "kind": "tensor", "from": "f64"},
+      {"id": "y_i64", "kind": "tensor", "from": "i64"}, {"id": "y_b", "kind": "tensor", "from": "b"},
+      {"id": "y_term", "kind": "tensor", "from": "term"}, {"id": "y_err", "kind": "tensor", "from": "err"},
+      {"id": "after", "kind": "control", "from": "done"}]})"));
+  const auto& p = sem.program();
+  auto s = sem.initial();
+  CHECK(std::holds_alternative<Go>(at(p, s, "go")));  // GO is a content, not an element of Tensors
+  for (const char* n : {"f32", "f64", "i64", "b", "term", "err", "done"}) s = fire1(sem, s, n);
+  const std::pair<const char*, const char*> expected[] = {
+      {"y_f32", "f32:[[1.5,2.5]]"}, {"y_f64", "f64:0.25"}, {"y_i64", "i64:[3,3]"},
+      {"y_b", "bool:[true,false]"}, {"y_term", "Add(A,i32:1)"}, {"y_err", "error(domain: m)"}};
+  for (const auto& [e, value] : expected) {
+    CAPTURE(e);
+    REQUIRE(std::holds_alternative<Tensor>(at(p, s, e)));
+    CHECK(text(p, s, e) == value);
+  }
+  CHECK(std::get<Tensor>(at(p, s, "y_f32")).as_dense().shape == Shape{1, 2});
+  CHECK(std::get<Tensor>(at(p, s, "y_term")).is_term());
+  CHECK(std::get<Tensor>(at(p, s, "y_err")).is_error());
+  CHECK(std::holds_alternative<Go>(at(p, s, "after")));
+}
+
+TEST_CASE("V-ERROR: a function's failure is an error element on its output edge, of its kind, not a refusal to fire") {
+  Semantics sem(program_from(R"({
+    "nodes": [{"id": "shape", "op": "Add"}, {"id": "dtype", "op": "Add"}, {"id": "domain", "op": "Div"}],
+    "edges": [
+      {"id": "a0", "kind": "tensor", "to": "shape:0", "value": [1, 2]},
+      {"id": "a1", "kind": "tensor", "to": "shape:1", "value": [1, 2, 3]},
+      {"id": "b0", "kind": "tensor", "to": "dtype:0", "value": [1]},
+      {"id": "b1", "kind": "tensor", "to": "dtype:1", "value": [1.0]},
+      {"id": "c0", "kind": "tensor", "to": "domain:0", "value": 1},
+      {"id": "c1", "kind": "tensor", "to": "domain:1", "value": 0},
+      {"id": "y_shape", "kind": "tensor", "from": "shape", "fetch": "shape"},
+      {"id": "y_dtype", "kind": "tensor", "from": "dtype", "fetch": "dtype"},
+      {"id": "y_domain", "kind": "tensor", "from": "domain", "fetch": "domain"}]})"));
+  const auto& p = sem.program();
+  auto s = sem.initial();
+  for (const char* n : {"shape", "dtype", "domain"}) s = fire1(sem, s, n);
+  const std::pair<const char*, ErrorKind> expected[] = {
+      {"y_shape", ErrorKind::shape_mismatch}, {"y_dtype", ErrorKind::dtype_mismatch}, {"y_domain", ErrorKind::domain}};
+  for (const auto& [e, kind] : expected) {
+    CAPTURE(e);
+    const auto& t = std::get<Tensor>(at(p, s, e));
+    REQUIRE(t.is_error());
+    CHECK(t.as_error().kind == kind);
+  }
+  CHECK(sem.terminal(s));
+  CHECK(sem.stuck(s).empty());
+  CHECK(test::outputs_text(p, s) ==
+        "shape=error(shape mismatch: Add: shapes [2] and [3]) dtype=error(dtype mismatch: Add: dtypes i32 and f32) "
+        "domain=error(domain: Div: integer division by zero or overflow)");
+}
+
+TEST_CASE("V-UNINIT: a variable declared null starts as the error uninitialized; one with a value starts with it") {
+  Semantics sem(program_from(R"({
+    "variables": {"x": null, "y": 3},
+    "nodes": [{"id": "v", "op": "Var", "var": "x"}, {"id": "r", "op": "Read"}],
+    "edges": [
+      {"id": "g", "kind": "control", "to": "v"},
+      {"id": "h", "kind": "variable", "from": "v", "to": "r"},
+      {"id": "out", "kind": "tensor", "from": "r", "fetch": "x"}]})"));
+  const auto& p = sem.program();
+  const auto s = sem.initial();
+  const auto& x = s.var_value[p.find_variable("x")->index()];
+  REQUIRE(x.is_error());
+  CHECK(x.as_error().kind == ErrorKind::uninitialized);
+  CHECK(s.var_value[p.find_variable("y")->index()].to_string() == "i32:3");
+  CHECK(text(p, fire1(sem, fire1(sem, s, "v"), "r"), "out") == "error(uninitialized: variable 'x' is not initialized)");
+}
+
+TEST_CASE("S-STATE: a state is VarValue and InTransit alone; two orders of independent steps reach one state") {
+  Semantics sem(test::program_file("models/first-example-no-control.json"));
+  const auto& p = sem.program();
+  const auto a = fire1(sem, fire1(sem, sem.initial(), "var_top"), "var_bottom");
+  const auto b = fire1(sem, fire1(sem, sem.initial(), "var_bottom"), "var_top");
+  CHECK(a == b);
+  CHECK(a.hash() == b.hash());
+  CHECK(a.var_value.size() == p.variables().size());
+  // InTransit holds each non-EMPTY edge; a consumed edge is EMPTY, so no slot of it is left.
+  for (const auto& [slot, content] : a.in_transit) CHECK_FALSE(is_empty(content));
+  CHECK(a.in_transit.size() == 3);  // each Var's handle, and the Write's tensor input B
+  // The Write changes VarValue and nothing else but its edges; a different VarValue is a different state.
+  const auto written = fire1(sem, a, "write");
+  CHECK_FALSE(written.var_value == a.var_value);
+  CHECK_FALSE(written == a);
+}
+
+TEST_CASE("S-ERR-PROP: an error goes on through every function that uses it, and an ignored argument is not inspected") {
+  Semantics sem(program_from(R"({
+    "nodes": [{"id": "add", "op": "Add"}, {"id": "copy", "op": "Copy"}, {"id": "neg", "op": "Neg"},
+              {"id": "mul", "op": "Mul"}, {"id": "snd", "op": "Snd"}],
+    "edges": [
+      {"id": "a", "kind": "tensor", "to": "add:0", "value": [1, 2]},
+      {"id": "b", "kind": "tensor", "to": "add:1", "value": [1, 2, 3]},
+      {"id": "e", "kind": "tensor", "from": "add", "to": "copy"},
+      {"id": "e0", "kind": "tensor", "from": "copy:0", "to": "neg"},
+      {"id": "e1", "kind": "tensor", "from": "copy:1", "to": "snd:0"},
+      {"id": "ne", "kind": "tensor", "from": "neg", "to": "mul:0"},
+      {"id": "zero", "kind": "tensor", "to": "mul:1", "value": 0},
+      {"id": "five", "kind": "tensor", "to": "snd:1", "value": 5},
+      {"id": "y_mul", "kind": "tensor", "from": "mul", "fetch": "mul"},
+      {"id": "y_snd", "kind": "tensor", "from": "snd", "fetch": "snd"}]})"));
+  const auto& p = sem.program();
+  auto s = fire1(sem, sem.initial(), "add");
+  const auto error = text(p, s, "e");
+  CHECK(error == "error(shape mismatch: Add: shapes [2] and [3])");
+  for (const char* n : {"copy", "neg", "mul", "snd"}) s = fire1(sem, s, n);
+  CHECK(text(p, s, "y_mul") == error);  // not caught, not even by a multiplication by zero
+  CHECK(text(p, s, "y_snd") == "i32:5");  // Snd ignores its first argument
+}
+
+TEST_CASE("S-TERMINAL: a state is terminal exactly when no transition is enabled, whether or not every node fired") {
+  // Every reachable state of a graph whose runs all complete: terminal exactly when every node has fired.
+  Semantics sem(test::program_file("models/first-example-no-control.json"));
+  std::vector<State> todo{sem.initial()};
+  std::unordered_set<State> seen{todo.back()};
+  int terminal = 0;
+  while (!todo.empty()) {
+    const auto s = todo.back();
+    todo.pop_back();
+    const bool all_fired = s.fired.size() == sem.program().nodes().size();
+    CHECK(sem.terminal(s) == all_fired);
+    CHECK(sem.terminal(s) == sem.enabled_transitions(s).empty());
+    terminal += sem.terminal(s);
+    for (auto t : sem.enabled_transitions(s))
+      for (auto& next : sem.fire(s, t))
+        if (seen.insert(next).second) todo.push_back(std::move(next));
+  }
+  CHECK(terminal == 2);  // y = A and y = B
+  // A state with nodes that never fired, and nothing enabled, is terminal too (and they are stuck, S-STUCK).
+  Semantics blocked(program_from(kAssignThenRead));
+  auto s = blocked.initial();
+  s.put({edge(blocked.program(), "in")}, Empty{});
+  CHECK_FALSE(blocked.terminal(s));
+  s = fire1(blocked, s, "v1");
+  CHECK(blocked.terminal(s));
+  CHECK_FALSE(blocked.stuck(s).empty());
+}

@@ -1,6 +1,9 @@
-// Test helpers: programs from inline JSON, and every terminal state of a small
-// graph by brute-force enumeration of all schedules (independent of explorer/).
+// Test helpers: programs from inline JSON, the state a schedule reaches, and
+// every terminal state of a small graph by brute-force enumeration of all
+// schedules (independent of explorer/).
 #pragma once
+
+#include <doctest/doctest.h>
 
 #include "formats/json/graph_json.hpp"
 #include "semantics/semantics.hpp"
@@ -42,6 +45,15 @@ inline std::string outputs_text(const Program& p, const State& s) {
   std::string out;
   for (const auto& [fetch, c] : outputs(p, s)) out += (out.empty() ? "" : " ") + fetch + "=" + content_to_string(p, c);
   return out;
+}
+
+// The state the steps of `schedule` (T-SCHEDULE) reach from the initial state; a refused step fails the test.
+inline State run(const Semantics& sem, const std::string& schedule) {
+  State s = sem.initial();
+  const auto why = replay(sem, s, parse_schedule(sem, schedule));
+  INFO(why.value_or(""));
+  REQUIRE_FALSE(why.has_value());
+  return s;
 }
 
 // Every run's outputs over every schedule, by depth-first enumeration of the
