@@ -1,5 +1,5 @@
 // What memory costs a process the first time it touches it, on this host:
-// the floor under a cold load (issue 17's 2 s for a 1M-node graph, README
+// the floor under a cold load of a 1M-node graph (docs/benchmarks.md,
 // "Loading large graphs"). A block of --mib MiB is mapped, advised as huge
 // pages as the executables' allocation policy advises theirs
 // (cli/huge_pages.cpp), and written one byte every 4 KiB by one thread, then

@@ -1,8 +1,8 @@
 // What two threads give on this machine when they share nothing: the
-// ceiling against which the explorer's two-thread speed-up (issue 17's 1.8
-// on lost-update-8) is read (docs/explorer.md; the eighth session's check,
-// kept). Each kind of work is run twice on one thread, then once on each of
-// two threads, and the ratio of the times printed:
+// ceiling against which the explorer's two-thread speed-up on lost-update-8
+// is read (docs/explorer.md, docs/benchmarks.md). Each kind of work is run
+// twice on one thread, then once on each of two threads, and the ratio of
+// the times printed:
 // - table: random inserts into an open-addressed table of 8-byte keys, 1/4
 //   full with each key inserted twice, as large as --mib (default 256, at
 //   most 16384; two tables are held at once): bound by memory, as the

@@ -1,7 +1,7 @@
 // Starting a cache line's load ahead of its use. GCC 12 drops a
 // __builtin_prefetch when its dead-code pass finds nothing that depends on it,
-// which it does for the hash-table probes here: the prefetches of NameIndex and
-// StateTable were compiled to nothing. An asm statement is never dropped.
+// which it does for hash-table probes such as NameIndex's and StateTable's, so
+// they would compile to nothing. An asm statement is never dropped.
 #pragma once
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Ctrl-C during a long check (lost-update-8 takes half a minute): tfsem stops
+# Ctrl-C during a long check (lost-update-8): tfsem stops
 # at once and prints the report so far, INCOMPLETE, with its counters and the
 # outcomes found so far marked "(at least)", and exits 3 as for any limit.
 # Usage: interrupt.sh TFSEM

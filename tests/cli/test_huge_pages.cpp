@@ -81,8 +81,8 @@ TEST_CASE("blocks from new lie in memory advised as huge pages") {
 
 TEST_CASE("the executable's own mappings are not advised") {
   // Blocks taken before the policy is set (by constructors that run first:
-  // doctest registers this file's cases so) once advised everything from
-  // address 0 to the heap's top. A constant lies in the executable's own
+  // doctest registers this file's cases so) must not make it advise
+  // everything from address 0 to the heap's top. A constant lies in the executable's own
   // mapping, which is file-backed, not heap.
   static const char constant[] = "in the executable";
   if (const auto advised = advised_huge(constant)) CHECK_FALSE(*advised);

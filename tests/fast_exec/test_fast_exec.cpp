@@ -174,10 +174,11 @@ TEST_CASE("the thesis's programs recurse and conform, static and dynamic") {
 }
 
 TEST_CASE("a call's instance is given back when it completes: Ackermann holds about as many as it recurses deep") {
-  // ack(3, 3) = 61 makes 2,432 calls, about 120 deep. With one thread, a call
-  // whose live result had gone up to its caller once left its DEAD branch under
-  // the rest of the run, and kept its instance: 2,491 at once here (122 now)
-  // (42,000 for ack(3, 5), 5.7 GB for ack(3, 8)).
+  // ack(3, 3) = 61 makes 2,432 calls, about 120 deep. With one thread, a call's
+  // remaining tasks, its DEAD branch included, run before its caller's, so its
+  // instance is given back when it completes. A call whose DEAD branch waited
+  // under the rest of the run would keep its instance: about 2,500 at once
+  // here, and tens of thousands for ack(3, 5).
   const auto p = feed(feed(test::program_file("models/thesis-ackermann.json"), "m", 3), "n", 3);
   const auto& frames = p->frames();
   const auto ack = std::find_if(frames.begin(), frames.end(), [](const Frame& f) { return f.name == "ack"; });
@@ -192,8 +193,8 @@ TEST_CASE("a call's instance is given back when it completes: Ackermann holds ab
 TEST_CASE("a loop's Exits that are a function's results return to the caller, live and DEAD") {
   // The Exits deliver into the function's iteration, and their results go on
   // to the caller's Return (C-EXIT, C-RETURN); with p false, once the loop's
-  // instance completes (C-EXIT-DEAD). Before, the results went to the
-  // function's own iteration and the run was stuck.
+  // instance completes (C-EXIT-DEAD). Delivered into the function's own
+  // iteration instead, they would leave the run stuck.
   const auto base = test::program_file("models/loop-in-function.json");
   for (const bool p : {true, false}) {
     const auto program = feed(base, "p", Tensor::scalar(p));
@@ -273,11 +274,11 @@ TEST_CASE("a Call that is not its site's last fires at once, and a chain of them
 
 TEST_CASE("a DEAD Call whose site's call a live Call made at once tells the callee, which completes") {
   // In each iteration of a loop, f(a, b) gets a DEAD from one branch of a
-  // Switch and b live from the other. On one thread, the DEAD Call was found
-  // ready first, then the live one fired at once (kCall) and made the call;
-  // the DEAD Call, fired at once after it, never told the callee, which
-  // waited for it, so the loop never went on (i EMPTY instead of 3). It now
-  // goes as a task (C-CALL-DEAD). Found by review. f's result waits for the
+  // Switch and b live from the other. On one thread, the DEAD Call is found
+  // ready first, then the live one fires at once (kCall) and makes the call;
+  // a DEAD Call fired at once after it would never tell the callee, which
+  // would wait for it, and the loop would never go on (i EMPTY instead of 3),
+  // so it goes as a task (C-CALL-DEAD). f's result waits for the
   // DEAD argument's Merge, so every run is stuck, as the reference says.
   const auto p = test::program_from(R"(
     {"name": "loop-mixed-call", "variables": {},
@@ -388,7 +389,7 @@ TEST_CASE("S-STUCK: a run that leaves a node unfired ends, says so, and its Retu
       }
     }
   // A recursive call that never returns (its callee waits for an argument
-  // that never comes), so its caller never completes either: the run used to hang.
+  // that never comes), so its caller never completes either: the run must end, stuck, not hang.
   const auto recursion = Program::build(generate::random_graph(41, generate::kRandomRecursive));
   const auto report = conform::conform(recursion, stressed(10));
   REQUIRE(report.complete());

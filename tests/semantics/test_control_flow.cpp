@@ -224,8 +224,8 @@ TEST_CASE("T-SCHEDULE: contexts are named by frame and iteration; a wrong one is
   CHECK_THROWS_AS(parse_schedule(sem, "inner_add_n[outer:0]"), InputError);  // the node is in inner
   CHECK_THROWS_AS(parse_schedule(sem, "inner_add_n[nowhere:0]"), InputError);
   CHECK_THROWS_AS(parse_schedule(sem, "outer_enter_i[outer:0]"), InputError);  // an Enter fires in its parent frame
-  // Each iteration takes a step: no run of two steps reaches iteration 3 (found by fuzz_inputs; it
-  // interned every context before it, recursively, and overflowed the stack at iteration 44360).
+  // Each iteration takes a step: no run of two steps reaches iteration 3, and a far iteration is refused
+  // without overflowing the stack (tests/regressions/inputs/schedule-iteration-44360).
   CHECK_THROWS_WITH(parse_schedule(sem, "outer_enter_i, inner_add_n[outer:999999,inner:0]"),
                     "schedule: step 'inner_add_n[outer:999999,inner:0]': iteration 999999 of loop frame 'outer' cannot be "
                     "reached in a run of 2 steps [T-SCHEDULE]");
