@@ -1,6 +1,7 @@
 #include "explorer/codec.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #if defined(__SSE2__)
@@ -32,6 +33,7 @@ Codec::Codec(const Semantics& sem)
   }
   blocks_.push_back({kRootContext, static_cast<std::uint32_t>(vars_), block_size_[0]});
   width_ = vars_ + block_size_[0];
+  if (p.frames().size() > 1) retired_ = static_cast<std::uint32_t>(width_++);
 }
 
 void Codec::shape(std::span<const Code> row, std::string& out) const {
@@ -87,6 +89,19 @@ Codec::Bit Codec::record(NodeId n, ContextId c) {
   return {block(c) + record_base_[n.index()] + k / 8, Code{1} << (k % 8)};
 }
 
+void Codec::leave(Row& row, ContextId c) const {
+  const auto start = find(c, 0);
+  if (start == kNone || start >= row.size()) return;
+  const auto f = sem_.contexts()[c].frame;
+  const auto& frame = sem_.program().frame(f);
+  const auto end = std::min<std::size_t>(start + block_size_[f.index()], row.size());
+  Code retired = 0;
+  for (auto col = start + frame.slots.size(); col < end; ++col) retired += static_cast<Code>(std::popcount(row[col]));
+  if (row.size() <= retired_) row.resize(retired_ + 1, kEmptyCode);
+  row[retired_] += retired;
+  std::fill(row.begin() + start, row.begin() + static_cast<std::ptrdiff_t>(end), kEmptyCode);
+}
+
 Code Codec::intern(const Tensor& t) {
   const auto first_tensor = kFirstVar + static_cast<Code>(vars_);
   if (auto it = identity_ids_.find(t.identity()); it != identity_ids_.end()) return it->second;
@@ -130,6 +145,7 @@ void Codec::pack(const State& s, Row& row) {
   for (std::size_t x = 0; x < vars_; ++x) row[x] = intern(s.var_value[x]);
   for (const auto& [col, c] : slots) row[col] = encode(*c);
   for (const auto& b : bits) row[b.column] |= b.mask;
+  if (retired_ != kNone) row[retired_] = s.retired;
 }
 
 State Codec::unpack(std::span<const Code> row) const {
@@ -138,6 +154,7 @@ State Codec::unpack(std::span<const Code> row) const {
   State s;
   s.var_value.reserve(vars_);
   for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(row[x])));
+  if (retired_ < row.size()) s.retired = row[retired_];
   std::vector<std::pair<Slot, Code>> slots;  // sorted as codes, decoded in order
   std::vector<Transition> fired;
   for (std::size_t b = 0, n = blocks_.size(); b < n && blocks_[b].start < row.size(); ++b) {

@@ -91,6 +91,10 @@ class Codec {
   // (eight to a code), a byte each.
   void shape(std::span<const Code> row, std::string& out) const;
 
+  // Context c leaves row (C-FINISHED): its block is emptied, and its fired
+  // records counted among the retired ones.
+  void leave(Row& row, ContextId c) const;
+
   void pack(const State& s, Row& row);
   [[nodiscard]] State unpack(std::span<const Code> row) const;
   [[nodiscard]] Content decode(Code c) const;
@@ -121,6 +125,7 @@ class Codec {
   std::vector<std::uint32_t> record_base_;    // by node: where fired records start in a block of its record frame
   std::vector<std::uint32_t> record_offset_;  // by node: its bit among them
   std::vector<std::uint32_t> block_size_;     // by frame
+  std::uint32_t retired_ = kNone;             // the column of State::retired, after the root block (with control flow)
   std::atomic<std::size_t> width_;
   // Context -> block start + 1, in chunks that never move (0: no block).
   static constexpr unsigned kDirBits = 12;

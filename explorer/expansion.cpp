@@ -73,15 +73,18 @@ bool Expander::accesses_conflict(Transition a, Transition b) const {
 }
 
 // Two accesses to one variable in enabled transitions never disable each
-// other, so b is enabled after a (its inputs are its own).
+// other, so b is enabled after a (its inputs are its own). The two orders
+// are compared as their rules leave the state, before any context leaves it
+// (C-FINISHED): a value that no transition can take any more still tells
+// them apart, as it did while it stayed.
 void Expander::fire_both(std::span<const Code> row, Transition a, Transition b, std::vector<Row>& out) {
   out.clear();
   const auto first = firings.find(row, a);
   for (std::size_t ra = 0; ra < first.results; ++ra) {
-    firings.fire(row, first, ra, mid_);
+    firings.fire(row, first, ra, mid_, false);
     const auto second = firings.find(mid_, b);
     for (std::size_t rb = 0; rb < second.results; ++rb) {
-      firings.fire(mid_, second, rb, out.emplace_back());
+      firings.fire(mid_, second, rb, out.emplace_back(), false);
       while (!out.back().empty() && out.back().back() == kEmptyCode) out.back().pop_back();  // rows compare padded
     }
   }

@@ -25,7 +25,7 @@ const Firings::Frame& Firings::new_frame(Transition t) {
     for (auto e : *edges) {
       const auto slot = sem_.out_slot(e, t.context);
       f.writes.push_back(codec_.column(slot));
-      if (slot.context != t.context && ctx.beyond(slot.context, bounds_)) {
+      if (slot.context != t.context && ctx.beyond(slot.context, bounds_)) {  // C-DEPTH
         f.beyond.push_back(f.writes.back());
         f.beyond_frame = ctx[slot.context].frame;
       }
@@ -56,7 +56,7 @@ bool Firings::dead(std::span<const Code> row, Transition t) const {
   return false;
 }
 
-FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row& out) {
+FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row& out, bool finish) {
   const auto& e = effects_[found.effect];
   const auto& f = *e.frame;
   if (out.data() != row.data()) out.assign(row.begin(), row.end());
@@ -64,6 +64,11 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
   const auto* w = writes_.data() + e.writes + r * f.writes.size();
   for (std::size_t i = 0; i < f.writes.size(); ++i) out[f.writes[i]] = w[i];
   out[f.record.column] |= f.record.mask;
+  if (finish && sem_.program().frames().size() > 1) {
+    // C-FINISHED: the contexts no token can reach any more leave the state.
+    sem_.touched(e.t, work_);
+    sem_.finished(view(out), work_, [&](ContextId c) { codec_.leave(out, c); });
+  }
   return e.exceeds;
 }
 
@@ -117,7 +122,7 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
   Row before(row.begin(), row.end()), next;
   before.resize(std::max<std::size_t>(before.size(), f.end), kEmptyCode);
   std::vector<bool> in_frame;
-  for (const auto& succ : sem_.fire(s, t)) {
+  for (const auto& succ : sem_.apply(s, t)) {
     codec_.pack(succ, next);
     const auto width = std::max(next.size(), before.size());
     before.resize(width, kEmptyCode);

@@ -48,11 +48,12 @@ class Firings {
   // caller that knows its next lookups before it makes them (a state's
   // moves). Computes t's frame on first use, as find would.
   void prefetch(std::span<const Code> row, Transition t);
-  // Writes the r-th result of firing `found` in row to out (out may be row).
-  // Precondition: row holds what find() read (it is that row, or a copy).
-  // Returns the loop or function frame of the context beyond the bounds it
-  // starts, if any (exceeds).
-  FrameId fire(std::span<const Code> row, Found found, std::size_t r, Row& out);
+  // Writes the r-th result of firing `found` in row to out (out may be row),
+  // without the contexts that leave it (C-FINISHED), unless `finish` is
+  // false. Precondition: row holds what find() read (it is that row, or a
+  // copy). Returns the loop or function frame of the context beyond the
+  // bounds it starts, if any (exceeds).
+  FrameId fire(std::span<const Code> row, Found found, std::size_t r, Row& out, bool finish = true);
   // Semantics::overwrites of t, enabled in row.
   bool overwrites(std::span<const Code> row, Transition t) { return effect(row, t).overwrites; }
   // Whether t fires with a DEAD input (C-DEAD): then it accesses no variable.
@@ -121,6 +122,7 @@ class Firings {
   std::vector<Code> keys_, writes_;
   std::vector<std::uint64_t> slots_ = std::vector<std::uint64_t>(256, 0);
   Row padded_;  // a row shorter than a frame, padded with EMPTY
+  std::vector<ContextId> work_;  // fire(): the contexts that may leave
 };
 
 }  // namespace tfsem::explorer

@@ -111,6 +111,7 @@ void Writer::state(const State& s) {
   });
   u32(static_cast<std::uint32_t>(fired.size()));
   for (auto t : fired) transition(t);
+  u32(s.retired);
 }
 
 void Reader::raw(void* p, std::size_t n) {
@@ -230,6 +231,7 @@ State Reader::state() {
     s.put({edge, c}, content());
   }
   for (auto n = u32(); n > 0; --n) s.fired.insert(transition());
+  s.retired = u32();
   return s;
 }
 

@@ -202,21 +202,21 @@ bool Propagator::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
     return true;
   }
   const auto a = at_once_[n];
-  if ((a & kConstant) != 0) {  // S-FUNCTION, f of no arguments: its tuple
+  if ((a & kConstant) != 0) {  // S-FN-1..3, f of no arguments: its tuple
     s.shape = Sent::constant;
     s.constants = &host_constants_[c.constant - 1];
   } else if (c.kind == OpKind::switch_) {  // C-SWITCH: the data input on output 1 when true, on 0 when false
     s.shape = Sent::one;
     s.k = input(1).scalar()->boolean ? 1 : 0;
     s.v = std::move(input(0));
-  } else if ((a & kScalar) != 0) {  // S-FUNCTION on two unboxed scalars
+  } else if ((a & kScalar) != 0) {  // S-FN-1..3 on two unboxed scalars
     const auto r = apply_binary(*c.fn, *input(0).scalar(), *input(1).scalar());
     if (!r) return false;  // not a scalar of theirs: the kernel, as a task
     input(0) = Token{};
     input(1) = Token{};
     s.v = Token(*r);
   } else {
-    s.v = std::move(input(0));  // a forwarder: S-FUNCTION, f the identity; C-RETURN
+    s.v = std::move(input(0));  // a forwarder: S-FN-1..3, f the identity; C-RETURN
   }
   return true;
 }

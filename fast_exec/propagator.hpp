@@ -65,11 +65,11 @@ enum AtOnce : std::uint8_t {
   kWhenDead = 1,   // C-DEAD: DEAD on every output (not a Merge, Enter, Exit or NextIteration, which have their own);
                    // C-CALL-DEAD for a Call whose site has no instance: DEAD on its control outputs
   kForwarder = 2,  // live too: Identity, Copy, LoopCond, RefIdentity or Return (C-RETURN) with one data input
-                   // (S-FUNCTION, f the identity): its token on every data output, GO on every control output
+                   // (S-FN-1..3, f the identity): its token on every data output, GO on every control output
   kMerge = 4,      // a Merge (C-MERGE, C-MERGE-DEAD): always at once
-  kConstant = 8,   // live too: a constant on the host (S-FUNCTION, f of no arguments): its tokens, copied
+  kConstant = 8,   // live too: a constant on the host (S-FN-1..3, f of no arguments): its tokens, copied
   kScalar = 16,    // live too when the arguments are scalars: a binary function on the host with a scalar
-                   // kernel (S-FUNCTION), or a Switch whose predicate is a boolean (C-SWITCH)
+                   // kernel (S-FN-1..3), or a Switch whose predicate is a boolean (C-SWITCH)
   kCall = 32,      // live too on one thread (no locks), when it is not the last of its site's Calls to come
                    // (C-CALL): its argument into the callee's instance, which cannot complete before that last one
 };

@@ -72,7 +72,7 @@ class Contexts {
     const auto& e = (*this)[c];
     return e.depth > 0 && e.calls > (*this)[e.parent].calls;
   }
-  // Whether c's innermost entry goes past the bounds.
+  // C-DEPTH: whether c's innermost entry goes past the bounds.
   [[nodiscard]] bool beyond(ContextId c, const Bounds& b) const {
     const auto& e = (*this)[c];
     return e.depth > 0 && (is_call(c) ? e.calls > b.max_depth : e.iteration >= b.max_iterations);

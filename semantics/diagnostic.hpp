@@ -8,7 +8,7 @@
 namespace tfsem {
 
 struct Diagnostic {
-  std::string rule;     // a stable id from specs/semantics.md, e.g. "G-ARITY-READ"
+  std::string rule;     // a stable id from specs/semantics.md, e.g. "G-ARITY"
   std::string where;    // a JSON path such as "/nodes/3", or "" when none applies
   std::string subject;  // "node 'w'", "edge 'e1'", "variable 'x'", or ""
   std::string message;

@@ -23,8 +23,10 @@ namespace tfsem {
 struct FrameInstance {
   ContextId parent;
   FrameId frame;
-  std::vector<ContextId> iterations;  // iteration i's context at index i
-  std::uint32_t done = 0;             // C-DONE: iterations 0 .. done-1 are done
+  // Its iterations in the state, in order: iteration 0, then those that have
+  // not left it (C-FINISHED), which follow without a gap.
+  std::vector<ContextId> iterations;
+  std::uint32_t done = 0;  // C-DONE: iterations[0 .. done-1] (and those that left) are done
   [[nodiscard]] bool complete() const { return done == iterations.size(); }
 };
 

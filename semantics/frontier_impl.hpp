@@ -58,9 +58,10 @@ void Semantics::frontier(const View& v, Frontier& out) const {
       const bool call = p.frame(frame).kind == Frame::Kind::function;
       if (call || out.instances.empty() || out.instances.back().parent != parent || out.instances.back().frame != frame)
         out.instances.push_back({parent, frame, {}, 0});
-      // Iteration i + 1 is created from iteration i, which keeps its fired records.
-      if (!call && out.instances.back().iterations.size() != iteration)
-        throw std::logic_error("frontier: a frame instance with a missing iteration");
+      // Iteration 0 stays as long as its instance (C-FINISHED): the later
+      // iterations that left are a gap after it.
+      if (!call && out.instances.back().iterations.empty() && iteration != 0)
+        throw std::logic_error("frontier: a frame instance without its iteration 0");
       out.instances.back().iterations.push_back(c);
     }
   }
@@ -88,10 +89,14 @@ void Semantics::visit(const View& v, ContextId c, bool started, Frontier& out) c
       continue;
     }
     const bool entered = std::all_of(frame.enters.begin(), frame.enters.end(), [&](NodeId e) { return v.fired(e, c); });
+    // Iterations before inst.iterations[done] are done; those that left the
+    // state (C-FINISHED) were done, and are not in inst.iterations.
     std::uint32_t done = 0;
     for (std::uint32_t j = 0; j < inst.iterations.size(); ++j) {
-      // C-BOUND: "at most parallel_iterations iterations of a frame are in flight".
-      const bool started_j = started && j < done + frame.parallel_iterations;
+      // C-BOUND: "at most parallel_iterations iterations of a frame are in
+      // flight": those before the first one not done plus P.
+      const bool started_j =
+          started && ctx[inst.iterations[j]].iteration < ctx[inst.iterations[done]].iteration + frame.parallel_iterations;
       const auto had = out.enabled.size();
       visit(v, inst.iterations[j], started_j, out);
       const bool busy = out.enabled.size() > had;

@@ -240,7 +240,7 @@ class ProgramBuilder {
         error("G-UNIQUE", v.where, "variable '" + v.name + "'", "declared twice");
         continue;
       }
-      // Footnote 4/6: an uninitialized variable holds the error "not properly initialized".
+      // V-UNINIT (footnotes 4, 6): an uninitialized variable holds the error "not properly initialized".
       p_->vars_.push_back({v.name,
                            v.init ? *v.init
                                   : Tensor::error(ErrorKind::uninitialized, "variable '" + v.name + "' is not initialized"),

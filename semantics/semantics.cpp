@@ -9,18 +9,6 @@ namespace tfsem {
 
 namespace {
 
-// The Semantics' view of a State (frontier.hpp).
-struct StateView {
-  const State& s;
-  [[nodiscard]] Holds holds(Slot slot) const { return s.holds(slot.edge, slot.context); }
-  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return s.has_fired(n, c); }
-  template <class F>
-  void contexts(F&& f) const {
-    for (const auto& entry : s.in_transit) f(entry.first.context);
-    for (const auto& t : s.fired) f(t.context);
-  }
-};
-
 bool once_per_instance(const Node& n) {
   return rules::with_rule(n.op.kind, [](auto r) { return decltype(r)::kOncePerInstance; });
 }
@@ -121,7 +109,7 @@ std::vector<Blocker> Semantics::why_not_enabled(const State& s, Transition t) co
       const auto* inst = f.instance(ctx[c].parent, ctx[c].frame);
       out.push_back({{}, "iteration " + std::to_string(ctx[c].iteration) + " of loop '" + frame.name +
                              "' has not started: parallel_iterations is " + std::to_string(frame.parallel_iterations) +
-                             " and iteration " + std::to_string(inst ? inst->done : 0) + " is not done (C-BOUND)"});
+                             " and iteration " + std::to_string(inst ? ctx[inst->iterations[inst->done]].iteration : 0) + " is not done (C-BOUND)"});
       return out;
     }
   }

@@ -67,6 +67,18 @@ using Successors = boost::container::small_vector<State, 1>;
 
 class Dependence;
 
+// The Semantics' view of a State (frontier.hpp).
+struct StateView {
+  const State& s;
+  [[nodiscard]] Holds holds(Slot slot) const { return s.holds(slot.edge, slot.context); }
+  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return s.has_fired(n, c); }
+  template <class F>
+  void contexts(F&& f) const {
+    for (const auto& entry : s.in_transit) f(entry.first.context);
+    for (const auto& t : s.fired) f(t.context);
+  }
+};
+
 class Semantics {
  public:
   explicit Semantics(std::shared_ptr<const Program> program, Options options = {});
@@ -121,8 +133,23 @@ class Semantics {
   [[nodiscard]] bool enabled(const State& s, Transition t) const;
   [[nodiscard]] std::vector<Transition> enabled_transitions(const State& s) const { return frontier(s).enabled; }
   [[nodiscard]] std::vector<Blocker> why_not_enabled(const State& s, Transition t) const;
-  // The states s' that firing t in s can cause. Precondition: enabled(s, t).
+  // The states s' that firing t in s can cause, without the contexts that
+  // leave them (C-FINISHED). Precondition: enabled(s, t).
   [[nodiscard]] Successors fire(const State& s, Transition t) const;
+  // The rule of t's operation alone: s' with every context s had (S-FRAME
+  // holds: only t's slots, t's record and VarValue(x) change). Precondition:
+  // t is enabled in s, which is not checked: s may hold t's inputs alone.
+  [[nodiscard]] Successors apply(const State& s, Transition t) const;
+
+  // ---- C-FINISHED (finished_impl.hpp). ----
+  // The contexts a firing of t may let go (its own, those of its inputs and
+  // outputs), into out.
+  void touched(Transition t, std::vector<ContextId>& out) const;
+  // Calls leave(c) for each context among `work`, and each that their
+  // departure lets go, that no token can reach any more, in turn, with v
+  // seeing each departure. Empties work.
+  template <class View, class Leave>
+  void finished(const View& v, std::vector<ContextId>& work, Leave&& leave) const;
   // S-TERMINAL: no transition is enabled.
   [[nodiscard]] bool terminal(const State& s) const { return enabled_transitions(s).empty(); }
   // S-STUCK: in terminal state s, the transitions that never fired in a
@@ -160,8 +187,16 @@ class Semantics {
 
   template <class View>
   void visit(const View& v, ContextId c, bool started, Frontier& out) const;
+  // Every node recorded in c has fired, nothing is nested in c, and c holds
+  // no token a transition could still take (finished_impl.hpp).
+  template <class View>
+  [[nodiscard]] bool quiet(const View& v, ContextId c) const;
+  // Whether no transition can take the token (h) in slot (d, c) any more.
+  template <class View>
+  [[nodiscard]] bool unreachable(const View& v, EdgeId d, ContextId c, Holds h) const;
 };
 
 }  // namespace tfsem
 
 #include "semantics/frontier_impl.hpp"
+#include "semantics/finished_impl.hpp"

@@ -22,6 +22,7 @@ std::size_t State::hash() const {
   for (const auto& [slot, c] : in_transit)
     h = hash_combine(hash_combine(h, std::size_t{slot.edge.value} << 32 | slot.context.value), hash_content(c));
   for (const auto& t : fired) h = hash_combine(h, std::hash<Transition>{}(t));
+  if (retired != 0) h = hash_combine(h, retired);
   return h;
 }
 

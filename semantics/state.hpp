@@ -19,10 +19,14 @@ namespace tfsem {
 
 class Program;
 
+// S-STATE, C-STATE: VarValue, InTransit, and the fired records.
 struct State {
   std::vector<Tensor> var_value;                                 // VarValue, indexed by VarId
   boost::container::flat_map<Slot, Content> in_transit;         // InTransit; EMPTY slots are absent
   boost::container::flat_set<Transition> fired;                 // (n, c): n has fired in context c
+  // C-FINISHED: how many fired records left the state with their contexts.
+  // With the records it keeps, it counts the firings that led to the state.
+  std::uint32_t retired = 0;
 
   // InTransit(e) in context c: EMPTY when nothing is there.
   [[nodiscard]] const Content& at(EdgeId e, ContextId c = kRootContext) const;

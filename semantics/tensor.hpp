@@ -60,6 +60,7 @@ using Storage = std::variant<Buffer<float>, Buffer<double>, Buffer<std::int32_t>
 enum class ErrorKind : std::uint8_t { uninitialized, shape_mismatch, dtype_mismatch, domain, resource_exhausted };
 std::string_view error_kind_name(ErrorKind k);
 
+// V-TENSORS: an element of Tensors: a dense tensor, a symbolic term, or an error.
 class Tensor {
  public:
   struct Dense {

@@ -50,7 +50,8 @@ struct Merge : OpRule {
 
   // Whether a Merge waits for input d in context c: a loop's Merge takes the
   // value entering the loop in iteration 0 and its NextIteration's after; a
-  // function's Merge takes the argument of the Call whose site made the call.
+  // function's Merge takes the argument of the Call whose site made the call
+  // (C-CALL-MERGE).
   static bool waits_for(const Semantics& sem, EdgeId d, ContextId c) {
     const auto& e = sem.program().edge(d);
     if (e.call) return sem.site(e.src) == sem.contexts()[c].iteration;

@@ -2,6 +2,8 @@
 // small inline graphs and on the shipped models.
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "semantics/diagnostic.hpp"
 #include "support/graphs.hpp"
 
@@ -38,12 +40,30 @@ State fire1(const Semantics& sem, const State& s, const std::string& step) {
   return next[0];
 }
 
-// Fires the first enabled transition until none is left.
+// Fires the first enabled transition until none is left, calling
+// visit(t, s') after each firing.
+template <class Visit>
+State walk(const Semantics& sem, State s, Visit&& visit) {
+  for (auto enabled = sem.enabled_transitions(s); !enabled.empty(); enabled = sem.enabled_transitions(s)) {
+    s = sem.fire(s, enabled.front())[0];
+    visit(enabled.front(), s);
+  }
+  return s;
+}
+
 State to_end(const Semantics& sem, State s = {}) {
   if (s.var_value.empty() && s.in_transit.empty()) s = sem.initial();
-  for (auto enabled = sem.enabled_transitions(s); !enabled.empty(); enabled = sem.enabled_transitions(s))
-    s = sem.fire(s, enabled.front())[0];
-  return s;
+  return walk(sem, std::move(s), [](Transition, const State&) {});
+}
+
+// The contexts other than the root that hold anything in s.
+std::set<ContextId> contexts_in(const State& s) {
+  std::set<ContextId> out;
+  for (const auto& [slot, c] : s.in_transit)
+    if (slot.context != kRootContext) out.insert(slot.context);
+  for (const auto& t : s.fired)
+    if (t.context != kRootContext) out.insert(t.context);
+  return out;
 }
 
 }  // namespace
@@ -142,21 +162,61 @@ TEST_CASE("C-ENTER and C-SLOT: Enter puts its input in iteration 0 of the frame;
 TEST_CASE("C-ENTER-CONST: a constant Enter's value serves every iteration and is never consumed") {
   const Semantics sem(test::program_file("models/thesis-figure-4-while.json"));
   const auto& p = sem.program();
-  const auto limit = *p.find_node("enter_limit");
-  const auto s = to_end(sem);
-  const auto iteration0 = sem.contexts().child(kRootContext, *p.find_frame("while"), 0);
-  CHECK(content_to_string(p, s.at(p.node(limit).out[0], iteration0)) == "i32:10");  // read by 11 iterations, still there
+  const auto limit = p.node(*p.find_node("enter_limit")).out[0];
+  const auto frame = *p.find_frame("while");
+  const auto iteration0 = sem.contexts().child(kRootContext, frame, 0);
+  const auto last = sem.contexts().child(kRootContext, frame, 10);
+  int served = 0;
+  const auto s = walk(sem, sem.initial(), [&](Transition t, const State& now) {
+    if (t.node != *p.find_node("less") || now.holds(limit, iteration0) != Holds::live) return;
+    ++served;  // read, and still there
+    if (t.context == last) CHECK(content_to_string(p, now.at(limit, iteration0)) == "i32:10");
+  });
+  CHECK(served == 11);
   CHECK(text(sem, s, "i") == "i32:10");
+  // C-FINISHED: once the loop is over, its instance leaves the state, invariant included.
+  CHECK(s.holds(limit, iteration0) == Holds::empty);
 }
 
 TEST_CASE("C-NEXT: NextIteration carries its value to the next iteration; C-NEXT-DEAD: DEAD stops there") {
   const Semantics sem(test::program_file("models/thesis-figure-4-while.json"));
-  const auto s = to_end(sem);
   const auto frame = *sem.program().find_frame("while");
-  // Iterations 0..10 exist: iteration 10's predicate is false, its NextIteration got DEAD and produced nothing.
-  CHECK(s.has_fired(*sem.program().find_node("next_0"), sem.contexts().child(kRootContext, frame, 10)));
-  CHECK_FALSE(s.has_fired(*sem.program().find_node("merge_0"), sem.contexts().child(kRootContext, frame, 11)));
+  const auto next = *sem.program().find_node("next_0"), merge = *sem.program().find_node("merge_0");
+  std::set<std::uint32_t> nexts, merges;
+  const auto s = walk(sem, sem.initial(), [&](Transition t, const State&) {
+    if (t.node == next) nexts.insert(sem.contexts()[t.context].iteration);
+    if (t.node == merge) merges.insert(sem.contexts()[t.context].iteration);
+  });
+  // Iterations 0..10 ran: iteration 10's predicate is false, its NextIteration
+  // got DEAD and produced nothing, so no iteration 11 began.
+  CHECK(nexts.size() == 11);
+  CHECK(*nexts.rbegin() == 10);
+  CHECK(merges == nexts);
+  CHECK(sem.contexts()[sem.contexts().child(kRootContext, frame, 10)].iteration == 10);
   CHECK(sem.stuck(s).empty());
+}
+
+TEST_CASE("C-FINISHED: an iteration, a frame instance and a call leave the state once no token can reach them") {
+  // A loop: at most iteration 0 (its invariants), the running one and the next are in the state.
+  const Semantics loop(test::program_file("models/while-sum.json"));
+  std::size_t most = 0;
+  auto s = walk(loop, loop.initial(), [&](Transition, const State& now) { most = std::max(most, contexts_in(now).size()); });
+  CHECK(most <= 3);
+  CHECK(contexts_in(s).empty());
+  CHECK(text(loop, s, "sum") == "i32:55");
+  CHECK(loop.stuck(s).empty());
+  // What left is counted: every firing is a record the state keeps or a retired one.
+  CHECK(s.fired.size() + s.retired == 4 + 11 * 14 + 2);
+  // Nested loops and recursion end with the root alone too.
+  for (const char* model : {"models/nested-loops.json", "models/fib.json", "models/loop-in-function.json"}) {
+    const Semantics sem(test::program_file(model));
+    CHECK(contexts_in(to_end(sem)).empty());
+  }
+  // A stuck loop keeps what is stuck.
+  const Semantics stuck(test::program_file("tests/spin/graphs/loop-stuck.json"));
+  const auto end = to_end(stuck);
+  CHECK_FALSE(stuck.stuck(end).empty());
+  CHECK_FALSE(contexts_in(end).empty());
 }
 
 TEST_CASE("C-EXIT: an Exit delivers its loop's value to the parent context once") {
@@ -204,12 +264,11 @@ TEST_CASE("C-BOUND and C-DONE: with parallel_iterations 1, iteration 1 starts on
 
 TEST_CASE("C-ONCE: each node fires at most once in each context, and in every context of its frame that exists") {
   const Semantics sem(test::program_file("models/nested-loops.json"));
-  const auto s = to_end(sem);
-  CHECK(text(sem, s, "n") == "i32:4");
-  CHECK(sem.stuck(s).empty());
   const auto inner = *sem.program().find_node("inner_add_n");
   int fired = 0;
-  for (const auto& t : s.fired) fired += t.node == inner;
+  const auto s = walk(sem, sem.initial(), [&](Transition t, const State&) { fired += t.node == inner; });
+  CHECK(text(sem, s, "n") == "i32:4");
+  CHECK(sem.stuck(s).empty());
   // Live in outer:0,inner:0 .. outer:1,inner:1; dead in each inner loop's last
   // iteration (inner:2), and in the inner loop entered, dead, in the outer
   // loop's last iteration (outer:2,inner:0).
@@ -271,16 +330,19 @@ TEST_CASE("C-STATE: InTransit maps an edge in a context, so one edge holds a tok
                           "next_0[while:1]");
   const auto to_exit = p.node(*p.find_node("switch_0")).out[0];
   CHECK(is_dead(s.at(to_exit, iteration(0))));
-  CHECK(is_dead(s.at(to_exit, iteration(1))));
   CHECK(is_empty(s.at(to_exit, iteration(2))));
   CHECK(is_empty(s.at(to_exit, kRootContext)));
   CHECK(content_to_string(p, s.at(p.node(*p.find_node("next_0")).out[0], iteration(2))) == "i32:2");
   const auto merge = *p.find_node("merge_0");
   CHECK(s.has_fired(merge, iteration(0)));
-  CHECK(s.has_fired(merge, iteration(1)));
   CHECK_FALSE(s.has_fired(merge, iteration(2)));
   CHECK_FALSE(s.has_fired(merge, kRootContext));
-  CHECK(s.fired.size() == 19);  // one record per step
+  // Iteration 1 is over and iteration 2 has begun: it left the state
+  // (C-FINISHED), its DEAD token for the Exit and its 8 records with it.
+  CHECK(is_empty(s.at(to_exit, iteration(1))));
+  CHECK_FALSE(s.has_fired(merge, iteration(1)));
+  CHECK(s.retired == 8);
+  CHECK(s.fired.size() + s.retired == 19);  // one record per step
 }
 
 TEST_CASE("C-ENABLED: (n, c) fires when c exists, n has not fired in c, and n's inputs hold contents in c") {
