@@ -152,12 +152,12 @@ struct Cut {
 
 // One shard per thread (a power of two). A thread that ends its merge
 // before another takes the step's expansions, so no thread waits for a
-// larger shard; and every shard costs work of its own (its dictionaries, its
-// layouts, its memo of recent arrivals, its data moving between cores): on
-// two threads, two shards took 4 to 5% less time than four on lost-update-8
-// and on lost-update-6 unreduced (docs/explorer.md). One shard with two
-// threads leaves all the merge to one of them, which the searches whose
-// merge is most of the work wait for (8 to 13% slower).
+// larger shard, and more shards than threads would only add the work every
+// shard costs of its own (its dictionaries, its layouts, its memo of recent
+// arrivals, its data moving between cores). Fewer shards than threads would
+// leave the merge, the step's critical path, to some threads alone, which
+// the searches whose merge is most of the work wait for (docs/explorer.md,
+// "Shards").
 unsigned shards_for(unsigned threads) { return std::min(64U, std::bit_ceil(std::max(1U, threads))); }
 
 // States are expanded in order of how many firings reach them (every path to a

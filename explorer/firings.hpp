@@ -54,7 +54,7 @@ class Firings {
   // copy). Returns the loop or function frame of the context beyond the
   // bounds it starts, if any (exceeds).
   FrameId fire(std::span<const Code> row, Found found, std::size_t r, Row& out, bool finish = true);
-  // Semantics::overwrites of t, enabled in row.
+  // Dependence::overwrites of t, enabled in row.
   bool overwrites(std::span<const Code> row, Transition t) { return effect(row, t).overwrites; }
   // Whether t fires with a DEAD input (C-DEAD): then it accesses no variable.
   [[nodiscard]] bool dead(std::span<const Code> row, Transition t) const;

@@ -1,5 +1,5 @@
 // The visited states of explore.cpp's search, split by hash into shards
-// (issue 17's parallel merge): each shard is a Visited store of its own, so
+// for a parallel merge: each shard is a Visited store of its own, so
 // threads merge into different shards at once, without locks. A state's
 // index tells its shard (the low bits) and its index there.
 //

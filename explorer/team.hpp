@@ -1,12 +1,12 @@
 // The search's threads: the calling one and size - 1 helpers, which run one
-// job at a time, all of them together. A search runs thousands of jobs (a
-// step and a take-out per chunk of 4,096 states, about 2 ms each on
-// lost-update-8), with a little work on the calling thread alone between them.
-// Between jobs a helper spins for a while before it sleeps, and so does the
-// caller waiting for the helpers: on this project's virtual machines a thread
-// that sleeps takes 30 to 40 us to wake, and each job paid that once, for a
-// helper that started late (docs/explorer.md, "Two threads"). A team with
-// more threads than the machine has cores never spins.
+// job at a time, all of them together. A search runs thousands of short jobs
+// (a step and a take-out per chunk of 4,096 states), with a little work on
+// the calling thread alone between them. Between jobs a helper spins for a
+// while before it sleeps, and so does the caller waiting for the helpers: a
+// thread that sleeps takes tens of microseconds to wake on a virtual
+// machine, which every job would otherwise pay for a helper that starts late
+// (docs/explorer.md, "The team"). A team with more threads than the machine
+// has cores never spins.
 #pragma once
 
 #include <atomic>

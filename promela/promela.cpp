@@ -578,7 +578,7 @@ class ControlFlowExporter {
     const auto& nd = node(n);
     return u_.of_frame(nd.op.kind == OpKind::exit ? p_.frame(nd.frame).parent : nd.frame);
   }
-  // Semantics::expected: a loop's Merge waits for the entering value in
+  // rules::Merge::waits_for: a loop's Merge waits for the entering value in
   // iteration 0 and for its NextIteration's after.
   [[nodiscard]] bool expected(NodeId m, EdgeId d, int c) const {
     const auto& in = node(m).in;
@@ -654,7 +654,7 @@ class ControlFlowExporter {
     return all_of(terms);
   }
 
-  // Semantics::exit_input_dead: everything is there, and the data or a control input is DEAD.
+  // rules::Exit::input_dead: everything is there, and the data or a control input is DEAD.
   [[nodiscard]] std::string exit_input_dead(NodeId x, int c) const {
     const auto& nd = node(x);
     std::vector<std::string> terms{nonempty(nd.in[0], c)}, dead{holds(nd.in[0], c, "DEAD")};

@@ -1,4 +1,5 @@
-// Export of a graph to Promela for SPIN (issue: the explorer's peer).
+// Export of a graph to Promela for SPIN, the explorer's peer in the
+// agreement test and the benchmark.
 //
 // Section 3 graphs (no control flow): each node is one process whose single
 // firing is one atomic guarded step, enabled exactly when S-ENABLED says:

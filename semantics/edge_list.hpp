@@ -2,7 +2,7 @@
 // incoming or outgoing control edges). Most nodes have one or two of each
 // sort: two are held in place, more in a block of their own. It is 16 bytes
 // where a boost small_vector<EdgeId, 2> is 32, and a million-node Program
-// holds four million of them (64 MB less, in a Node of 144 bytes).
+// holds four million of them (four in each Node): 64 MB less.
 #pragma once
 
 #include "semantics/ids.hpp"

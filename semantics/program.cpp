@@ -468,7 +468,7 @@ class ProgramBuilder {
   void add_edges() {
     NameIndex fetches;  // the output edges by fetch name
     // Sized for an output edge a node: 16 MiB for a million nodes, where
-    // sizing it for their three million edges took 64. A graph with more
+    // sizing it for their three million edges would take 64. A graph with more
     // output edges (dangling control edges count) grows it as they come.
     fetches.reserve(p_->spec_.nodes.size());
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch; };
