@@ -1,6 +1,7 @@
 #include "explorer/codec.hpp"
 
 #include <algorithm>
+#include <map>
 #include <bit>
 #include <cstdint>
 
@@ -12,13 +13,9 @@ namespace tfsem::explorer {
 
 namespace {
 constexpr Code kFirstVar = 3;  // codes: EMPTY, GO, DEAD, variable handles, then tensors
-constexpr std::size_t kDirChunks = std::size_t{1} << 12;
 }  // namespace
 
-Codec::Codec(const Semantics& sem)
-    : sem_(sem),
-      vars_(sem.program().variables().size()),
-      directory_(std::make_unique<std::atomic<std::atomic<std::uint32_t>*>[]>(kDirChunks)) {
+Codec::Codec(const Semantics& sem) : sem_(sem), vars_(sem.program().variables().size()) {
   const auto& p = sem.program();
   slot_offset_.resize(p.edges().size());
   record_base_.resize(p.nodes().size());
@@ -31,9 +28,8 @@ Codec::Codec(const Semantics& sem)
     }
     block_size_.push_back(static_cast<std::uint32_t>(frame.slots.size() + (frame.records.size() + 7) / 8));
   }
-  blocks_.push_back({kRootContext, static_cast<std::uint32_t>(vars_), block_size_[0]});
-  width_ = vars_ + block_size_[0];
-  if (p.frames().size() > 1) retired_ = static_cast<std::uint32_t>(width_++);
+  fixed_ = vars_ + block_size_[0];
+  if (p.frames().size() > 1) retired_ = static_cast<std::uint32_t>(fixed_++);
 }
 
 void Codec::shape(std::span<const Code> row, std::string& out) const {
@@ -64,42 +60,60 @@ void Codec::shape(std::span<const Code> row, std::string& out) const {
   std::fill(shape + n, shape + size, static_cast<char>(kEmptyCode));
 }
 
-std::uint32_t Codec::block(ContextId c) {
-  if (const auto col = find(c, 0); col != kNone) return col;
-  const std::lock_guard lock(mutex_);
-  auto& chunk = directory_[c.index() >> kDirBits];
-  if (chunk.load(std::memory_order_relaxed) == nullptr) {
-    owned_chunks_.push_back(std::make_unique<std::atomic<std::uint32_t>[]>(kDirChunk));
-    chunk.store(owned_chunks_.back().get(), std::memory_order_release);
-  }
-  auto& entry = chunk.load(std::memory_order_relaxed)[c.index() & (kDirChunk - 1)];
-  if (const auto start = entry.load(std::memory_order_relaxed); start != 0) return start - 1;
-  const auto start = static_cast<std::uint32_t>(width_.load(std::memory_order_relaxed));
-  const auto size = block_size_[sem_.contexts()[c].frame.index()];
-  blocks_.push_back({c, start, size});
-  width_.store(start + size, std::memory_order_release);
-  entry.store(start + 1, std::memory_order_release);
-  return start;
+std::size_t Codec::entry_at(std::span<const Code> row, ContextId c) const {
+  auto at = fixed_;
+  while (at < row.size() && row[at] != 0 && row[at] < c.value) at += 1 + size_of(row[at]);
+  return std::min(at, row.size());
 }
 
-std::uint32_t Codec::column(Slot s) { return block(s.context) + slot_offset_[s.edge.index()]; }
+void Codec::put(Row& row, Slot s, Code code) const {
+  if (row.size() < fixed_) row.resize(fixed_, kEmptyCode);
+  auto start = block(row, s.context);
+  if (start == kNone) {
+    if (code == kEmptyCode) return;
+    const auto at = entry_at(row, s.context);
+    row.insert(row.begin() + static_cast<std::ptrdiff_t>(at), 1 + size_of(s.context.value), kEmptyCode);
+    row[at] = s.context.value;
+    start = static_cast<std::uint32_t>(at + 1);
+  }
+  const auto col = std::size_t{start} + slot_offset_[s.edge.index()];
+  if (col >= row.size()) row.resize(start + size_of(row[start - 1]), kEmptyCode);  // a block cut short
+  row[col] = code;
+}
 
-Codec::Bit Codec::record(NodeId n, ContextId c) {
+void Codec::record(Row& row, NodeId n, ContextId c) const {
+  if (row.size() < fixed_) row.resize(fixed_, kEmptyCode);
+  auto start = block(row, c);
+  if (start == kNone) {
+    const auto at = entry_at(row, c);
+    row.insert(row.begin() + static_cast<std::ptrdiff_t>(at), 1 + size_of(c.value), kEmptyCode);
+    row[at] = c.value;
+    start = static_cast<std::uint32_t>(at + 1);
+  }
   const auto k = record_offset_[n.index()];
-  return {block(c) + record_base_[n.index()] + k / 8, Code{1} << (k % 8)};
+  const auto col = std::size_t{start} + record_base_[n.index()] + k / 8;
+  if (col >= row.size()) row.resize(start + size_of(row[start - 1]), kEmptyCode);
+  row[col] |= Code{1} << (k % 8);
+}
+
+void Codec::trim(Row& row, ContextId c) const {
+  if (c == kRootContext) return;
+  const auto start = block(row, c);
+  if (start == kNone) return;
+  const auto end = std::min<std::size_t>(start + size_of(c.value), row.size());
+  if (std::any_of(row.begin() + start, row.begin() + static_cast<std::ptrdiff_t>(end), [](Code x) { return x != kEmptyCode; })) return;
+  row.erase(row.begin() + start - 1, row.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
 void Codec::leave(Row& row, ContextId c) const {
-  const auto start = find(c, 0);
-  if (start == kNone || start >= row.size()) return;
-  const auto f = sem_.contexts()[c].frame;
-  const auto& frame = sem_.program().frame(f);
-  const auto end = std::min<std::size_t>(start + block_size_[f.index()], row.size());
+  const auto start = block(row, c);
+  if (start == kNone) return;
+  const auto& frame = sem_.program().frame(sem_.contexts()[c].frame);
+  const auto end = std::min<std::size_t>(start + size_of(c.value), row.size());
   Code retired = 0;
   for (auto col = start + frame.slots.size(); col < end; ++col) retired += static_cast<Code>(std::popcount(row[col]));
-  if (row.size() <= retired_) row.resize(retired_ + 1, kEmptyCode);
   row[retired_] += retired;
-  std::fill(row.begin() + start, row.begin() + static_cast<std::ptrdiff_t>(end), kEmptyCode);
+  row.erase(row.begin() + start - 1, row.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
 Code Codec::intern(const Tensor& t) {
@@ -113,12 +127,17 @@ Code Codec::intern(const Tensor& t) {
   return id;
 }
 
-Code Codec::encode(const Content& c) {
+Code Codec::encode_locked(const Content& c) {
   if (std::holds_alternative<Empty>(c)) return kEmptyCode;
   if (std::holds_alternative<Go>(c)) return kGoCode;
   if (std::holds_alternative<Dead>(c)) return kDeadCode;
   if (const auto* v = std::get_if<VarId>(&c)) return kFirstVar + v->value;
   return intern(std::get<Tensor>(c));
+}
+
+Code Codec::encode(const Content& c) {
+  const std::lock_guard lock(mutex_);
+  return encode_locked(c);
 }
 
 Content Codec::decode_locked(Code c) const {
@@ -135,17 +154,27 @@ Content Codec::decode(Code c) const {
 }
 
 void Codec::pack(const State& s, Row& row) {
-  // Columns first (they may add blocks, which takes the lock), then codes.
-  std::vector<std::pair<std::uint32_t, const Content*>> slots;
-  for (const auto& [slot, c] : s.in_transit) slots.emplace_back(column(slot), &c);
-  std::vector<Bit> bits;
-  for (const auto& t : s.fired) bits.push_back(record(t.node, t.context));
-  row.assign(width(), kEmptyCode);
+  // Each context's block, in the order of the contexts' ids.
+  std::map<ContextId, Row> blocks;
+  auto block_of = [&](ContextId c) -> Row& {
+    auto& b = blocks[c];
+    if (b.empty()) b.assign(c == kRootContext ? block_size_[0] : size_of(c.value), kEmptyCode);
+    return b;
+  };
+  block_of(kRootContext);
   const std::lock_guard lock(mutex_);
-  for (std::size_t x = 0; x < vars_; ++x) row[x] = intern(s.var_value[x]);
-  for (const auto& [col, c] : slots) row[col] = encode(*c);
-  for (const auto& b : bits) row[b.column] |= b.mask;
-  if (retired_ != kNone) row[retired_] = s.retired;
+  for (const auto& [slot, c] : s.in_transit) block_of(slot.context)[slot_offset_[slot.edge.index()]] = encode_locked(c);
+  for (const auto& t : s.fired) {
+    const auto k = record_offset_[t.node.index()];
+    block_of(t.context)[record_base_[t.node.index()] + k / 8] |= Code{1} << (k % 8);
+  }
+  row.clear();
+  for (std::size_t x = 0; x < vars_; ++x) row.push_back(intern(s.var_value[x]));
+  for (const auto& [c, b] : blocks) {
+    if (c != kRootContext) row.push_back(c.value);
+    row.insert(row.end(), b.begin(), b.end());
+    if (c == kRootContext && retired_ != kNone) row.push_back(s.retired);
+  }
 }
 
 State Codec::unpack(std::span<const Code> row) const {
@@ -153,20 +182,20 @@ State Codec::unpack(std::span<const Code> row) const {
   const auto& p = sem_.program();
   State s;
   s.var_value.reserve(vars_);
-  for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(row[x])));
+  for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(x < row.size() ? row[x] : kEmptyCode)));
   if (retired_ < row.size()) s.retired = row[retired_];
   std::vector<std::pair<Slot, Code>> slots;  // sorted as codes, decoded in order
   std::vector<Transition> fired;
-  for (std::size_t b = 0, n = blocks_.size(); b < n && blocks_[b].start < row.size(); ++b) {
-    const auto& block = blocks_[b];
-    const auto& frame = p.frame(sem_.contexts()[block.context].frame);
+  auto read = [&](ContextId c, std::size_t start) {
+    const auto& frame = p.frame(sem_.contexts()[c].frame);
     for (std::size_t i = 0; i < frame.slots.size(); ++i)
-      if (const auto col = block.start + i; col < row.size() && row[col] != kEmptyCode)
-        slots.emplace_back(Slot{frame.slots[i], block.context}, row[col]);
+      if (const auto col = start + i; col < row.size() && row[col] != kEmptyCode) slots.emplace_back(Slot{frame.slots[i], c}, row[col]);
     for (std::size_t i = 0; i < frame.records.size(); ++i)
-      if (const auto col = block.start + frame.slots.size() + i / 8; col < row.size() && (row[col] >> (i % 8) & 1U) != 0)
-        fired.push_back({frame.records[i], block.context});
-  }
+      if (const auto col = start + frame.slots.size() + i / 8; col < row.size() && (row[col] >> (i % 8) & 1U) != 0)
+        fired.push_back({frame.records[i], c});
+  };
+  read(kRootContext, vars_);
+  contexts(row, [&](ContextId c) { read(c, block(row, c)); });
   std::sort(slots.begin(), slots.end());
   std::sort(fired.begin(), fired.end());
   s.in_transit.reserve(slots.size());
@@ -175,11 +204,19 @@ State Codec::unpack(std::span<const Code> row) const {
   return s;
 }
 
-std::size_t Codec::bytes() const {
+State Codec::unpack(std::span<const Code> row, std::span<const Slot> slots) const {
   const std::lock_guard lock(mutex_);
-  // Each tensor's handle and its entries in both maps; the blocks and their directory.
-  return tensors_.size() * 96 + blocks_.bytes() + owned_chunks_.size() * kDirChunk * sizeof(std::uint32_t) +
-         sem_.contexts().bytes();
+  State s;
+  s.var_value.reserve(vars_);
+  for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(x < row.size() ? row[x] : kEmptyCode)));
+  for (const auto slot : slots)
+    if (const auto code = at(row, slot); code != kEmptyCode) s.in_transit.insert_or_assign(slot, decode_locked(code));
+  return s;
 }
 
+std::size_t Codec::bytes() const {
+  const std::lock_guard lock(mutex_);
+  // Each tensor's handle and its entries in both maps, and the contexts met.
+  return tensors_.size() * 96 + sem_.contexts().bytes();
+}
 }  // namespace tfsem::explorer

@@ -1,18 +1,21 @@
 // Packed states. Each content of a state (EMPTY, GO, DEAD, a variable handle,
 // a tensor) is one 32-bit code, every tensor interned once. A row holds
-// VarValue first, then one block of columns per execution context met so far:
-// a code for each edge whose tokens live in the context's frame (InTransit),
-// then the fired records of the nodes recorded there, eight to a code. The
-// root context's block comes first, so a graph without loops has the fixed
-// layout row[x] = VarValue(x), row[vars + e] = InTransit(e). Blocks are added
-// as contexts are met, so rows grow; a row shorter than another reads as if
-// padded with zeros (EMPTY, not fired). The codec is shared by the search's
-// threads: interning takes a lock, and column lookups are lock-free.
+// VarValue first, then the root context's block: a code for each edge whose
+// tokens live in the root frame (InTransit), then the fired records of the
+// nodes recorded there, eight to a code. So a graph without loops or calls has
+// the fixed layout row[x] = VarValue(x), row[vars + e] = InTransit(e). With
+// loops or calls, the number of retired records follows (State::retired),
+// then one entry per other context the state holds, in the order of their
+// ids: the context's id, then its block (its frame's slots and records). A
+// context is in the row exactly when its block holds anything, so a row is as
+// long as what the state holds, and a context that leaves (C-FINISHED) takes
+// its entry with it. Zeros after the last entry (a copy padded to a table's
+// width) read as the row's end. The codec is shared by the search's threads:
+// interning takes a lock, and reading a row takes none.
 #pragma once
 
 #include "semantics/semantics.hpp"
 
-#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <span>
@@ -42,80 +45,92 @@ class Codec {
 
   [[nodiscard]] const Semantics& semantics() const { return sem_; }
   [[nodiscard]] std::size_t vars() const { return vars_; }
-  // Columns allocated so far: the width of a row that has met every context.
-  [[nodiscard]] std::size_t width() const { return width_.load(std::memory_order_acquire); }
+  // The fixed part of every row: VarValue, the root block and, with loops
+  // or calls, the retired records.
+  [[nodiscard]] std::size_t width() const { return fixed_; }
   [[nodiscard]] static std::size_t column(VarId x) { return x.index(); }
-  // Slot s's column, adding its context's block when it has none.
-  std::uint32_t column(Slot s);
-  // The fired record (n, c): a column and a bit in it.
+  // Slot s's column, for s in the root context.
+  [[nodiscard]] std::uint32_t root_column(EdgeId e) const { return static_cast<std::uint32_t>(vars_) + slot_offset_[e.index()]; }
+  // The fired record (n, root context): a column and a bit in it.
   struct Bit {
     std::uint32_t column;
     Code mask;
   };
-  Bit record(NodeId n, ContextId c);
+  [[nodiscard]] Bit root_record(NodeId n) const {
+    const auto k = record_offset_[n.index()];
+    return {static_cast<std::uint32_t>(vars_) + record_base_[n.index()] + k / 8, Code{1} << (k % 8)};
+  }
   // Whether row has bit b set (a fired record).
   [[nodiscard]] static bool set(std::span<const Code> row, Bit b) { return b.column < row.size() && (row[b.column] & b.mask) != 0; }
 
-  // What row holds, without adding blocks (a context without a block holds nothing).
-  [[nodiscard]] Holds holds(std::span<const Code> row, Slot s) const {
-    const auto col = find(s.context, slot_offset_[s.edge.index()]);
-    const auto code = col < row.size() ? row[col] : kEmptyCode;
+  // Where context c's block starts in row; kNone when row does not hold c.
+  [[nodiscard]] std::uint32_t block(std::span<const Code> row, ContextId c) const {
+    if (c == kRootContext) return static_cast<std::uint32_t>(vars_);
+    for (auto at = fixed_; at < row.size() && row[at] != 0; at += 1 + size_of(row[at])) {
+      if (row[at] == c.value) return static_cast<std::uint32_t>(at + 1);
+      if (row[at] > c.value) break;  // entries are in the order of their ids
+    }
+    return kNone;
+  }
+  // What row holds in slot s, in c's block if known (block(row, s.context)).
+  [[nodiscard]] Code at(std::span<const Code> row, Slot s, std::uint32_t start) const {
+    const auto col = std::size_t{start} + slot_offset_[s.edge.index()];
+    return start == kNone || col >= row.size() ? kEmptyCode : row[col];
+  }
+  [[nodiscard]] Code at(std::span<const Code> row, Slot s) const { return at(row, s, block(row, s.context)); }
+  [[nodiscard]] Holds holds(std::span<const Code> row, Slot s) const { return holds(at(row, s)); }
+  [[nodiscard]] static Holds holds(Code code) {
     return code == kEmptyCode ? Holds::empty : code == kDeadCode ? Holds::dead : Holds::live;
   }
-  [[nodiscard]] Code at(std::span<const Code> row, Slot s) const {
-    const auto col = find(s.context, slot_offset_[s.edge.index()]);
-    return col < row.size() ? row[col] : kEmptyCode;
-  }
-  [[nodiscard]] bool fired(std::span<const Code> row, NodeId n, ContextId c) const {
+  // Whether (n, c) is among row's fired records, c's block starting at `start`.
+  [[nodiscard]] bool fired(std::span<const Code> row, NodeId n, std::uint32_t start) const {
     const auto k = record_offset_[n.index()];
-    return set(row, {find(c, record_base_[n.index()] + k / 8), Code{1} << (k % 8)});
+    const auto col = std::size_t{start} + record_base_[n.index()] + k / 8;
+    return start != kNone && col < row.size() && (row[col] >> (k % 8) & 1U) != 0;
   }
-  // Calls f(c) for each context whose block holds anything in row.
+  [[nodiscard]] bool fired(std::span<const Code> row, NodeId n, ContextId c) const { return fired(row, n, block(row, c)); }
+  // Calls f(c) for each context in row other than the root.
   template <class F>
   void contexts(std::span<const Code> row, F&& f) const {
-    for (std::size_t b = 1, n = blocks_.size(); b < n && blocks_[b].start < row.size(); ++b) {
-      const auto& block = blocks_[b];
-      const auto end = std::min<std::size_t>(block.start + block.size, row.size());
-      for (auto col = block.start; col < end; ++col)
-        if (row[col] != kEmptyCode) {
-          f(block.context);
-          break;
-        }
-    }
+    for (auto at = fixed_; at < row.size() && row[at] != 0; at += 1 + size_of(row[at])) f(ContextId(row[at]));
   }
+
+  // ---- Writing a row (a firing, explorer/firings.cpp). ----
+  // Sets slot s to `code`, adding s.context's entry if row lacks it.
+  void put(Row& row, Slot s, Code code) const;
+  // Adds the fired record (n, c).
+  void record(Row& row, NodeId n, ContextId c) const;
+  // Drops c's entry if its block holds nothing (a context is in the row
+  // exactly when it holds something).
+  void trim(Row& row, ContextId c) const;
+  // Context c leaves row (C-FINISHED): its entry goes, and its fired records
+  // are counted among the retired ones.
+  void leave(Row& row, ContextId c) const;
 
   // In a graph of one frame (no loops, no calls): row's shape, all of it that
   // C-ENABLED and the dependency data of partial-order reduction read
-  // (Semantics::locally_enabled, conflicts, necessary): for each slot, EMPTY,
-  // DEAD or live (GO standing for every live content), then the fired records
-  // (eight to a code), a byte each.
+  // (Semantics::locally_enabled, Dependence::conflicts, necessary): for each
+  // slot, EMPTY, DEAD or live (GO standing for every live content), then the
+  // fired records (eight to a code), a byte each.
   void shape(std::span<const Code> row, std::string& out) const;
-
-  // Context c leaves row (C-FINISHED): its block is emptied, and its fired
-  // records counted among the retired ones.
-  void leave(Row& row, ContextId c) const;
 
   void pack(const State& s, Row& row);
   [[nodiscard]] State unpack(std::span<const Code> row) const;
+  // The part of row a firing reads: VarValue, and InTransit in `slots` alone.
+  [[nodiscard]] State unpack(std::span<const Code> row, std::span<const Slot> slots) const;
   [[nodiscard]] Content decode(Code c) const;
+  // The code of a content, interning a tensor met for the first time.
+  [[nodiscard]] Code encode(const Content& c);
   [[nodiscard]] std::size_t bytes() const;
 
- private:
   static constexpr std::uint32_t kNone = UINT32_MAX;
-  struct Block {
-    ContextId context;
-    std::uint32_t start, size;
-  };
 
-  // The column at `offset` in context c's block; kNone when c has no block.
-  [[nodiscard]] std::uint32_t find(ContextId c, std::uint32_t offset) const {
-    if (c == kRootContext) return static_cast<std::uint32_t>(vars_) + offset;
-    const auto* chunk = directory_[c.index() >> kDirBits].load(std::memory_order_acquire);
-    const auto start = chunk == nullptr ? 0 : chunk[c.index() & (kDirChunk - 1)].load(std::memory_order_acquire);
-    return start == 0 ? kNone : start - 1 + offset;
-  }
-  std::uint32_t block(ContextId c);  // its start, added on first use
-  Code encode(const Content& c);     // callers hold mutex_
+ private:
+  // The size of the block of the context whose id is `id`.
+  [[nodiscard]] std::uint32_t size_of(Code id) const { return block_size_[sem_.contexts()[ContextId(id)].frame.index()]; }
+  // Where c's entry is, or would be inserted, in row.
+  [[nodiscard]] std::size_t entry_at(std::span<const Code> row, ContextId c) const;
+  Code encode_locked(const Content& c);  // callers hold mutex_
   Code intern(const Tensor& t);
   [[nodiscard]] Content decode_locked(Code c) const;
 
@@ -125,14 +140,8 @@ class Codec {
   std::vector<std::uint32_t> record_base_;    // by node: where fired records start in a block of its record frame
   std::vector<std::uint32_t> record_offset_;  // by node: its bit among them
   std::vector<std::uint32_t> block_size_;     // by frame
-  std::uint32_t retired_ = kNone;             // the column of State::retired, after the root block (with control flow)
-  std::atomic<std::size_t> width_;
-  // Context -> block start + 1, in chunks that never move (0: no block).
-  static constexpr unsigned kDirBits = 12;
-  static constexpr std::size_t kDirChunk = std::size_t{1} << kDirBits;
-  std::unique_ptr<std::atomic<std::atomic<std::uint32_t>*>[]> directory_;
-  AppendOnly<Block> blocks_;
-  std::vector<std::unique_ptr<std::atomic<std::uint32_t>[]>> owned_chunks_;
+  std::size_t fixed_;                         // the fixed part's length
+  std::uint32_t retired_ = kNone;             // the column of State::retired (with loops or calls)
 
   mutable std::mutex mutex_;
   std::vector<Tensor> tensors_;
@@ -143,12 +152,22 @@ class Codec {
   std::unordered_map<const void*, Code> identity_ids_;
 };
 
-// The semantics' view of a packed row (frontier.hpp).
+// The semantics' view of a packed row (frontier.hpp). It remembers the last
+// context it looked up, as the rules read a context's slots one after another.
 struct RowView {
   const Codec& codec;
   std::span<const Code> row;
-  [[nodiscard]] Holds holds(Slot s) const { return codec.holds(row, s); }
-  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return codec.fired(row, n, c); }
+  mutable ContextId last{};
+  mutable std::uint32_t start = Codec::kNone;
+  [[nodiscard]] std::uint32_t block(ContextId c) const {
+    if (c != last) {
+      last = c;
+      start = codec.block(row, c);
+    }
+    return start;
+  }
+  [[nodiscard]] Holds holds(Slot s) const { return Codec::holds(codec.at(row, s, block(s.context))); }
+  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return codec.fired(row, n, block(c)); }
   template <class F>
   void contexts(F&& f) const {
     codec.contexts(row, f);

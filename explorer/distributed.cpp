@@ -87,7 +87,7 @@ class Search {
  public:
   Search(const Semantics& sem, const ExploreOptions& opts)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), findings_(sem), stopping_(sem, opts),
-        x_(sem, codec_, opts.por, opts.limits.bounds), rank_(Mpi::get().rank), size_(Mpi::get().size),
+        x_(sem, codec_, opts.por, opts.limits), rank_(Mpi::get().rank), size_(Mpi::get().size),
         out_(static_cast<std::size_t>(size_)) {}
 
   Report run() {

@@ -22,8 +22,8 @@ std::size_t RaceFlags::bytes() const {
   return n;
 }
 
-Expander::Expander(const Semantics& sem, Codec& codec, Por por, const Bounds& bounds)
-    : firings(sem, codec, bounds), reduction(firings, por), sem_(sem) {}
+Expander::Expander(const Semantics& sem, Codec& codec, Por por, const Limits& limits)
+    : firings(sem, codec, limits.bounds), reduction(firings, por, Cutoff(limits.stop, limits.timeout)), sem_(sem) {}
 
 FrameId Expander::initial(Row& row, Schedule& steps) {
   firings.codec().pack(sem_.initial(), row);

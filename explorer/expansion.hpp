@@ -7,6 +7,7 @@
 // nothing of the search around it but the reduction and the bounds.
 #pragma once
 
+#include "explorer/options.hpp"
 #include "explorer/reduction.hpp"
 
 #include <algorithm>
@@ -65,7 +66,7 @@ struct SuccessorSeen {
 // its reduction and scratch space.
 class Expander {
  public:
-  Expander(const Semantics& sem, Codec& codec, Por por, const Bounds& bounds);
+  Expander(const Semantics& sem, Codec& codec, Por por, const Limits& limits);
 
   Firings firings;
   Reduction reduction;

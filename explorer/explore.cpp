@@ -178,7 +178,7 @@ class Search {
         team_(std::max(1U, opts.threads)) {
     const auto threads = std::max(1U, opts.threads);
     for (unsigned t = 0; t < threads; ++t)
-      workers_.push_back(std::make_unique<Expander>(sem, codec_, opts.por, opts.limits.bounds));
+      workers_.push_back(std::make_unique<Expander>(sem, codec_, opts.por, opts.limits));
   }
 
   Result run() {

@@ -1,51 +1,87 @@
 #include "explorer/firings.hpp"
 
 #include "semantics/dependence.hpp"
-
 #include "support/hash.hpp"
 #include "support/prefetch.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tfsem::explorer {
 
-Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds)
-    : sem_(sem), codec_(codec), bounds_(bounds), root_frames_(sem.program().nodes().size()) {}
+namespace {
 
-const Firings::Frame& Firings::new_frame(Transition t) {
-  if (const auto it = frames_.find(t); it != frames_.end()) return it->second;
-  const auto& p = sem_.program();
-  const auto& node = p.node(t.node);
-  Frame f;
-  for (const auto* edges : {&node.in, &node.control_in})
-    for (auto d : *edges) f.reads.push_back(codec_.column(sem_.in_slot(d, t.context)));
-  f.writes = f.reads;
-  const auto& ctx = sem_.contexts();
-  for (const auto* edges : {&node.out, &node.control_out})
-    for (auto e : *edges) {
-      const auto slot = sem_.out_slot(e, t.context);
-      f.writes.push_back(codec_.column(slot));
-      if (slot.context != t.context && ctx.beyond(slot.context, bounds_)) {  // C-DEPTH
-        f.beyond.push_back(f.writes.back());
-        f.beyond_frame = ctx[slot.context].frame;
-      }
-    }
-  if (const auto a = sem_.access(t.node); a.kind != Access::Kind::none) {
-    f.reads.push_back(static_cast<std::uint32_t>(Codec::column(a.var)));
-    f.writes.push_back(static_cast<std::uint32_t>(Codec::column(a.var)));
+// The semantics' view of a row that changes under it (contexts leave it):
+// every lookup reads the row as it is.
+struct ChangingRow {
+  const Codec& codec;
+  const Row& row;
+  [[nodiscard]] Holds holds(Slot s) const { return codec.holds(row, s); }
+  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return codec.fired(row, n, c); }
+  template <class F>
+  void contexts(F&& f) const {
+    codec.contexts(row, f);
   }
-  f.seed = mix64(std::hash<Transition>{}(t) + 1);
-  f.record = codec_.record(t.node, sem_.record_context(t));
-  f.end = f.record.column + 1;
-  for (auto col : f.writes) f.end = std::max(f.end, col + 1);
-  if (t.context == kRootContext) return *(root_frames_[t.node.index()] = std::make_unique<Frame>(std::move(f)));
-  return frames_.emplace(t, std::move(f)).first->second;
+};
+
+}  // namespace
+
+Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem), codec_(codec), bounds_(bounds) {
+  const auto& p = sem.program();
+  frames_.resize(p.nodes().size());
+  for (std::size_t i = 0; i < p.nodes().size(); ++i) {
+    const NodeId n(i);
+    const auto& node = p.node(n);
+    auto& f = frames_[i];
+    f.seed = mix64(n.value + 1);
+    f.inputs = static_cast<std::uint32_t>(node.in.size() + node.control_in.size());
+    f.slots = f.inputs + static_cast<std::uint32_t>(node.out.size() + node.control_out.size());
+    f.var = sem.access(n).kind != Access::Kind::none;
+    f.fixed = node.frame.index() == 0;
+    for (const auto* edges : {&node.in, &node.control_in, &node.out, &node.control_out})
+      for (auto e : *edges) f.fixed = f.fixed && p.edge(e).frame.index() == 0 && !p.edge(e).call;
+    if (!f.fixed) continue;
+    for (const auto* edges : {&node.in, &node.control_in})
+      for (auto d : *edges) f.reads.push_back(codec.root_column(d));
+    f.writes = f.reads;
+    for (const auto* edges : {&node.out, &node.control_out})
+      for (auto e : *edges) f.writes.push_back(codec.root_column(e));
+    if (f.var) {
+      const auto x = static_cast<std::uint32_t>(Codec::column(sem.access(n).var));
+      f.reads.push_back(x);
+      f.writes.push_back(x);
+    }
+    f.record = codec.root_record(n);
+    f.end = f.record.column + 1;
+    for (auto col : f.writes) f.end = std::max(f.end, col + 1);
+  }
 }
 
-std::uint64_t Firings::key_hash(std::span<const Code> row, const Frame& f) {
-  std::uint64_t h = f.seed;
-  for (auto col : f.reads) h = (h ^ row[col]) * 0xff51afd7ed558ccdULL;
-  return mix64(h);
+void Firings::resolve(Transition t) {
+  if (t == resolved_t_) return;
+  resolved_t_ = t;
+  resolved_.clear();
+  const auto& node = sem_.program().node(t.node);
+  for (const auto* edges : {&node.in, &node.control_in})
+    for (auto d : *edges) resolved_.push_back(sem_.in_slot(d, t.context));
+  for (const auto* edges : {&node.out, &node.control_out})
+    for (auto e : *edges) resolved_.push_back(sem_.out_slot(e, t.context));
+  resolved_record_ = sem_.record_context(t);
+}
+
+void Firings::read(std::span<const Code> row, Transition t, const Frame& f) {
+  key_.clear();
+  if (f.fixed && t.context == kRootContext) {
+    for (auto col : f.reads) key_.push_back(col < row.size() ? row[col] : kEmptyCode);
+    return;
+  }
+  resolve(t);
+  const RowView view{codec_, row};
+  for (std::size_t i = 0; i < f.inputs; ++i) key_.push_back(codec_.at(row, resolved_[i], view.block(resolved_[i].context)));
+  if (f.var) {
+    const auto x = Codec::column(sem_.access(t.node).var);
+    key_.push_back(x < row.size() ? row[x] : kEmptyCode);
+  }
 }
 
 bool Firings::dead(std::span<const Code> row, Transition t) const {
@@ -59,47 +95,64 @@ bool Firings::dead(std::span<const Code> row, Transition t) const {
 FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row& out, bool finish) {
   const auto& e = effects_[found.effect];
   const auto& f = *e.frame;
+  const auto t = found.t;
+  const auto* w = writes_.data() + e.writes + r * (f.slots + (f.var ? 1 : 0));
   if (out.data() != row.data()) out.assign(row.begin(), row.end());
-  if (out.size() < f.end) out.resize(f.end, kEmptyCode);
-  const auto* w = writes_.data() + e.writes + r * f.writes.size();
-  for (std::size_t i = 0; i < f.writes.size(); ++i) out[f.writes[i]] = w[i];
-  out[f.record.column] |= f.record.mask;
-  if (finish && sem_.program().frames().size() > 1) {
-    // C-FINISHED: the contexts no token can reach any more leave the state.
-    sem_.touched(e.t, work_);
-    sem_.finished(view(out), work_, [&](ContextId c) { codec_.leave(out, c); });
+  if (f.fixed && t.context == kRootContext) {
+    if (out.size() < f.end) out.resize(f.end, kEmptyCode);
+    for (std::size_t i = 0; i < f.writes.size(); ++i) out[f.writes[i]] = w[i];
+    out[f.record.column] |= f.record.mask;
+    return {};
   }
-  return e.exceeds;
+  resolve(t);
+  FrameId exceeds;
+  const auto& ctx = sem_.contexts();
+  // C-DEPTH: a token put in a new context beyond the bounds.
+  for (std::size_t i = f.inputs; i < f.slots; ++i)
+    if (const auto s = resolved_[i]; w[i] != kEmptyCode && s.context != t.context && ctx.beyond(s.context, bounds_) &&
+                                     codec_.at(out, s) == kEmptyCode)
+      exceeds = ctx[s.context].frame;
+  for (std::size_t i = 0; i < f.slots; ++i) codec_.put(out, resolved_[i], w[i]);
+  codec_.record(out, t.node, resolved_record_);
+  if (f.var) out[Codec::column(sem_.access(t.node).var)] = w[f.slots];
+  // A context is in the row exactly when it holds something.
+  for (std::size_t i = 0; i < f.inputs; ++i) codec_.trim(out, resolved_[i].context);
+  if (finish) {
+    // C-FINISHED: the contexts no token can reach any more leave the state.
+    sem_.touched(t, work_);
+    sem_.finished(ChangingRow{codec_, out}, work_, [&](ContextId c) { codec_.leave(out, c); });
+  }
+  return exceeds;
 }
 
 void Firings::prefetch(std::span<const Code> row, Transition t) {
-  const auto& f = frame(t);
-  if (row.size() >= f.end) tfsem::prefetch(&slots_[key_hash(row, f) & (slots_.size() - 1)]);
+  const auto& f = frames_[t.node.index()];
+  if (!f.fixed || t.context != kRootContext || row.size() < f.end) return;
+  std::uint64_t h = f.seed;
+  for (auto col : f.reads) h = (h ^ row[col]) * 0xff51afd7ed558ccdULL;
+  tfsem::prefetch(&slots_[mix64(h) & (slots_.size() - 1)]);
 }
 
 const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {
-  const auto& f = frame(t);
-  row = padded(row, f.end, padded_);
-  const auto h = key_hash(row, f);
+  const auto& f = frames_[t.node.index()];
+  read(row, t, f);
+  std::uint64_t h = f.seed;
+  for (auto code : key_) h = (h ^ code) * 0xff51afd7ed558ccdULL;
+  h = mix64(h);
   const auto tag = h & ~kIndex;
   const auto mask = slots_.size() - 1;
   auto pos = h & mask;
   for (; slots_[pos] != 0; pos = (pos + 1) & mask) {
     if ((slots_[pos] & ~kIndex) != tag) continue;
     const auto& e = effects_[(slots_[pos] & kIndex) - 1];
-    if (e.hash != h || e.t != t) continue;
-    const auto* key = e.key_codes(f.reads.size(), keys_);
-    bool same = true;
-    for (std::size_t i = 0; i < f.reads.size() && same; ++i) same = key[i] == row[f.reads[i]];
-    if (same) return e;
+    if (e.hash != h || e.node != t.node) continue;
+    if (std::equal(key_.begin(), key_.end(), e.key_codes(key_.size(), keys_))) return e;
   }
   if (effects_.size() == kIndex) throw std::length_error("firings: 2^32 effects");
-  Effect e{.hash = h, .t = t, .frame = &f, .writes = static_cast<std::uint32_t>(writes_.size()), .count = 0,
-           .key = static_cast<std::uint32_t>(keys_.size()), .exceeds = {}, .overwrites = false, .inline_key = {}};
-  if (f.reads.size() <= kInline)
-    for (std::size_t i = 0; i < f.reads.size(); ++i) e.inline_key[i] = row[f.reads[i]];
-  else
-    for (auto col : f.reads) keys_.push_back(row[col]);
+  Effect e{.hash = h, .frame = &f, .node = t.node, .writes = static_cast<std::uint32_t>(writes_.size()), .count = 0,
+           .key = static_cast<std::uint32_t>(keys_.size()), .overwrites = false, .inline_key = {}};
+  if (key_.size() <= kInline) std::copy(key_.begin(), key_.end(), e.inline_key);
+  else keys_.insert(keys_.end(), key_.begin(), key_.end());
   compute(row, t, f, e);
   effects_.push_back(e);
   slots_[pos] = slot(h, effects_.size() - 1);
@@ -118,31 +171,31 @@ void Firings::grow() {
 }
 
 void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {
-  const auto s = codec_.unpack(row);
-  Row before(row.begin(), row.end()), next;
-  before.resize(std::max<std::size_t>(before.size(), f.end), kEmptyCode);
-  std::vector<bool> in_frame;
+  resolve(t);
+  const std::span<const Slot> slots(resolved_);
+  const auto inputs = slots.first(f.inputs);
+  const auto s = codec_.unpack(row, inputs);
+  const auto x = sem_.access(t.node).var;
+  const Transition record{t.node, resolved_record_};
   for (const auto& succ : sem_.apply(s, t)) {
-    codec_.pack(succ, next);
-    const auto width = std::max(next.size(), before.size());
-    before.resize(width, kEmptyCode);
-    next.resize(width, kEmptyCode);
-    in_frame.assign(width, false);
-    for (auto col : f.writes) in_frame[col] = true;
-    for (std::size_t col = 0; col < width; ++col) {
-      const auto expect = col == f.record.column ? (before[col] | f.record.mask) : before[col];
-      if (!in_frame[col] && next[col] != expect)
-        throw std::logic_error("S-FRAME: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
-                               " changed a slot outside its frame");
-    }
-    for (auto col : f.writes) writes_.push_back(next[col]);
-    for (auto col : f.beyond)
-      if (next[col] != kEmptyCode && before[col] == kEmptyCode) e.exceeds = f.beyond_frame;
+    // S-FRAME: only t's slots, t's record and VarValue(x) change.
+    const bool frame = succ.fired.size() == 1 && *succ.fired.begin() == record &&
+                       std::all_of(succ.in_transit.begin(), succ.in_transit.end(),
+                                   [&](const auto& entry) { return std::find(slots.begin(), slots.end(), entry.first) != slots.end(); });
+    bool vars = true;
+    for (std::size_t y = 0; y < s.var_value.size(); ++y)
+      if (!(f.var && y == x.index()))
+        vars = vars && (succ.var_value[y].identity() == s.var_value[y].identity() || succ.var_value[y] == s.var_value[y]);
+    if (!frame || !vars)
+      throw std::logic_error("S-FRAME: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
+                             " changed a slot outside its frame");
+    for (const auto slot : slots) writes_.push_back(codec_.encode(succ.at(slot.edge, slot.context)));
+    if (f.var) writes_.push_back(codec_.encode(succ.var_value[x.index()]));
     ++e.count;
   }
   const auto& node = sem_.program().node(t.node);
   const auto& dep = sem_.dependence();
-  e.overwrites = dep.may_overwrite(t.node) && dep.overwrites(t.node, s.at(node.in[1], t.context));
+  e.overwrites = dep.may_overwrite(t.node) && dep.overwrites(t.node, s.at(node.in[1], slots[1].context));
 }
 
 }  // namespace tfsem::explorer

@@ -1,18 +1,19 @@
 // Firings on packed states, cached. By S-FRAME, firing a transition t = (n, c)
 // changes only the slots of n's edges in their contexts, n's fired record and,
-// for Read, Assign-f and a dereferencing function (S-DEREF), VarValue(x); what it writes there depends only on
-// what t reads: its incoming slots and VarValue(x). So the effect of firing t
-// is computed once per distinct input, by the semantics itself
-// (Semantics::fire on the unpacked state), and then replayed on rows. Each
-// computed effect is checked against S-FRAME. One Firings per thread; they
-// share the codec.
+// for Read, Assign-f and a dereferencing function (S-DEREF), VarValue(x); what
+// it writes there depends only on what t reads: its incoming slots and
+// VarValue(x), whatever its context. So the effect of firing node n is
+// computed once per distinct input, by the semantics itself (Semantics::apply
+// on the part of the state it reads), checked against S-FRAME, and then
+// replayed on rows, in any context. After a firing, the contexts that no
+// token can reach any more leave the row (C-FINISHED). One Firings per
+// thread; they share the codec.
 #pragma once
 
 #include "explorer/codec.hpp"
 
 #include <memory>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace tfsem::explorer {
@@ -37,16 +38,16 @@ class Firings {
   // and fired as often as needed; it stays valid as the cache grows.
   // Precondition: t is enabled in row.
   struct Found {
+    Transition t;
     std::uint32_t effect;
     std::uint32_t results;  // how many states firing t can lead to (one, unless it is a relation)
   };
   Found find(std::span<const Code> row, Transition t) {
     const auto& e = effect(row, t);
-    return {static_cast<std::uint32_t>(&e - effects_.data()), e.count};
+    return {t, static_cast<std::uint32_t>(&e - effects_.data()), e.count};
   }
   // Starts loading the slot where find(row, t) will look first, for a
-  // caller that knows its next lookups before it makes them (a state's
-  // moves). Computes t's frame on first use, as find would.
+  // caller that knows its next lookups before it makes them (a state's moves).
   void prefetch(std::span<const Code> row, Transition t);
   // Writes the r-th result of firing `found` in row to out (out may be row),
   // without the contexts that leave it (C-FINISHED), unless `finish` is
@@ -61,36 +62,39 @@ class Firings {
 
   [[nodiscard]] std::size_t bytes() const {
     return effects_.capacity() * sizeof(Effect) + (keys_.capacity() + writes_.capacity()) * sizeof(Code) +
-           slots_.capacity() * sizeof(std::uint64_t) + (root_frames_.size() + frames_.size()) * sizeof(Frame);
+           slots_.capacity() * sizeof(std::uint64_t) + frames_.size() * sizeof(Frame);
   }
 
  private:
-  // The columns a transition reads and may write, and its fired record.
+  // What a node's firing reads and writes, in any context: its incoming
+  // slots (data, then control), its outgoing ones, then VarValue(x) if it
+  // accesses x; the reads are the incoming slots and VarValue(x). A node of
+  // the root frame whose edges all carry the root frame's tokens (every node
+  // of a graph without loops or calls) has them at fixed columns.
   struct Frame {
-    std::uint64_t seed = 0;  // the transition's hash, where every key's hash starts
-    std::vector<std::uint32_t> reads;
-    std::vector<std::uint32_t> writes;
-    Codec::Bit record;
-    std::uint32_t end = 0;  // one past the largest column
-    std::vector<std::uint32_t> beyond;  // the columns of its outputs in a context beyond the bounds,
-    FrameId beyond_frame{};             // and that context's frame
+    std::uint64_t seed = 0;  // the node's hash, where every key's hash starts
+    std::uint32_t inputs = 0, slots = 0;
+    bool var = false;
+    bool fixed = false;
+    std::vector<std::uint32_t> reads, writes;  // fixed: the columns
+    Codec::Bit record{};                       // fixed: the fired record's bit
+    std::uint32_t end = 0;                     // fixed: one past the largest column
   };
-  // One computed firing: transition t, with the codes of its reads as its
-  // key, has count results, each writing its frame's columns from
+  // One computed firing: node n, with the codes of its reads as its key, has
+  // count results, each writing its frame's slots (and VarValue(x)) from
   // writes_[writes..]. A key of up to kInline codes lies in the effect, a
   // longer one at keys_[key..]; an effect fills one cache line, so that a
   // lookup that finds it reads its slot and that line (docs/explorer.md).
-  static constexpr std::size_t kInline = 5;
+  static constexpr std::size_t kInline = 6;
   struct alignas(64) Effect {
     std::uint64_t hash;
-    Transition t;
-    const Frame* frame;  // t's (frames never move)
+    const Frame* frame;
+    NodeId node;
     std::uint32_t writes, count;
     std::uint32_t key;  // into keys_, read only for a key longer than kInline
-    FrameId exceeds;
     bool overwrites;
     Code inline_key[kInline];
-    // Its key, given its frame's number of reads.
+    // Its key, given its number of reads.
     [[nodiscard]] const Code* key_codes(std::size_t reads, const std::vector<Code>& keys) const {
       return reads <= kInline ? inline_key : keys.data() + key;
     }
@@ -100,29 +104,28 @@ class Firings {
   static constexpr std::uint64_t kIndex = 0xffffffff;
   static std::uint64_t slot(std::uint64_t hash, std::size_t index) { return (hash & ~kIndex) | (index + 1); }
 
-  const Frame& frame(Transition t) {  // computed on first use
-    if (t.context == kRootContext)
-      if (const auto* f = root_frames_[t.node.index()].get()) return *f;
-    return new_frame(t);
-  }
-  const Frame& new_frame(Transition t);  // or one of a context other than the root
+  [[nodiscard]] std::size_t reads(const Frame& f) const { return f.inputs + (f.var ? 1 : 0); }
+  // The slots of t's frame in its context, into resolved_ (kept for the next call with t).
+  void resolve(Transition t);
+  // The codes t reads in row, into key_.
+  void read(std::span<const Code> row, Transition t, const Frame& f);
   const Effect& effect(std::span<const Code> row, Transition t);
-  // Precondition: row holds every column of f (f.end codes at least).
-  [[nodiscard]] static std::uint64_t key_hash(std::span<const Code> row, const Frame& f);
   void compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
   void grow();
 
   const Semantics& sem_;
   Codec& codec_;
   Bounds bounds_;
-  std::vector<std::unique_ptr<Frame>> root_frames_;   // by node, for the root context
-  std::unordered_map<Transition, Frame> frames_;      // the others
+  std::vector<Frame> frames_;  // by node
   // An open-addressing table of effects (slot()).
   std::vector<Effect> effects_;
   std::vector<Code> keys_, writes_;
   std::vector<std::uint64_t> slots_ = std::vector<std::uint64_t>(256, 0);
-  Row padded_;  // a row shorter than a frame, padded with EMPTY
-  std::vector<ContextId> work_;  // fire(): the contexts that may leave
+  std::vector<Code> key_;              // the codes of the last read()
+  Transition resolved_t_{NodeId{}, ContextId{}};
+  std::vector<Slot> resolved_;         // resolve(): t's slots in its context
+  ContextId resolved_record_{};        // and its record's context
+  std::vector<ContextId> work_;        // fire(): the contexts that may leave
 };
 
 }  // namespace tfsem::explorer

@@ -25,7 +25,7 @@ std::optional<Por> parse_por(std::string_view name) {
   return std::nullopt;
 }
 
-Reduction::Reduction(Firings& firings, Por por)
+Reduction::Reduction(Firings& firings, Por por, Cutoff cutoff)
     : f_(firings),
       sem_(firings.semantics()),
       dep_(sem_.dependence()),
@@ -33,6 +33,7 @@ Reduction::Reduction(Firings& firings, Por por)
       loops_(sem_.program().frames().size() > 1),
       accessors_(sem_.program().variables().size()),
       root_only_(sem_.program().variables().size(), true),
+      cutoff_(cutoff),
       shapes_(!loops_) {
   const auto& p = sem_.program();
   consumers_at_.push_back(0);
@@ -51,7 +52,7 @@ Reduction::Reduction(Firings& firings, Por por)
   records_.resize(accessors_.size());
   for (std::size_t x = 0; x < accessors_.size(); ++x)
     if (root_only_[x])
-      for (auto a : accessors_[x]) records_[x].push_back(f_.codec().record(a, kRootContext));
+      for (auto a : accessors_[x]) records_[x].push_back(f_.codec().root_record(a));
   member_root_.assign(p.nodes().size(), 0);
 }
 
@@ -67,29 +68,117 @@ FrameId Reduction::fire_step(Row& row, Transition t, Firings::Found found, std::
 
 FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds) {
   if (por_ == Por::none) return {};
+  if (loops_) return settle_depth_first(row, steps);
   // In passes, as a fixed order of firings: those eager when a pass begins, in
   // order; then, in the next pass, those that they made eager.
   auto& pass = pass_;
   while (true) {
     pass.clear();
-    if (loops_) {
-      f_.frontier(row, frontier_);
-      for (auto t : frontier_.enabled)
-        if (dep_.eager(f_.view(row), t)) pass.push_back(t);
-    } else {
-      std::sort(seeds.begin(), seeds.end());
-      seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
-      for (auto n : seeds)
-        if (const Transition t{n, kRootContext}; dep_.eager(f_.view(row), t) && sem_.locally_enabled(f_.view(row), t))
-          pass.push_back(t);
-    }
+    std::sort(seeds.begin(), seeds.end());
+    seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+    for (auto n : seeds)
+      if (const Transition t{n, kRootContext}; dep_.eager(f_.view(row), t) && sem_.locally_enabled(f_.view(row), t))
+        pass.push_back(t);
     seeds.clear();
     if (pass.empty()) return {};
     for (auto t : pass) {
       // An earlier firing of the pass may have given a Merge a second live input.
       if (!dep_.eager(f_.view(row), t)) continue;
       if (const auto exceeds = fire_step(row, t, f_.find(row, t), 0, steps, seeds); exceeds.valid()) return exceeds;
+      if (cutoff_.reached()) return {};
     }
+  }
+}
+
+bool Reduction::eager_now(std::span<const Code> row, Waiting w) const {
+  const auto& ctx = sem_.contexts();
+  const auto& p = sem_.program();
+  const auto t = w.t;
+  if (t.context != kRootContext && f_.codec().block(row, t.context) == Codec::kNone) return false;
+  if (!w.started)
+    for (auto c = t.context; c != kRootContext; c = ctx[c].parent)
+      if (!ctx.is_call(c) && ctx[c].iteration >= p.frame(ctx[c].frame).parallel_iterations) return false;
+  const auto view = f_.view(row);
+  return sem_.locally_enabled(view, t) && dep_.eager(view, t);
+}
+
+bool Reduction::starts(std::span<const Code> row, ContextId from, ContextId to) const {
+  // C-BOUND: a started context's parent is started; so are iteration 0 of a
+  // frame entered from it, and a call from it.
+  const auto& ctx = sem_.contexts();
+  if (to == from) return true;
+  for (auto c = from; c != kRootContext; c = ctx[c].parent)
+    if (ctx[c].parent == to) return true;
+  if (to == kRootContext) return false;
+  if (ctx[to].parent == from && (ctx.is_call(to) || ctx[to].iteration == 0)) return true;
+  if (from == kRootContext || ctx.is_call(to) || ctx[to].first != ctx[from].first) return false;
+  // Another iteration j of from's frame instance: started when j < d + P,
+  // d its first iteration not done. Iterations 1 to j - P are done when
+  // j - P has left the row (they leave in order, C-FINISHED); iteration 0
+  // is when every Enter has fired, it records every node of its frame as
+  // fired and nothing is nested in it.
+  const auto& frame = sem_.program().frame(ctx[to].frame);
+  const auto bound = frame.parallel_iterations;
+  if (ctx[to].iteration < bound) return true;
+  auto k = to;
+  for (std::uint32_t i = 0; i < bound; ++i) k = ctx[k].previous;
+  const auto& codec = f_.codec();
+  if (ctx[k].iteration != 0 && codec.block(row, k) != Codec::kNone) return false;
+  const auto first = ctx[to].first;
+  const auto start = codec.block(row, first);
+  const auto parent = codec.block(row, ctx[to].parent);
+  auto fired = [&](NodeId n, std::uint32_t block) { return codec.fired(row, n, block); };
+  if (!std::all_of(frame.enters.begin(), frame.enters.end(), [&](NodeId n) { return fired(n, parent); })) return false;
+  if (!std::all_of(frame.records.begin(), frame.records.end(), [&](NodeId n) { return fired(n, start); })) return false;
+  bool nested = false;
+  codec.contexts(row, [&](ContextId x) { nested = nested || (x != kRootContext && ctx[x].parent == first); });
+  return !nested;
+}
+
+FrameId Reduction::settle_depth_first(Row& row, Schedule& steps) {
+  // The firings waiting, the next one last. A firing's consumers go on top,
+  // so a call runs to its Return, and an iteration to its NextIteration,
+  // before the work waiting under them: the row holds the contexts of a call
+  // stack, not of a whole tree of calls. A transition may wait while it is
+  // not eager, or not enabled (a Merge waits for its other inputs): it is
+  // looked at again when it comes to the top. When none waits, the first
+  // eager transition of the frontier fires: what C-BOUND and C-DONE start,
+  // or what an instance's completion delivers (C-EXIT-DEAD).
+  auto& stack = stack_;
+  stack.clear();
+  const auto& p = sem_.program();
+  while (true) {
+    Waiting w;
+    if (stack.empty()) {
+      f_.frontier(row, frontier_);
+      const auto view = f_.view(row);
+      const auto it = std::find_if(frontier_.enabled.begin(), frontier_.enabled.end(), [&](Transition t) { return dep_.eager(view, t); });
+      if (it == frontier_.enabled.end()) return {};
+      w = {*it, true};
+    } else {
+      w = stack.back();
+      stack.pop_back();
+      if (!eager_now(row, w)) continue;
+    }
+    const auto t = w.t;
+    const auto exceeds = f_.fire(row, f_.find(row, t), 0, row);
+    steps.push_back({t.node, t.context, 0});
+    if (exceeds.valid()) return exceeds;
+    if (cutoff_.reached()) return {};
+    // What t's tokens reach: the destination of each outgoing edge, in the
+    // context that reads the slot (a Return reads its site's call).
+    const auto& node = p.node(t.node);
+    for (const auto* edges : {&node.control_out, &node.out})
+      for (auto k = edges->size(); k-- > 0;) {
+        const auto& e = p.edge((*edges)[k]);
+        if (e.is_output()) continue;
+        auto c = sem_.out_slot((*edges)[k], t.context).context;
+        if (rules::with_rule(p.node(e.dst).op.kind, [](auto r) { return decltype(r)::kReadsCallee; }) && e.call) {
+          if (sem_.contexts()[c].iteration != sem_.site(e.dst)) continue;
+          c = sem_.contexts()[c].parent;
+        }
+        stack.push_back({Transition{e.dst, c}, w.started && starts(row, t.context, c)});
+      }
   }
 }
 

@@ -16,6 +16,8 @@
 #include "support/hash.hpp"
 #include "semantics/session.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <optional>
 #include <span>
 #include <string>
@@ -77,19 +79,46 @@ class Landings {
 
 using SleepSet = std::vector<Transition>;  // sorted
 
+// When a long run of firings without a choice (settling) must give up: an
+// interrupt or the timeout, looked at every few thousand firings, so that a
+// search deep in a deterministic run still stops within a fraction of a second.
+class Cutoff {
+ public:
+  Cutoff() = default;
+  // The search's stop flag (may be null) and timeout, from now.
+  Cutoff(const std::atomic<bool>* stop, std::optional<std::chrono::duration<double>> timeout)
+      : stop_(stop),
+        deadline_(timeout ? std::optional(Clock::now() + std::chrono::duration_cast<Clock::duration>(*timeout)) : std::nullopt) {}
+  // Whether to give up, after one more firing.
+  bool reached() {
+    if (++count_ % kEvery != 0) return false;
+    return (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) || (deadline_ && Clock::now() >= *deadline_);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::uint64_t kEvery = 4096;
+  const std::atomic<bool>* stop_ = nullptr;
+  std::optional<Clock::time_point> deadline_;
+  std::uint64_t count_ = 0;
+};
+
 class Reduction {
  public:
-  Reduction(Firings& firings, Por por);
+  Reduction(Firings& firings, Por por, Cutoff cutoff = {});
 
   [[nodiscard]] Por por() const { return por_; }
   [[nodiscard]] Firings& firings() const { return f_; }
   // Fires eager transitions (Dependence::eager) until none is left (not under
   // none): such a t is independent of every other firing, so {t} is a
-  // stubborn set. Without loops, the transitions that may have become eager
-  // are among `seeds` (every node, for the initial state) and the consumers
-  // of what settling fires; with loops, the frontier is recomputed. Returns
-  // the loop frame whose iteration --max-iterations a firing would start.
-  // Seeds is used up (left empty or holding scratch).
+  // stubborn set, and the state reached is the same in any order. Without
+  // loops, the transitions that may have become eager are among `seeds`
+  // (every node, for the initial state) and the consumers of what settling
+  // fires, fired in passes; with loops or calls, depth first. Returns the
+  // loop or function frame whose bound (--max-iterations, --max-depth) a
+  // firing would pass. Seeds is used up (left empty or holding scratch). An
+  // interrupt or the timeout (the cutoff) leaves the row settled in part: a
+  // state all the same, from which the rest is still enabled.
   FrameId settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds);
   // C-ENABLED on a row: its frontier (Firings::frontier), into out.
   void frontier(std::span<const Code> row, Frontier& out);
@@ -128,7 +157,25 @@ class Reduction {
   std::vector<std::uint32_t> into_, from_, reach_;
   std::vector<char> reaches_, covered_;
   std::vector<NodeId> writes_, others_, seeds_;
-  std::vector<Transition> pass_;  // settle(): the firings of one pass
+  std::vector<Transition> pass_;   // settle(): the firings of one pass
+  // settle_depth_first(): a firing waiting, and whether its context is known
+  // to be started (C-BOUND; a context once started stays so).
+  struct Waiting {
+    Transition t;
+    bool started = false;
+  };
+  std::vector<Waiting> stack_;
+  Cutoff cutoff_;
+  // settle() with loops or calls: depth first, as an executor on one thread
+  // runs a call to its Return before its siblings.
+  FrameId settle_depth_first(Row& row, Schedule& steps);
+  // Whether w's transition, in a context started for sure (known so, or
+  // every loop iteration it is in is below its frame's parallel_iterations)
+  // and present in row, is enabled and eager there.
+  [[nodiscard]] bool eager_now(std::span<const Code> row, Waiting w) const;
+  // Whether context `to`, where a firing in the started context `from` put
+  // a token, is started too (C-BOUND), as far as row tells cheaply.
+  [[nodiscard]] bool starts(std::span<const Code> row, ContextId from, ContextId to) const;
   // Without loops or calls, the frontier and the smallest stubborn set are
   // functions of the state's shape (Codec::shape): computed once per shape,
   // at most kShapes kept. Where states seldom share a shape (an unreduced
