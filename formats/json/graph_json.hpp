@@ -26,7 +26,7 @@ ProgramSpec parse_program_text(std::string_view text, const std::string& origin)
 ProgramSpec load_program_file(const std::filesystem::path& file);
 nlohmann::json parse_json_text(std::string_view text, const std::string& origin);
 
-// A tensor literal: "A" (a symbolic atom), 3 (i32), 2.5 (f32), true (bool),
+// A tensor literal: "A" (a symbolic atom), "f(A,g(B))" (a symbolic term), 3 (i32), 2.5 (f32), true (bool),
 // [[1,2],[3,4]] (i32 or f32), {"dtype": "f64", "value": ...},
 // {"dtype": "i32", "shape": [1000], "fill": 1}, {"error": "domain", "message": "..."}.
 Tensor parse_tensor(const nlohmann::json& j, const std::string& path);
@@ -34,6 +34,8 @@ Tensor parse_tensor(const nlohmann::json& j, const std::string& path);
 // Overrides the initial contents of input edge `edge` with the JSON `value`
 // (`--feed EDGE=VALUE` on the command line).
 void apply_feed(ProgramSpec& spec, const std::string& assignment);
+// EDGE=VALUE as {EDGE, VALUE}; throws InputError (G-FEED) without '='.
+std::pair<std::string, std::string> split_feed(const std::string& assignment);
 
 nlohmann::json tensor_to_json(const Tensor& t);
 nlohmann::json content_to_json(const Program& p, const Content& c);
