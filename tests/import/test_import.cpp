@@ -308,7 +308,8 @@ TEST_CASE("other ops: uninterpreted functions named after the op, stateful ones 
   CHECK(stateful->name == "RandomUniform");
   CHECK(g.notes.at(0) == "uninterpreted ops, deterministic functions whose results are terms; a stateful op's state is not "
                          "modelled: MatMul (1 node), RandomUniform (1 node, stateful), Unpack (1 node)");
-  CHECK(run(g.spec) == "done=GO p:0=tf.MatMul(Unpack.1(RandomUniform(i32:2)),Unpack.0(RandomUniform(i32:2))) ");
+  // The one RandomUniform term, shared by both Unpack results, is written once.
+  CHECK(run(g.spec) == "done=GO p:0=tf.MatMul(Unpack.1(%1),Unpack.0(%1)) where {%1 = RandomUniform(i32:2)} ");
 }
 
 TEST_CASE("a call of a library function is an uninterpreted function, stateful as its signature says") {
