@@ -609,10 +609,20 @@ json var_value_to_json(const Program& p, const std::vector<Tensor>& var_value) {
   return out;
 }
 
+json terms_to_json(const TermNames& names) {
+  json out = json::array();
+  for (const auto& d : names.definitions()) out.push_back({{"name", d.name}, {"term", d.text}});
+  return out;
+}
+
 json state_to_json(const Program& p, const Contexts& contexts, const State& s) {
-  json transit = json::object();
-  for (const auto& [slot, c] : s.in_transit) transit[slot_to_string(p, contexts, slot)] = content_to_json(p, c);
-  json out = {{"VarValue", var_value_to_json(p, s.var_value)}, {"InTransit", transit}};
+  TermNames names;
+  json out = names.group([&] {
+    json transit = json::object();
+    for (const auto& [slot, c] : s.in_transit) transit[slot_to_string(p, contexts, slot)] = content_to_json(p, c);
+    return json{{"VarValue", var_value_to_json(p, s.var_value)}, {"InTransit", transit}};
+  });
+  if (!names.definitions().empty()) out["terms"] = terms_to_json(names);
   if (p.has_control_flow()) {  // a section 3 state's fired records follow from InTransit
     json fired = json::array();
     for (const auto& t : s.fired) fired.push_back(transition_to_string(p, contexts, t));
