@@ -113,19 +113,26 @@ std::string tensorflow_name(std::string_view message, int number) {
       {{"MetaGraphDef", 3}, "saver_def"},       {{"MetaGraphDef", 4}, "collection_def"},
       {{"MetaGraphDef", 6}, "asset_file_def"},  {{"MetaGraphDef", 7}, "object_graph_def"},
       {{"MetaInfoDef", 2}, "stripped_op_list"}, {{"MetaInfoDef", 3}, "any_info"},
-      {{"TensorInfo", 4}, "coo_sparse"},        {{"TensorInfo", 5}, "composite_tensor"}};
+      {{"TensorInfo", 4}, "coo_sparse"},        {{"TensorInfo", 5}, "composite_tensor"},
+      {{"NodeDef", 7}, "experimental_type"}};
   const auto it = names.find({message, number});
   return it == names.end() ? "" : " (" + std::string(it->second) + ")";
 }
 
-// Every unknown field of m and of the messages in it, with the node it is in.
+// Every unknown field of m and of the messages in it, with the node it is in;
+// one outside a graph's node (of a function's nodes, say) is listed once.
 void collect_skipped(const pb::Message& m, const std::string& node, std::vector<std::string>& out) {
   const auto* reflection = m.GetReflection();
   const auto& unknown = reflection->GetUnknownFields(m);
-  for (int i = 0; i < unknown.field_count(); ++i)
-    out.push_back(std::string(m.GetDescriptor()->name()) + " field " + std::to_string(unknown.field(i).number()) +
-                  tensorflow_name(m.GetDescriptor()->name(), unknown.field(i).number()) +
-                  (node.empty() ? "" : " (node '" + node + "')"));
+  for (int i = 0; i < unknown.field_count(); ++i) {
+    auto label = std::string(m.GetDescriptor()->name()) + " field " + std::to_string(unknown.field(i).number()) +
+                 tensorflow_name(m.GetDescriptor()->name(), unknown.field(i).number());
+    if (!node.empty()) {
+      out.push_back(label + " (node '" + node + "')");
+    } else if (std::find(out.begin(), out.end(), label) == out.end()) {
+      out.push_back(std::move(label));
+    }
+  }
   std::vector<const pb::FieldDescriptor*> fields;
   reflection->ListFields(m, &fields);
   for (const auto* f : fields) {

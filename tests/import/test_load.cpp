@@ -9,6 +9,8 @@
 #include "formats/json/graph_json.hpp"
 #include "formats/load.hpp"
 
+#include <google/protobuf/unknown_field_set.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -178,6 +180,21 @@ TEST_CASE("fields a text SavedModel has outside tfsem's subset are skipped and l
   CHECK(read.skipped == std::vector<std::string>{"Message type \"MetaGraphDef\" has no field named \"saver_def\" (line 3)"});
   auto d = refusal([] { graphdef::parse("node { nme: 'x' }", graphdef::Encoding::text, "g.pbtxt"); });  // a GraphDef's: errors
   CHECK(d.rule == "I-PROTO");
+}
+
+TEST_CASE("a binary file's unknown field of its functions' nodes is listed once, by TensorFlow's name") {
+  const auto add_field_7 = [](graphdef::NodeDef* n) {  // experimental_type, outside the subset
+    n->GetReflection()->MutableUnknownFields(n)->AddLengthDelimited(7, "");
+  };
+  graphdef::GraphDef g;
+  auto* f = g.mutable_library()->add_function();
+  for (int k = 0; k < 3; ++k) add_field_7(f->add_node_def());
+  auto* n = g.add_node();
+  n->set_name("x");
+  add_field_7(n);
+  const auto read = graphdef::parse(g.SerializeAsString(), graphdef::Encoding::binary, "g.pb");
+  CHECK(read.skipped == std::vector<std::string>{"NodeDef field 7 (experimental_type) (node 'x')",
+                                                 "NodeDef field 7 (experimental_type)"});
 }
 
 TEST_CASE("restored(w) as JSON: a symbolic term literal, read back as the same term") {
