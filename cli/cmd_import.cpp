@@ -1,4 +1,4 @@
-// tfsem import FILE: a TensorFlow GraphDef as tfsem's JSON (docs/import.md).
+// tfsem import FILE: a TensorFlow graph (GraphDef, MetaGraphDef, SavedModel) as tfsem's JSON (docs/import.md).
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
@@ -30,7 +30,7 @@ int run_import(const ImportCmd& o) {
 }  // namespace
 
 Command add_import(CLI::App& app) {
-  auto* sub = app.add_subcommand("import", "write a TensorFlow GraphDef (.pb, .pbtxt, or its JSON) as tfsem's JSON");
+  auto* sub = app.add_subcommand("import", "write a TensorFlow GraphDef, MetaGraphDef or SavedModel (binary, text or JSON) as tfsem's JSON");
   auto o = std::make_shared<ImportCmd>();
   o->graph.add_to(*sub);
   sub->add_option("-o,--output", o->output, "write to this file instead of stdout");

@@ -7,9 +7,12 @@
 namespace tfsem::cli {
 
 void GraphOptions::add_to(CLI::App& app) {
-  app.add_option("FILE", file, "graph: tfsem's JSON, or a TensorFlow GraphDef (.pb, .pbtxt, or its JSON)")->required();
+  app.add_option("FILE", file,
+                 "graph: tfsem's JSON, or a TensorFlow GraphDef, MetaGraphDef (.meta) or SavedModel (saved_model.pb, or "
+                 "its directory), binary, text or JSON")
+      ->required();
   app.add_option("--feed", feeds, "EDGE=VALUE: replace an input edge's initial contents (JSON tensor literal); "
-                                  "for a GraphDef, a placeholder by its name");
+                                  "for a TensorFlow graph, a placeholder by its name (unfed, it is the symbol named after it)");
   app.add_flag("--prune", prune, "keep only the nodes a fetched output depends on (footnote 7)");
   app.add_option("--fetch", fetches,
                  "fetch names to keep when pruning (default: all); for a GraphDef, what session.run fetches: "
@@ -22,12 +25,19 @@ void GraphOptions::add_to(CLI::App& app) {
   app.add_flag("--tf1-refs", tf1_refs,
                "GraphDef: TensorFlow 1's references: x/read aliases the variable, and a function reading it "
                "dereferences the variable when it runs (S-DEREF), not a snapshot taken before");
+  app.add_option("--tag", tag,
+                 "SavedModel: the MetaGraph with these tags (TAG or TAG,TAG; default: the one tagged serve, else the "
+                 "only one)");
+  app.add_option("--signature", signature,
+                 "SavedModel or MetaGraphDef: the SignatureDef whose inputs are fed and whose outputs are fetched unless "
+                 "--fetch names others (default: serving_default, if there is one)");
 }
 
 std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bool notes) const {
   std::function<void(const std::string&)> print;
   if (notes) print = [](const std::string& note) { std::cerr << "tfsem: import: " << note << "\n"; };
-  return format::load_program(path, {{fetches, initialized, tf1_refs}, feeds, prune}, print);
+  graphdef::ImportOptions import{.fetches = fetches, .initialized = initialized, .tf1_refs = tf1_refs};
+  return format::load_program(path, {import, feeds, prune, {tag, signature}}, print);
 }
 
 Options GraphOptions::options() const {

@@ -1,5 +1,5 @@
 // The options every command that reads a graph shares: the file (tfsem's JSON
-// or a TensorFlow GraphDef), feeds, pruning and term normalization.
+// or a TensorFlow graph), feeds, pruning and term normalization.
 #pragma once
 
 #include "semantics/diagnostic.hpp"
@@ -21,6 +21,7 @@ struct GraphOptions {
   bool normalize = false;            // terms modulo the declared laws
   bool initialized = false;          // a GraphDef's variables hold their initializers' values
   bool tf1_refs = false;             // a GraphDef's `x/read` aliases the variable (S-DEREF)
+  std::string tag, signature;        // a SavedModel's MetaGraph and SignatureDef
 
   void add_to(CLI::App& app);
   // Loads (importing a GraphDef, with its notes on stderr unless not `notes`),

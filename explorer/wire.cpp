@@ -10,6 +10,12 @@ namespace {
 
 enum class Tag : std::uint8_t { empty, go, dead, var, tensor };
 
+// After a tensor's kind (Tensor::Kind): a compound term written before in the
+// same tensor, by its index among them (numbered as they end).
+constexpr std::uint8_t kSharedTerm = 3;
+
+bool compound(const Tensor& t) { return t.is_term() && !t.as_term().args.empty(); }
+
 }  // namespace
 
 void Writer::raw(const void* p, std::size_t n) {
@@ -25,6 +31,20 @@ void Writer::text(const std::string& s) {
 void Writer::tensor(const Tensor& t) {
   const auto start = out_.size();
   u32(0);  // its length, set below
+  std::unordered_map<const void*, std::uint32_t> written;
+  value(t, written);
+  const auto length = static_cast<std::uint32_t>(out_.size() - start - sizeof(std::uint32_t));
+  std::memcpy(out_.data() + start, &length, sizeof length);
+}
+
+void Writer::value(const Tensor& t, std::unordered_map<const void*, std::uint32_t>& written) {
+  if (compound(t)) {
+    if (const auto it = written.find(t.identity()); it != written.end()) {
+      u8(kSharedTerm);
+      u32(it->second);
+      return;
+    }
+  }
   u8(static_cast<std::uint8_t>(t.kind()));
   switch (t.kind()) {
     case Tensor::Kind::dense: {
@@ -40,7 +60,8 @@ void Writer::tensor(const Tensor& t) {
       text(term.head);
       u8(term.atom ? 1 : 0);
       u32(static_cast<std::uint32_t>(term.args.size()));
-      for (const auto& a : term.args) tensor(a);
+      for (const auto& a : term.args) value(a, written);
+      if (compound(t)) written.emplace(t.identity(), static_cast<std::uint32_t>(written.size()));
       break;
     }
     case Tensor::Kind::error:
@@ -48,8 +69,6 @@ void Writer::tensor(const Tensor& t) {
       text(t.as_error().message);
       break;
   }
-  const auto length = static_cast<std::uint32_t>(out_.size() - start - sizeof(std::uint32_t));
-  std::memcpy(out_.data() + start, &length, sizeof length);
 }
 
 void Writer::content(const Content& c) {
@@ -147,19 +166,26 @@ std::string Reader::text() {
 Tensor Reader::tensor() {
   const auto length = u32();
   if (length > in_.size() - at_) throw std::runtime_error("wire: a message ends early");
-  if (!tensors_) return tensor_value();
+  std::vector<Tensor> read;
+  if (!tensors_) return tensor_value(read);
   const std::string_view bytes(in_.data() + at_, length);
   if (const auto it = tensors_->find(bytes); it != tensors_->end()) {
     at_ += length;
     return it->second;
   }
-  auto t = tensor_value();
+  auto t = tensor_value(read);
   tensors_->emplace(std::string(bytes), t);
   return t;
 }
 
-Tensor Reader::tensor_value() {
-  switch (static_cast<Tensor::Kind>(u8())) {
+Tensor Reader::tensor_value(std::vector<Tensor>& read) {
+  const auto tag = u8();
+  if (tag == kSharedTerm) {
+    const auto index = u32();
+    if (index >= read.size()) throw std::runtime_error("wire: a reference to a term not read yet");
+    return read[index];
+  }
+  switch (static_cast<Tensor::Kind>(tag)) {
     case Tensor::Kind::dense: {
       const auto dtype = static_cast<DType>(u8());
       Shape shape(u32());
@@ -175,8 +201,11 @@ Tensor Reader::tensor_value() {
       auto head = text();
       const bool atom = u8() != 0;
       std::vector<Tensor> args;
-      for (auto n = u32(); n > 0; --n) args.push_back(tensor());
-      return atom ? Tensor::atom(std::move(head)) : Tensor::apply(std::move(head), std::move(args));
+      for (auto n = u32(); n > 0; --n) args.push_back(tensor_value(read));
+      if (atom) return Tensor::atom(std::move(head));
+      auto t = Tensor::apply(std::move(head), std::move(args));
+      if (compound(t)) read.push_back(t);
+      return t;
     }
     case Tensor::Kind::error: {
       const auto kind = static_cast<ErrorKind>(u8());

@@ -2,7 +2,8 @@
 // process: the distributed search's messages (distributed.hpp). A process
 // interns its tensors (codec.hpp) and execution contexts (context.hpp) in the
 // order it meets them, so codes and ContextIds differ between processes; on
-// the wire a tensor is its value, a context its stack of (frame, iteration)
+// the wire a tensor is its value (a term's DAG: a compound subterm met again
+// refers back to where it was written), a context its stack of (frame, iteration)
 // entries from the outermost, and a state's InTransit slots and fired records
 // come in the canonical order of Contexts::before. Equal states have equal
 // bytes, so a state's owner can be chosen by hashing them.
@@ -45,6 +46,8 @@ class Writer {
  private:
   const Semantics& sem_;
   Bytes& out_;
+  // t after its length; `written`: the compound terms written before in this tensor, by identity, and their indices.
+  void value(const Tensor& t, std::unordered_map<const void*, std::uint32_t>& written);
 };
 
 // Reads what a Writer wrote; contexts are interned in this process's
@@ -72,7 +75,7 @@ class Reader {
   std::span<const char> in_;
   TensorCache* tensors_;
   std::size_t at_ = 0;
-  Tensor tensor_value();  // after its length
+  Tensor tensor_value(std::vector<Tensor>& read);  // after its length; `read`: the compound terms read before in it
 };
 
 }  // namespace tfsem::explorer::wire

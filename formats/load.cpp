@@ -5,53 +5,110 @@
 #include "formats/json/graph_json.hpp"
 #include "semantics/prune.hpp"
 
-#include <algorithm>
-
 namespace tfsem::format {
 
-LoadedGraph load_graph_file(const std::filesystem::path& file, const graphdef::ImportOptions& options) {
+namespace {
+
+// The file a path names: a SavedModel's directory holds saved_model.pb (or .pbtxt).
+std::filesystem::path graph_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    for (const auto* name : {"saved_model.pb", "saved_model.pbtxt"})
+      if (std::filesystem::exists(path / name, ec)) return path / name;
+  return path;
+}
+
+// The graph's name: the file's, or for a SavedModel the directory's.
+std::string graph_name(const std::filesystem::path& path, const std::filesystem::path& file) {
+  if (file == path) {
+    if (file.stem() != "saved_model" || file.parent_path().filename().empty()) return file.stem().string();
+    return file.parent_path().filename().string();
+  }
+  const auto dir = std::filesystem::absolute(path).lexically_normal();
+  return (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
+}
+
+void refuse_options(const graphdef::ImportOptions& options, const graphdef::MetaGraphChoice& choice,
+                    const std::string& file, bool json) {
+  for (const auto& [given, option] : {std::pair{options.initialized && json, "--initialized"},
+                                      std::pair{options.tf1_refs && json, "--tf1-refs"},
+                                      std::pair{!choice.tag.empty(), "--tag"}, std::pair{!choice.signature.empty(), "--signature"}})
+    if (given)
+      throw InputError("I-OPTION", option, "",
+                       json ? "applies to TensorFlow GraphDefs, and " + file + " is tfsem's JSON"
+                            : "applies to a SavedModel or MetaGraphDef, and " + file + " holds a GraphDef");
+}
+
+}  // namespace
+
+LoadedGraph load_graph_file(const std::filesystem::path& path, const graphdef::ImportOptions& options,
+                            const graphdef::MetaGraphChoice& choice) {
+  const auto file = graph_file(path);
   const FileText file_text(file);
   const auto contents = file_text.text();
   LoadedGraph out;
-  const auto encoding = graphdef::sniff(file, contents);
-  if (!encoding) {
-    for (const auto& [given, option] : {std::pair{options.initialized, "--initialized"}, std::pair{options.tf1_refs, "--tf1-refs"}})
-      if (given)
-        throw InputError("I-OPTION", option, "", "applies to TensorFlow GraphDefs, and " + file.string() + " is tfsem's JSON");
+  const auto sniffed = graphdef::sniff(file, contents);
+  if (!sniffed) {
+    refuse_options(options, choice, file.string(), true);
     out.spec = parse_program_text(contents, file.string());
+    out.fetches = options.fetches;
     return out;
   }
-  auto read = graphdef::parse(contents, *encoding, file.string());
-  auto imported = graphdef::import_graph(read.graph, file.stem().string(), options);
+  if (const auto named = graphdef::named_encoding(file); named && *named != sniffed->encoding)
+    out.notes.push_back(file.filename().string() + " holds " + std::string(graphdef::encoding_name(sniffed->encoding)) +
+                        ", though its name says " + std::string(graphdef::encoding_name(*named)) + "; read as what it holds");
+  auto import = options;
+  graphdef::GraphDef graph;
+  std::vector<std::string> skipped;
+  if (sniffed->container == graphdef::Container::graph_def) {
+    refuse_options(options, choice, file.string(), false);
+    auto read = graphdef::parse(contents, sniffed->encoding, file.string());
+    graph.Swap(&read.graph);
+    skipped = std::move(read.skipped);
+  } else {
+    auto read = graphdef::parse_meta_graphs(contents, sniffed->encoding, sniffed->container, file.string());
+    auto chosen = graphdef::choose_graph(read.meta_graphs, choice);
+    graph.Swap(&chosen.graph);
+    skipped = std::move(read.skipped);
+    out.notes.insert(out.notes.end(), chosen.notes.begin(), chosen.notes.end());
+    if (import.fetches.empty()) import.fetches = std::move(chosen.outputs);
+    import.inputs = std::move(chosen.inputs);
+    import.restored = sniffed->container == graphdef::Container::saved_model;
+  }
+  auto imported = graphdef::import_graph(graph, graph_name(path, file), import);
   out.spec = std::move(imported.spec);
-  out.placeholders = std::move(imported.placeholders);
-  out.notes = std::move(imported.notes);
-  if (!read.skipped.empty()) {
+  out.notes.insert(out.notes.end(), imported.notes.begin(), imported.notes.end());
+  out.fetches = std::move(import.fetches);
+  out.fed = std::move(imported.fed);
+  if (!skipped.empty()) {
     std::string fields;
-    for (const auto& s : read.skipped) fields += (fields.empty() ? "" : ", ") + s;
-    out.notes.push_back("fields outside tfsem's GraphDef subset, skipped: " + fields);
+    for (const auto& s : skipped) fields += (fields.empty() ? "" : ", ") + s;
+    out.notes.push_back("fields outside tfsem's subset of TensorFlow's messages, skipped: " + fields);
   }
   return out;
 }
 
 std::shared_ptr<const Program> load_program(const std::filesystem::path& file, const LoadOptions& options,
                                             const std::function<void(const std::string&)>& on_note) {
-  const auto& fetches = options.import.fetches;
   try {
-    auto loaded = load_graph_file(file, options.import);
+    std::vector<std::pair<std::string, std::string>> feeds;
+    auto import = options.import;
+    import.feeds.clear();
+    for (const auto& f : options.feeds) {
+      feeds.push_back(split_feed(f));
+      import.feeds.push_back(feeds.back().first);
+    }
+    auto loaded = load_graph_file(file, import, options.choice);
     if (on_note)
       for (const auto& note : loaded.notes) on_note(note);
-    for (const auto& f : options.feeds) apply_feed(loaded.spec, f);
-    auto program = Program::build(std::move(loaded.spec));
-    if (options.prune || !fetches.empty()) program = tfsem::prune(*program, fetches);
-    // I-FEED: TensorFlow refuses to run a graph that needs a placeholder nobody fed.
-    for (const auto& p : loaded.placeholders) {
-      const bool fed =
-          std::any_of(options.feeds.begin(), options.feeds.end(), [&](const std::string& f) { return f.starts_with(p + "="); });
-      if (!fed && program->find_edge(p))
-        throw InputError("I-FEED", "", "placeholder '" + p + "'",
-                         "the run needs it and it is not fed; give its value with --feed '" + p + "=VALUE'");
+    for (std::size_t k = 0; k < feeds.size(); ++k) {
+      // An imported graph's feed names a placeholder: its input edge, if the run consumes it.
+      const auto& edge = loaded.fed.empty() ? feeds[k].first : loaded.fed[k];
+      if (!edge.empty()) apply_feed(loaded.spec, edge + "=" + feeds[k].second);
+      else parse_tensor(parse_json_text(feeds[k].second, "--feed " + feeds[k].first), "--feed " + feeds[k].first);  // unused, but a value
     }
+    auto program = Program::build(std::move(loaded.spec));
+    if (options.prune || !loaded.fetches.empty()) program = tfsem::prune(*program, loaded.fetches);
     return program;
   } catch (const InputError& e) {
     throw in_file(e, file.string());

@@ -37,7 +37,9 @@ std::string check_text(const CheckReport& report) {
   if (fixes.stopped) out << stopped_line("interrupt", " in the search for fixes");
   out << count_line("outcomes", r.outcomes.size(), r.complete);
   for (const auto& o : r.outcomes) {
-    out << "outcome: " << explorer::outcome_text(sem, o) << " | " << paths_key(r) << " " << o.paths << " | witness "
+    SharedTerms terms;
+    const auto text = terms([&] { return explorer::outcome_text(sem, o); });
+    out << terms.lines() << "outcome: " << text << " | " << paths_key(r) << " " << o.paths << " | witness "
         << schedule_to_string(sem, o.witness) << "\n";
     for (const auto& v : o.violations) out << "violation: " << violation_text(sem, v) << "\n";
   }
@@ -48,7 +50,11 @@ std::string check_text(const CheckReport& report) {
         << (race.harmful ? "harmful" : "benign") << " | " << a << " first " << schedule_to_string(sem, race.first_then_second)
         << " | " << b << " first " << schedule_to_string(sem, race.second_then_first) << "\n";
   }
-  for (const auto& f : fixes.found) out << fix_line(explorer::fix_text(p, f), explorer::outcome_text(sem, f.outcome));
+  for (const auto& f : fixes.found) {
+    SharedTerms terms;
+    const auto text = terms([&] { return explorer::outcome_text(sem, f.outcome); });
+    out << terms.lines() << fix_line(explorer::fix_text(p, f), text);
+  }
   if (fixes.searched && r.complete && (!r.deterministic() || r.violated()) && fixes.found.empty() && !fixes.stopped)
     out << no_fix_line();
   out << counters_text(r.counters, r.seconds) << ranks_text(report.ranks);
@@ -67,9 +73,14 @@ nlohmann::json check_json(const CheckReport& report) {
     for (const auto& s : o.stuck) stuck.push_back(name(s.transition));
     for (const auto& v : o.violations)
       violations.push_back({{"kind", violation_name(v.kind)}, {"at", name(v.at)}, {"edge", p.edge(v.edge).name}});
-    outcomes.push_back({{"outputs", format::outputs_to_json(p, o.outputs)}, {"VarValue", format::var_value_to_json(p, o.var_value)},
-                        {"stuck", stuck}, {"violations", violations}, {paths_key(r), o.paths},
-                        {"witness", schedule_to_string(sem, o.witness)}});
+    SharedTerms terms;
+    json outcome = terms([&] {
+      return json{{"outputs", format::outputs_to_json(p, o.outputs)}, {"VarValue", format::var_value_to_json(p, o.var_value)},
+                  {"stuck", stuck}, {"violations", violations}, {paths_key(r), o.paths},
+                  {"witness", schedule_to_string(sem, o.witness)}};
+    });
+    terms.add_to(outcome);
+    outcomes.push_back(std::move(outcome));
   }
   for (const auto& race : r.races)
     races.push_back({{"nodes", {name(race.first), name(race.second)}},
@@ -81,7 +92,11 @@ nlohmann::json check_json(const CheckReport& report) {
     json edges = json::array(), loops = json::array();
     for (const auto& [a, b] : f.control_edges) edges.push_back({p.node(a).name, p.node(b).name});
     for (auto loop : f.sequential_loops) loops.push_back(p.frame(loop).name);
-    fix_list.push_back({{"control_edges", edges}, {"sequential_loops", loops}, {"outcome", explorer::outcome_text(sem, f.outcome)}});
+    SharedTerms terms;
+    json fix = {{"control_edges", edges}, {"sequential_loops", loops},
+                {"outcome", terms([&] { return explorer::outcome_text(sem, f.outcome); })}};
+    terms.add_to(fix);
+    fix_list.push_back(std::move(fix));
   }
   json out = {{"graph", p.name()},
               {"hash", p.hash_hex()},

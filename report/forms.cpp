@@ -1,5 +1,7 @@
 #include "report/forms.hpp"
 
+#include "formats/json/graph_json.hpp"
+
 #include <cstdio>
 #include <sstream>
 
@@ -24,6 +26,16 @@ std::string fix_line(std::string_view what, std::string_view outcome) {
 }
 
 std::string no_fix_line() { return "fix: none found\n"; }
+
+std::string SharedTerms::lines(std::string_view indent) const {
+  std::string out;
+  for (const auto& d : names_.definitions()) out += std::string(indent) + "term: " + d.name + " = " + d.text + "\n";
+  return out;
+}
+
+void SharedTerms::add_to(nlohmann::json& j) const {
+  if (!names_.definitions().empty()) j["terms"] = format::terms_to_json(names_);
+}
 
 std::string counters_text(const explorer::Counters& c, double seconds) {
   std::ostringstream out;

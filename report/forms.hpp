@@ -5,6 +5,7 @@
 
 #include "explorer/distributed.hpp"
 #include "explorer/explore.hpp"
+#include "semantics/term_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,25 @@ std::string count_line(std::string_view key, std::size_t n, bool complete);
 std::string fix_line(std::string_view what, std::string_view outcome);
 // "fix: none found": the search for fixes found none.
 std::string no_fix_line();
+
+// A group of values (an outcome, a state, a run's outputs) written with the
+// subterms they share named once (TermNames::group): what `write` writes with
+// Tensor::to_string (or tensor_to_json) names them %1, %2, ..., and lines() or
+// add_to() give their definitions, which go before the values that use them.
+class SharedTerms {
+ public:
+  template <class F>
+  auto operator()(F&& write) {
+    return names_.group(write);
+  }
+  // "term: %1 = F(X,X)", one a line, each after `indent`.
+  [[nodiscard]] std::string lines(std::string_view indent = "") const;
+  // Adds "terms" (format::terms_to_json) to j when any term was named.
+  void add_to(nlohmann::json& j) const;
+
+ private:
+  TermNames names_;
+};
 
 // The search counters, one a line, then "time: S.SSSs".
 std::string counters_text(const explorer::Counters& c, double seconds);

@@ -1,6 +1,7 @@
 #include "report/trace.hpp"
 
 #include "formats/json/graph_json.hpp"
+#include "report/forms.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,15 +25,14 @@ class TraceText : public TraceWriter {
   }
 
   void run(const Semantics& sem, int run, const State& s) override {
-    const auto& p = sem.program();
-    out_ << "run " << run << "\n  initial state\n" << state_to_string(p, sem.contexts(), s, "    ") << "\n";
+    out_ << "run " << run << "\n  initial state\n" << state_text(sem, s);
   }
 
   void step(const Semantics& sem, std::size_t index, const Step& step, const State& s) override {
     const auto& p = sem.program();
     out_ << "  step " << index << ": fire " << name(sem, step.transition()) << " (" << p.label(step.node) << ")"
          << (step.choice ? " choosing result " + std::to_string(step.choice) : "") << "\n"
-         << state_to_string(p, sem.contexts(), s, "    ") << "\n";
+         << state_text(sem, s);
   }
 
   void end_run(const Semantics& sem, const State& s, const RunEnd& end) override {
@@ -46,7 +46,13 @@ class TraceText : public TraceWriter {
       for (auto t : sem.enabled_transitions(s)) out_ << " " << name(sem, t);
       out_ << "\n";
     }
-    for (const auto& [fetch, c] : outputs(p, s)) out_ << "  output " << fetch << " = " << content_to_string(p, c) << "\n";
+    SharedTerms terms;
+    const auto lines = terms([&] {
+      std::string text;
+      for (const auto& [fetch, c] : outputs(p, s)) text += "  output " + fetch + " = " + content_to_string(p, c) + "\n";
+      return text;
+    });
+    out_ << terms.lines("  ") << lines;
     if (!end.terminal) return;
     for (const auto& st : sem.stuck(s)) {
       out_ << "  stuck node " << name(sem, st.transition) << ":";
@@ -59,13 +65,23 @@ class TraceText : public TraceWriter {
   }
 
   void end(const Program& last, const State& s) override {
-    out_ << "final VarValue:";
-    for (std::size_t x = 0; x < s.var_value.size(); ++x)
-      out_ << " " << last.variable(VarId(x)).name << " = " << s.var_value[x].to_string();
-    out_ << "\n";
+    SharedTerms terms;
+    const auto line = terms([&] {
+      std::string text = "final VarValue:";
+      for (std::size_t x = 0; x < s.var_value.size(); ++x) text += " " + last.variable(VarId(x)).name + " = " + s.var_value[x].to_string();
+      return text;
+    });
+    out_ << terms.lines() << line << "\n";
   }
 
  private:
+  // The state's lines, after those defining the subterms its values share.
+  static std::string state_text(const Semantics& sem, const State& s) {
+    SharedTerms terms;
+    const auto text = terms([&] { return state_to_string(sem.program(), sem.contexts(), s, "    "); });
+    return terms.lines("    ") + text + "\n";
+  }
+
   std::ostream& out_;
 };
 
@@ -93,7 +109,9 @@ class TraceJson : public TraceWriter {
     const auto& p = sem.program();
     run_["schedule"] = schedule_to_string(sem, end.taken);
     run_["terminal"] = end.terminal;
-    run_["outputs"] = format::outputs_to_json(p, outputs(p, s));
+    SharedTerms terms;
+    run_["outputs"] = terms([&] { return format::outputs_to_json(p, outputs(p, s)); });
+    terms.add_to(run_);
     nlohmann::json stuck = nlohmann::json::array(), violations = nlohmann::json::array();
     if (end.terminal) {
       for (const auto& st : sem.stuck(s)) {
@@ -111,7 +129,9 @@ class TraceJson : public TraceWriter {
   }
 
   void end(const Program& last, const State& s) override {
-    doc_["VarValue"] = format::var_value_to_json(last, s.var_value);
+    SharedTerms terms;
+    doc_["VarValue"] = terms([&] { return format::var_value_to_json(last, s.var_value); });
+    terms.add_to(doc_);
     out_ << doc_.dump(2) << "\n";
   }
 

@@ -80,7 +80,7 @@ class EdgeList {
 
   void reserve(std::size_t n) {
     if (n <= capacity_) return;
-    assert(n <= std::uint32_t{1} << 31);  // a node's edges: ports are at most 64, ids 32 bits
+    assert(n <= std::uint32_t{1} << 31);  // a node's edges: no more than the graph's, ids 32 bits
     const auto capacity = static_cast<std::uint32_t>(std::max<std::size_t>(n, 2 * std::size_t{capacity_}));
     auto* block = new EdgeId[capacity];
     std::copy(data(), data() + size_, block);

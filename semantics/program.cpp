@@ -208,6 +208,7 @@ class ProgramBuilder {
   std::map<std::string, const FunctionSpec*, std::less<>> declared_;  // the graph's uninterpreted functions
   std::map<std::tuple<std::string_view, std::size_t, std::size_t>, const FunctionDef*> signatures_;
   std::vector<const FunctionSpec*> pending_;  // per node: an uninterpreted function awaiting its arity
+  std::size_t port_room_ = 0;                 // the ports the edges not yet attached can still fill
 
   // What an op's name is among the control ops and the registry's functions,
   // and the attributes it takes: looked up once per name (a graph has few).
@@ -414,17 +415,27 @@ class ProgramBuilder {
       }
       return true;
     }
+    // A node may have any number of ports, each with an edge of its own: so a
+    // port is in range while the graph has edges for the ports up to it, beside
+    // those the other nodes' ports already take (port_room_).
     const auto v = ref.port.value_or(0);
-    if (v > 64) {
-      error("G-PORT", e.where + "/" + end, edge_subject(e.id), "port " + std::to_string(v) + " out of range");
+    const auto& ports = std::string_view(end) == "from" ? p_->nodes_[node.index()].out : p_->nodes_[node.index()].in;
+    if (v >= ports.size() && v + std::size_t{1} - ports.size() > port_room_) {
+      error("G-PORT", e.where + "/" + end, edge_subject(e.id),
+            "port " + std::to_string(v) + " out of range: the graph's " + std::to_string(p_->spec_.edges.size()) +
+                " edges cannot give every port up to it an edge");
       return false;
     }
     port = v;
     return true;
   }
 
-  static bool attach(EdgeList& ports, std::uint32_t port, EdgeId e) {
-    if (ports.size() <= port) ports.resize(port + 1);
+  // Puts edge e on `port`; false when the port has an edge already.
+  bool attach(EdgeList& ports, std::uint32_t port, EdgeId e) {
+    if (ports.size() <= port) {
+      port_room_ -= std::min<std::size_t>(port_room_, port + std::size_t{1} - ports.size());
+      ports.resize(port + 1);
+    }
     if (ports[port].valid()) return false;
     ports[port] = e;
     return true;
@@ -466,6 +477,7 @@ class ProgramBuilder {
   }
 
   void add_edges() {
+    port_room_ = 2 * p_->spec_.edges.size();  // an edge fills one port at each end
     NameIndex fetches;  // the output edges by fetch name
     // Sized for an output edge a node: 16 MiB for a million nodes, where
     // sizing it for their three million edges would take 64. A graph with more

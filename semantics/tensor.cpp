@@ -1,8 +1,10 @@
 #include "semantics/tensor.hpp"
 
+#include "semantics/tensor_rep.hpp"
+#include "semantics/term_text.hpp"
 #include "support/hash.hpp"
 
-#include <atomic>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -51,17 +53,6 @@ std::string shape_to_string(const Shape& s) {
   return out + "]";
 }
 
-// The hash is published once computed: two threads that ask at once both
-// compute the same value and store it, so a reader sees either no hash yet or
-// the hash (release/acquire on `hashed`), never a torn one.
-struct Tensor::Rep {
-  template <class... A>
-  explicit Rep(A&&... a) : v(std::forward<A>(a)...) {}
-  std::variant<Dense, Term, Error> v;
-  mutable std::atomic<std::size_t> hash{0};
-  mutable std::atomic<bool> hashed{false};
-};
-
 namespace {
 
 std::size_t hash_of(const Tensor::Dense& d) {
@@ -72,12 +63,6 @@ std::size_t hash_of(const Tensor::Dense& d) {
         return hash_combine(h, fnv1a_bytes(buf.data(), static_cast<std::size_t>(buf.size()) * sizeof(buf[0])));
       },
       d.data);
-}
-
-std::size_t hash_of(const Tensor::Term& t) {
-  std::size_t h = hash_combine(t.atom ? 2 : 3, fnv1a(t.head));
-  for (const auto& a : t.args) h = hash_combine(h, a.hash());
-  return h;
 }
 
 std::size_t hash_of(const Tensor::Error& e) {
@@ -147,14 +132,6 @@ template Tensor Tensor::scalar(std::int32_t);
 template Tensor Tensor::scalar(std::int64_t);
 template Tensor Tensor::scalar(bool);
 
-Tensor Tensor::atom(std::string name) {
-  return Tensor(std::make_shared<const Rep>(Term{std::move(name), {}, true}));
-}
-
-Tensor Tensor::apply(std::string head, std::vector<Tensor> args) {
-  return Tensor(std::make_shared<const Rep>(Term{std::move(head), std::move(args), false}));
-}
-
 Tensor Tensor::error(ErrorKind kind, std::string message) {
   return Tensor(std::make_shared<const Rep>(Error{kind, std::move(message)}));
 }
@@ -166,7 +143,12 @@ const Tensor::Error& Tensor::as_error() const { return std::get<Error>(rep_->v);
 std::size_t Tensor::hash() const {
   const auto& r = *rep_;
   if (r.hashed.load(std::memory_order_acquire)) return r.hash.load(std::memory_order_relaxed);
-  const auto h = std::visit([](const auto& v) { return hash_of(v); }, r.v);
+  const auto h = std::visit(
+      [&](const auto& v) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, Term>) return r.hash.load(std::memory_order_relaxed);  // set when made
+        else return hash_of(v);
+      },
+      r.v);
   r.hash.store(h, std::memory_order_relaxed);
   r.hashed.store(true, std::memory_order_release);
   return h;
@@ -188,48 +170,71 @@ std::strong_ordering compare_buffers(const Buffer<T>& a, const Buffer<T>& b) {
 }
 }  // namespace
 
-std::strong_ordering compare(const Tensor& a, const Tensor& b) {
-  if (a.rep_ == b.rep_) return std::strong_ordering::equal;
-  if (auto c = a.kind() <=> b.kind(); c != 0) return c;
-  switch (a.kind()) {
-    case Tensor::Kind::dense: {
-      const auto &x = a.as_dense(), &y = b.as_dense();
-      if (auto c = x.dtype() <=> y.dtype(); c != 0) return c;
-      if (auto c = std::lexicographical_compare_three_way(x.shape.begin(), x.shape.end(), y.shape.begin(),
-                                                          y.shape.end());
-          c != 0)
-        return c;
-      return std::visit(
-          [&](const auto& bx) { return compare_buffers(bx, std::get<std::decay_t<decltype(bx)>>(y.data)); }, x.data);
-    }
-    case Tensor::Kind::term: {
-      const auto &x = a.as_term(), &y = b.as_term();
-      if (auto c = x.atom <=> y.atom; c != 0) return c;
-      if (auto c = x.head <=> y.head; c != 0) return c;
-      return std::lexicographical_compare_three_way(x.args.begin(), x.args.end(), y.args.begin(), y.args.end(),
-                                                    [](const Tensor& l, const Tensor& r) { return compare(l, r); });
-    }
-    case Tensor::Kind::error: {
-      const auto &x = a.as_error(), &y = b.as_error();
-      if (auto c = x.kind <=> y.kind; c != 0) return c;
-      return x.message <=> y.message;
-    }
+namespace {
+// The order of dense tensors (by dtype, shape, then elements) or of errors.
+std::strong_ordering compare_values(const Tensor& a, const Tensor& b) {
+  if (a.is_dense()) {
+    const auto &x = a.as_dense(), &y = b.as_dense();
+    if (auto c = x.dtype() <=> y.dtype(); c != 0) return c;
+    if (auto c = std::lexicographical_compare_three_way(x.shape.begin(), x.shape.end(), y.shape.begin(), y.shape.end());
+        c != 0)
+      return c;
+    return std::visit([&](const auto& bx) { return compare_buffers(bx, std::get<std::decay_t<decltype(bx)>>(y.data)); },
+                      x.data);
   }
-  return std::strong_ordering::equal;
+  const auto &x = a.as_error(), &y = b.as_error();
+  if (auto c = x.kind <=> y.kind; c != 0) return c;
+  return x.message <=> y.message;
+}
+}  // namespace
+
+// Terms compare by atom-or-application, head, then arguments in turn. Two
+// distinct terms differ (they are interned), so the first pair of arguments
+// that are distinct terms decides: the walk goes down that pair alone, in a
+// loop, and costs the depth of the terms, not the size of their trees.
+std::strong_ordering compare(const Tensor& a, const Tensor& b) {
+  const Tensor *x = &a, *y = &b;
+  for (;;) {
+    if (x->rep_ == y->rep_) return std::strong_ordering::equal;
+    if (auto c = x->kind() <=> y->kind(); c != 0) return c;
+    if (!x->is_term()) return compare_values(*x, *y);
+    const auto &s = x->as_term(), &t = y->as_term();
+    if (auto c = s.atom <=> t.atom; c != 0) return c;
+    if (auto c = s.head <=> t.head; c != 0) return c;
+    const Tensor *next_x = nullptr, *next_y = nullptr;
+    for (std::size_t i = 0; i < std::min(s.args.size(), t.args.size()) && next_x == nullptr; ++i) {
+      const auto &l = s.args[i], &r = t.args[i];
+      if (l.rep_ == r.rep_) continue;
+      if (l.is_term() && r.is_term()) {
+        next_x = &l;
+        next_y = &r;
+      } else if (auto c = compare(l, r); c != 0) {  // not both terms: no deeper than this
+        return c;
+      }
+    }
+    if (next_x == nullptr) return s.args.size() <=> t.args.size();
+    x = next_x;
+    y = next_y;
+  }
 }
 
 bool operator==(const Tensor& a, const Tensor& b) {
-  return a.rep_ == b.rep_ || (a.hash() == b.hash() && compare(a, b) == 0);
+  if (a.rep_ == b.rep_) return true;
+  if (a.is_term() || b.is_term()) return false;  // interned: equal terms are identical
+  return a.hash() == b.hash() && compare(a, b) == 0;
 }
 
 std::string Tensor::to_string(std::size_t max_elements) const {
   switch (kind()) {
     case Kind::term: {
-      const auto& t = as_term();
-      if (t.atom) return t.head;
-      std::string out = t.head + "(";
-      for (std::size_t i = 0; i < t.args.size(); ++i) out += (i ? "," : "") + t.args[i].to_string(max_elements);
-      return out + ")";
+      if (auto* names = TermNames::current()) return names->in_scope(*this, max_elements);
+      TermNames names;
+      auto out = names.text(*this, max_elements);
+      const auto& defs = names.definitions();
+      if (defs.empty()) return out;
+      out += " where {";
+      for (std::size_t i = 0; i < defs.size(); ++i) out += (i ? "; " : "") + defs[i].name + " = " + defs[i].text;
+      return out + "}";
     }
     case Kind::error: {
       const auto& e = as_error();

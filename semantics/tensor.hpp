@@ -68,7 +68,10 @@ class Tensor {
     Storage data;
     [[nodiscard]] DType dtype() const { return static_cast<DType>(data.index()); }
   };
-  // A symbolic tensor: a named atom (A, B, ...) or a function applied to tensors.
+  // A symbolic tensor: a named atom (A, B, ...) or a function applied to
+  // tensors. Terms are hash-consed: each distinct term exists once while it is
+  // referenced (see Tensor::atom), so a term that shares subterms is a DAG and
+  // a state holds references to it, never copies of its tree.
   struct Term {
     std::string head;
     std::vector<Tensor> args;
@@ -87,8 +90,14 @@ class Tensor {
   // bool), made in place: one allocation, no checks, no hash.
   template <class T>
   static Tensor scalar(T v);
+  // The term, found in a process-wide table of the terms alive (thread-safe):
+  // equal terms are one object, whose hash is computed once, when it is made,
+  // from its arguments' hashes. A term is freed with its last reference, and
+  // leaves the table then.
   static Tensor atom(std::string name);
   static Tensor apply(std::string head, std::vector<Tensor> args);
+  // How many distinct terms are alive.
+  static std::size_t live_terms();
   static Tensor error(ErrorKind kind, std::string message);
 
   [[nodiscard]] Kind kind() const;
@@ -99,23 +108,31 @@ class Tensor {
   [[nodiscard]] const Term& as_term() const;
   [[nodiscard]] const Error& as_error() const;
 
-  // Computed when first asked for (by the explorer's state table, say), not
-  // when the tensor is made: an executor that only passes tensors on never pays for it.
+  // A dense tensor's hash is computed when first asked for (by the explorer's
+  // state table, say), not when the tensor is made: an executor that only
+  // passes tensors on never pays for it. A term's was computed when it was made.
   [[nodiscard]] std::size_t hash() const;
   // Tensors are immutable and share their representation when copied: equal
-  // identities imply equal tensors (a cheap first test for interning).
+  // identities imply equal tensors (a cheap first test for interning), and
+  // two terms are equal exactly when their identities are.
   [[nodiscard]] const void* identity() const { return rep_.get(); }
   friend bool operator==(const Tensor& a, const Tensor& b);
-  // A total structural order (used to normalize terms modulo commutativity).
+  // A total structural order (used to normalize terms modulo commutativity),
+  // the same in every process: terms by kind, head, then arguments in turn.
+  // Comparing two terms walks one path of their DAGs, never their trees.
   friend std::strong_ordering compare(const Tensor& a, const Tensor& b);
 
   // Human-readable text: `A`, `Add(B,D)`, `i32:[1,2]`, `error(domain: ...)`.
   // Dense tensors with more than `max_elements` elements are summarized by
-  // shape and content hash.
+  // shape and content hash. A term that refers to a subterm more than once
+  // names it (TermNames): `F(%1,%1) where {%1 = F(X,X)}`, so that the text
+  // grows with the term's DAG, not its tree; while a TermNames::Scope is open
+  // on this thread, `F(%1,%1)`, the definition left in that scope's table.
   [[nodiscard]] std::string to_string(std::size_t max_elements = 64) const;
 
  private:
   struct Rep;
+  class TermTable;
   explicit Tensor(std::shared_ptr<const Rep> rep) : rep_(std::move(rep)) {}
   std::shared_ptr<const Rep> rep_;
 };

@@ -86,7 +86,8 @@ GraphIndex::GraphIndex(const GraphDef& graph) {
       }
       node.inputs.push_back({*src, parsed->second});
       ports_used_[*src] = std::max(ports_used_[*src], parsed->second + 1);
-      used_[*src] |= parsed->second < 64 ? std::uint64_t{1} << parsed->second : ~std::uint64_t{0};
+      if (parsed->second < 64) used_[*src] |= std::uint64_t{1} << parsed->second;
+      else used_beyond_.insert(key({*src, parsed->second}));
     }
   }
   if (!diags.empty()) throw InputError(std::move(diags));

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace tfsem::graphdef {
@@ -40,7 +41,8 @@ class GraphIndex {
   [[nodiscard]] std::uint32_t ports_used(std::uint32_t i) const { return ports_used_[i]; }
   // Whether output `out` has a consumer.
   [[nodiscard]] bool consumed(TfOutput out) const {
-    return out.port < ports_used_[out.node] && (out.port >= 64 || (used_[out.node] >> out.port & 1U) != 0);
+    if (out.port >= ports_used_[out.node]) return false;
+    return out.port < 64 ? (used_[out.node] >> out.port & 1U) != 0 : used_beyond_.count(key(out)) != 0;
   }
   // "x:1" or "x": output 1 or 0 of node x, or nullopt when `text` is not of that form.
   static std::optional<std::pair<std::string_view, std::uint32_t>> split_output(std::string_view text);
@@ -49,7 +51,10 @@ class GraphIndex {
   std::vector<TfNode> nodes_;
   std::unordered_map<std::string_view, std::uint32_t> index_;
   std::vector<std::uint32_t> ports_used_;
-  std::vector<std::uint64_t> used_;  // bit p: output p has a consumer (ports past 63 count as used)
+  std::vector<std::uint64_t> used_;              // bit p: output p has a consumer
+  std::unordered_set<std::uint64_t> used_beyond_;  // key(output) of the outputs past 63 with a consumer
+
+  static std::uint64_t key(TfOutput o) { return std::uint64_t{o.node} << 32 | o.port; }
 };
 
 }  // namespace tfsem::graphdef

@@ -14,6 +14,7 @@
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
+#include <variant>
 
 namespace tfsem::graphdef {
 
@@ -58,21 +59,28 @@ class Importer {
   }
 
   Imported run(const std::string& name) {
+    find_feeds();
+    if (options_.initialized) find_initializers();
+    find_needed();
     check_ports();
     if (options_.tf1_refs) find_replaced_buffers();
-    if (options_.initialized) find_initializers();
     const std::set<std::string> fetches(options_.fetches.begin(), options_.fetches.end());
     for (const auto& f : fetches)
       if (const auto parsed = GraphIndex::split_output(f); parsed && f.find(':') != std::string::npos)
         if (const auto i = index_.find(parsed->first)) fetched_.insert({*i, parsed->second});
     for (std::uint32_t i = 0; i < index_.nodes().size(); ++i)
-      if (!removed_.count(i)) lower(i);
+      if (needed_[i] && !removed_.count(i)) lower(i);
     for (const auto& f : fetches) fetch(f);
     if (!diags_.empty()) throw InputError(std::move(diags_));
     if (calls_ && !body_) import_library();
     out_.spec.name = name;
     out_.spec.description = "imported from a TensorFlow GraphDef";
+    declare_variables();
     for (const auto& [var, v] : variables_) out_.spec.variables.push_back(v);
+    for (const auto& f : options_.feeds) {
+      const auto i = *index_.find(GraphIndex::split_output(f)->first);  // find_feeds checked it
+      out_.fed.push_back(consumed_placeholders_.count(i) ? index_.name(i) : "");
+    }
     for (const auto& [fname, stateful] : functions_) out_.spec.functions.push_back({fname, stateful, "", ""});
     wiring_.finish(out_.spec);
     write_notes();
@@ -91,6 +99,10 @@ class Importer {
   std::map<std::string, VariableSpec> variables_;
   std::map<std::string, bool> functions_;  // uninterpreted functions, and whether stateful
   std::set<std::uint32_t> removed_;         // initializers left out (--initialized)
+  std::vector<bool> needed_;                // by node: what the fetches need (all without fetches)
+  std::set<std::uint32_t> fed_;             // the placeholders --feed names
+  std::set<std::uint32_t> inputs_;          // the placeholders a signature names
+  std::set<std::uint32_t> consumed_placeholders_;  // those whose input edge the run has
   std::set<TfOutput> fetched_;              // the outputs --fetch names
   std::vector<const OpRule*> rules_;  // by node
   std::vector<int> passers_;          // by node: passer(i), once known
@@ -107,6 +119,7 @@ class Importer {
   std::map<std::string, std::pair<int, bool>> uninterpreted_;  // op -> (nodes, stateful)
   std::map<std::string, int> updates_;
   std::vector<std::string> symbols_, initializers_, dropped_;
+  std::size_t restored_ = 0;  // variables starting as restored(x)
   std::set<std::string> dereferencing_;  // --tf1-refs: the functions that dereference a variable (S-DEREF)
   std::set<std::string> replaced_;       // --tf1-refs: variables whose buffer an Assign may replace
   std::vector<std::string> snapshots_;   // --tf1-refs: the reads of a reference kept as snapshots
@@ -241,6 +254,7 @@ class Importer {
 
   void check_ports() {
     for (std::uint32_t i = 0; i < index_.nodes().size(); ++i) {
+      if (!needed_[i]) continue;
       const auto& n = index_.node(i);
       if (const auto* r = rule(i); r && r->data_inputs >= 0 && static_cast<int>(n.inputs.size()) != r->data_inputs)
         diags_.push_back({"I-ARITY", n.where, "", op(i) + " takes " + std::to_string(r->data_inputs) + " data input" +
@@ -258,7 +272,90 @@ class Importer {
     if (!diags_.empty()) throw InputError(std::move(diags_));
   }
 
+  // ---- Feeds and pruning ----
+
+  // A placeholder: an input edge to feed; a PlaceholderWithDefault too, when
+  // fed or a signature's input.
+  bool placeholder(std::uint32_t i) const {
+    const auto* r = rule(i);
+    return (r && r->lowering == Lowering::placeholder) || fed_.count(i) != 0 || inputs_.count(i) != 0;
+  }
+
+  // The placeholder `text` names (NAME or NAME:0), or why it names none.
+  std::variant<std::uint32_t, std::string> find_placeholder(const std::string& text) const {
+    const auto parsed = GraphIndex::split_output(text);
+    const auto i = parsed ? index_.find(parsed->first) : std::nullopt;
+    if (!i) return "no node '" + std::string(parsed ? parsed->first : text) + "' in the graph";
+    if (!placeholder(*i) && op(*i) != "PlaceholderWithDefault")
+      return op(*i) + " '" + name(*i) + "' is not a placeholder; tfsem feeds Placeholder and PlaceholderWithDefault";
+    if (parsed->second != 0) return op(*i) + " '" + name(*i) + "' has 1 output";
+    return *i;
+  }
+
+  // I-FEED: each --feed names a placeholder. A signature's input that is not
+  // one is computed by the graph, as the note says.
+  void find_feeds() {
+    for (const auto& f : options_.feeds) {
+      const auto found = find_placeholder(f);
+      if (const auto* i = std::get_if<std::uint32_t>(&found)) fed_.insert(*i);
+      else diags_.push_back({"I-FEED", "--feed", "'" + f + "'", std::get<std::string>(found)});
+    }
+    if (!diags_.empty()) throw InputError(std::move(diags_));
+    for (const auto& in : options_.inputs) {
+      const auto found = find_placeholder(in);
+      if (const auto* i = std::get_if<std::uint32_t>(&found)) inputs_.insert(*i);
+      else out_.notes.push_back("signature input " + in + ", computed by the graph: " + std::get<std::string>(found));
+    }
+  }
+
+  // The nodes the fetches need, backwards over data and control inputs, as
+  // TensorFlow prunes a graph to a run: the others are not imported, nor
+  // checked. Not a placeholder's inputs (a fed PlaceholderWithDefault's
+  // default), nor an initializer's value (--initialized gives it before the
+  // run). Every node without fetches, and in a function's body.
+  void find_needed() {
+    const auto n = index_.nodes().size();
+    needed_.assign(n, options_.fetches.empty() || body_);
+    if (needed_.empty() || needed_[0]) return;
+    std::vector<std::uint32_t> todo;
+    auto need = [&](std::uint32_t i) {
+      if (!needed_[i]) {
+        needed_[i] = true;
+        todo.push_back(i);
+      }
+    };
+    for (const auto& f : options_.fetches)
+      if (const auto parsed = GraphIndex::split_output(f))
+        if (const auto i = index_.find(parsed->first)) need(*i);
+    while (!todo.empty()) {
+      const auto i = todo.back();
+      todo.pop_back();
+      if (placeholder(i)) continue;
+      const auto& in = index_.node(i).inputs;
+      if (removed_.count(i)) {
+        need(in[0].node);  // the variable it initializes
+        continue;
+      }
+      for (const auto& src : in) need(src.node);
+      for (auto d : index_.node(i).control) need(d);
+    }
+  }
+
   // ---- Variables and their initializers ----
+
+  // Every variable of the graph, whether the run uses it or not: each run of
+  // a session has the same VarValue. With `restored`, those no initializer
+  // gives a value start as the symbolic value restored(x).
+  void declare_variables() {
+    for (std::uint32_t i = 0; i < index_.nodes().size(); ++i)
+      if (const auto* r = rule(i); r && r->lowering == Lowering::variable) declare_variable(handle({i, 0})->var, i);
+    if (!options_.restored) return;
+    for (auto& [var, v] : variables_)
+      if (!v.init) {
+        v.init = Tensor::apply("restored", {Tensor::atom(atom_name(var))});
+        ++restored_;
+      }
+  }
 
   void declare_variable(const std::string& var, std::uint32_t i) {
     variables_.try_emplace(var, VariableSpec{var, std::nullopt, where(i)});
@@ -293,7 +390,7 @@ class Importer {
   // (#3886): that variable's `x/read` stays a snapshot, a Read.
   void find_replaced_buffers() {
     for (std::uint32_t i = 0; i < index_.nodes().size(); ++i)
-      if (op(i) == "Assign" && !index_.node(i).inputs.empty())
+      if (needed_[i] && op(i) == "Assign" && !index_.node(i).inputs.empty())
         if (const auto* v = attr(i, "validate_shape", AttrValue::kB, false); v && !v->b())
           if (const auto h = reference(index_.node(i).inputs[0])) replaced_.insert(h->var);
   }
@@ -318,19 +415,15 @@ class Importer {
   }
 
   bool literal(std::uint32_t i) const { return op(i) == "Const" && index_.node(i).control.empty(); }
-  bool fed(std::uint32_t i) const {
-    const auto* r = rule(i);
-    return r && r->lowering == Lowering::placeholder;
-  }
 
   Wiring::Source source(TfOutput o) {
     if (auto it = sources_.find(key(o)); it != sources_.end()) return it->second;
     Wiring::Source s;
     if (literal(o.node)) {
       s = wiring_.literal(name(o.node), constant(o.node), where(o.node));
-    } else if (fed(o.node)) {
+    } else if (placeholder(o.node)) {
       s = wiring_.feed(name(o.node), Tensor::atom(atom_name(name(o.node))), where(o.node));
-      out_.placeholders.push_back(name(o.node));
+      consumed_placeholders_.insert(o.node);
     } else {
       s = wiring_.port(name(o.node), o.port);
     }
@@ -442,7 +535,7 @@ class Importer {
         continue;
       }
       for (const auto& e : entries) {
-        if (literal(d) || fed(d)) wiring_.control_input(name(d), e);
+        if (literal(d) || placeholder(d)) wiring_.control_input(name(d), e);
         else wiring_.control(name(d), e);
       }
     }
@@ -452,6 +545,7 @@ class Importer {
 
   void lower(std::uint32_t i) {
     const auto* r = rule(i);
+    if (fed_.count(i) && r->lowering != Lowering::placeholder) return;  // a fed PlaceholderWithDefault
     if (passer(i)) return void(instance(i, 0));
     if (const auto* f = calls_ ? calls_->library.callee(def(i)) : nullptr; f && calls_->library.interpreted(*f))
       return call(i, *f);
@@ -672,7 +766,7 @@ class Importer {
     const auto& fname = f.signature().name();
     const auto where = "function '" + fname + "'";
     const auto body = calls_->library.body(f);
-    const ImportOptions options{body.results, false, options_.tf1_refs};
+    const ImportOptions options{.fetches = body.results, .tf1_refs = options_.tf1_refs};
     Imported imported;
     try {
       imported = Importer(body.graph, options, calls_, true).run(fname);
@@ -715,7 +809,7 @@ class Importer {
     if (!i) return refuse("no node '" + std::string(parsed ? parsed->first : text) + "' in the graph");
     if (removed_.count(*i)) return refuse("an initializer, left out by --initialized");
     if (text.find(':') == std::string::npos) {  // an op to run
-      if (literal(*i) || fed(*i)) return refuse("a constant or placeholder is not run; fetch its value, " + text + ":0");
+      if (literal(*i) || placeholder(*i)) return refuse("a constant or placeholder is not run; fetch its value, " + text + ":0");
       return wiring_.target(name(*i), text);
     }
     const TfOutput o{*i, parsed->second};
@@ -746,8 +840,21 @@ class Importer {
     for (const auto& [o, n] : updates_) ups.push_back(o + " x" + std::to_string(n));
     if (!ups.empty()) out_.notes.push_back("variable updates: " + list(ups));
     if (!symbols_.empty()) out_.notes.push_back("constants tfsem holds as symbols: " + list(symbols_));
-    if (!out_.placeholders.empty() && !body_)  // a body's are its arguments
-      out_.notes.push_back("placeholders, to feed with --feed NAME=VALUE: " + list(out_.placeholders));
+    // I-FEED: an unfed placeholder is the symbolic value named after it.
+    std::vector<std::string> unfed, unused;
+    for (const auto i : consumed_placeholders_)
+      if (!fed_.count(i)) unfed.push_back(name(i) + (atom_name(name(i)) == name(i) ? "" : " as " + atom_name(name(i))));
+    for (const auto i : fed_)
+      if (!consumed_placeholders_.count(i)) unused.push_back(name(i));
+    if (!unfed.empty() && !body_)  // a body's placeholders are its arguments
+      out_.notes.push_back("unfed placeholders taken as symbols: " + list(unfed) + "; --feed NAME=VALUE makes one concrete");
+    if (!unused.empty())
+      out_.notes.push_back("fed placeholders the run does not consume, their values unused (as TensorFlow accepts them): " +
+                           list(unused));
+    if (restored_ > 0)
+      out_.notes.push_back(std::to_string(restored_) + (restored_ == 1 ? " variable starts" : " variables start") +
+                           " as restored from the SavedModel's checkpoint: each variable v holds the symbolic value "
+                           "restored(v)");
     if (!initializers_.empty()) out_.notes.push_back("initialized before the run (--initialized): " + list(initializers_));
     if (!dropped_.empty()) out_.notes.push_back("control inputs on initializers left out (--initialized): " + list(dropped_));
     if (options_.tf1_refs)

@@ -32,7 +32,7 @@ FileText::FileText(const std::filesystem::path& file) {
   if (d.fd < 0) cannot_read(file, "cannot open file");
   struct stat st {};
   if (::fstat(d.fd, &st) != 0) cannot_read(file, "cannot open file");
-  if (S_ISDIR(st.st_mode)) cannot_read(file, "a directory, not a graph file");
+  if (S_ISDIR(st.st_mode)) cannot_read(file, "a directory, not a graph file (nor a SavedModel's: no saved_model.pb in it)");
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     const auto n = static_cast<std::size_t>(st.st_size);
     // MAP_POPULATE: the pages are mapped in one call rather than faulted in one by one.

@@ -155,12 +155,39 @@ Tensor dense_literal(const json& value, const std::string& path, std::optional<D
 
 }  // namespace
 
+namespace {
+
+// A symbolic term as Tensor::to_string writes one: an atom, or f(t1,...,tn)
+// applying a function name to terms (restored(w)). Consumes it from `text`.
+Tensor parse_term(std::string_view& text, const std::string& path, int depth = 0) {
+  constexpr int kMaxDepth = 256;  // this parser recurses
+  std::size_t n = 0;
+  while (n < text.size() && text[n] != '(' && text[n] != ',' && text[n] != ')') ++n;
+  const std::string name(text.substr(0, n));
+  text.remove_prefix(n);
+  if (!is_identifier(name)) fail(path, "symbolic atom '" + name + "' must be an identifier (letters, digits, _)");
+  if (name == "GO" || name == "EMPTY") fail(path, "'" + name + "' is reserved: GO and EMPTY are not tensors");
+  if (text.empty() || text.front() != '(') return Tensor::atom(name);
+  if (depth == kMaxDepth) fail(path, "a term nested deeper than " + std::to_string(kMaxDepth));
+  std::vector<Tensor> args;
+  do {
+    text.remove_prefix(1);  // '(' or ','
+    args.push_back(parse_term(text, path, depth + 1));
+  } while (!text.empty() && text.front() == ',');
+  if (text.empty() || text.front() != ')') fail(path, "term '" + name + "(...' lacks its ')'");
+  text.remove_prefix(1);
+  return Tensor::apply(name, std::move(args));
+}
+
+}  // namespace
+
 Tensor parse_tensor(const json& j, const std::string& path) {
   if (j.is_string()) {
-    const auto name = j.get<std::string>();
-    if (!is_identifier(name)) fail(path, "symbolic atom '" + name + "' must be an identifier (letters, digits, _)");
-    if (name == "GO" || name == "EMPTY") fail(path, "'" + name + "' is reserved: GO and EMPTY are not tensors");
-    return Tensor::atom(name);
+    const auto& text = j.get_ref<const std::string&>();
+    std::string_view rest = text;
+    auto term = parse_term(rest, path);
+    if (!rest.empty()) fail(path, "'" + text + "' is not a symbolic term: '" + std::string(rest) + "' follows it");
+    return term;
   }
   if (j.is_number() || j.is_boolean() || j.is_array()) return dense_literal(j, path, std::nullopt);
   if (!j.is_object()) fail(path, "expected a tensor literal, not " + type_name(j));
@@ -442,14 +469,18 @@ ProgramSpec load_program_file(const std::filesystem::path& file) {
   return parse_program_text(FileText(file).text(), file.string());
 }
 
-void apply_feed(ProgramSpec& spec, const std::string& assignment) {
+std::pair<std::string, std::string> split_feed(const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos) throw InputError("G-FEED", "--feed", "", "'" + assignment + "' is not EDGE=VALUE");
-  const auto edge = assignment.substr(0, eq);
+  return {assignment.substr(0, eq), assignment.substr(eq + 1)};
+}
+
+void apply_feed(ProgramSpec& spec, const std::string& assignment) {
+  const auto [edge, value] = split_feed(assignment);
   for (auto& e : spec.edges) {
     if (e.id != edge) continue;
     if (e.from) throw InputError("G-FEED", "--feed", "edge '" + edge + "'", "not an input edge (it has a source)");
-    const auto j = parse_json_text(assignment.substr(eq + 1), "--feed " + edge);
+    const auto j = parse_json_text(value, "--feed " + edge);
     if (e.kind == "variable") {
       if (!j.is_string()) throw InputError("G-FEED", "--feed", "edge '" + edge + "'", "feed a variable edge a variable name");
       e.value = j.get<std::string>();
@@ -609,10 +640,20 @@ json var_value_to_json(const Program& p, const std::vector<Tensor>& var_value) {
   return out;
 }
 
+json terms_to_json(const TermNames& names) {
+  json out = json::array();
+  for (const auto& d : names.definitions()) out.push_back({{"name", d.name}, {"term", d.text}});
+  return out;
+}
+
 json state_to_json(const Program& p, const Contexts& contexts, const State& s) {
-  json transit = json::object();
-  for (const auto& [slot, c] : s.in_transit) transit[slot_to_string(p, contexts, slot)] = content_to_json(p, c);
-  json out = {{"VarValue", var_value_to_json(p, s.var_value)}, {"InTransit", transit}};
+  TermNames names;
+  json out = names.group([&] {
+    json transit = json::object();
+    for (const auto& [slot, c] : s.in_transit) transit[slot_to_string(p, contexts, slot)] = content_to_json(p, c);
+    return json{{"VarValue", var_value_to_json(p, s.var_value)}, {"InTransit", transit}};
+  });
+  if (!names.definitions().empty()) out["terms"] = terms_to_json(names);
   if (p.has_control_flow()) {  // a section 3 state's fired records follow from InTransit
     json fired = json::array();
     for (const auto& t : s.fired) fired.push_back(transition_to_string(p, contexts, t));

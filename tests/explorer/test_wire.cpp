@@ -71,3 +71,28 @@ TEST_CASE("schedules and transitions in contexts") {
   const auto read = in.steps();
   CHECK(schedule_to_string(other, read) == schedule_to_string(sem, schedule));
 }
+
+TEST_CASE("a term's DAG on the wire: each compound subterm once, read back as the same term") {
+  const auto program = test::program_file("models/first-example.json");
+  const Semantics sem(program);
+  auto a = Tensor::atom("X");
+  for (int k = 0; k < 24; ++k) a = Tensor::apply("F", {a, Tensor::scalar(std::int32_t{k}), a});  // 2^24 leaves
+  const auto b = Tensor::apply("G", {a, Tensor::apply("F", {Tensor::atom("X")}), a});
+  Bytes bytes;
+  explorer::wire::Writer(sem, bytes).tensor(b);
+  CHECK(bytes.size() < 64 * 25);
+  explorer::wire::TensorCache cache;
+  explorer::wire::Reader in(sem, bytes, &cache);
+  const auto read = in.tensor();
+  CHECK(in.done());
+  CHECK(read.identity() == b.identity());  // terms are hash-consed: the one G(...) alive
+  Bytes again;
+  explorer::wire::Writer(sem, again).tensor(read);
+  CHECK(again == bytes);
+  auto cut = bytes;
+  // After b's length, kind, head ("G": length and byte), atom flag and argument count: its
+  // first argument's kind, made a reference to a term not read yet.
+  cut[4 + 1 + (4 + 1) + 1 + 4] = 3;
+  explorer::wire::Reader bad(sem, cut);
+  CHECK_THROWS_AS(bad.tensor(), std::runtime_error);
+}

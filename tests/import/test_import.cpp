@@ -99,13 +99,33 @@ std::string graph_files_text(const fs::path& f) {
 
 }  // namespace
 
-TEST_CASE("a GraphDef's encoding is told by its extension or its contents") {
-  CHECK(sniff("g.pb", "\x0a\x05") == Encoding::binary);
-  CHECK(sniff("g.pbtxt", "node {}") == Encoding::text);
-  CHECK(sniff("g.txt", "# a comment\nnode {\n") == Encoding::text);
-  CHECK(sniff("g", "\x0a\x03\x0a\x01x") == Encoding::binary);
-  CHECK(sniff("g.json", R"({"node": [{"name": "a", "op": "NoOp"}]})") == Encoding::json);
+TEST_CASE("a graph file's encoding and message are told by its contents, not its name") {
+  const auto sniffed = [](const char* file, std::string_view contents) {
+    const auto s = sniff(file, contents);
+    REQUIRE(s);
+    return std::pair{s->encoding, s->container};
+  };
+  const auto graph_def = [&](const char* file, std::string_view contents) {
+    const auto [encoding, container] = sniffed(file, contents);
+    CHECK(container == Container::graph_def);
+    return encoding;
+  };
+  CHECK(graph_def("g.pb", "\x0a\x05") == Encoding::binary);
+  CHECK(graph_def("g.pbtxt", "node {}") == Encoding::text);
+  CHECK(graph_def("g.pb", "# written as text\nnode { name: 'a' op: 'NoOp' }\n") == Encoding::text);
+  CHECK(graph_def("g.pbtxt", "\x0a\x03\x0a\x01x") == Encoding::binary);
+  CHECK(graph_def("g", "\x0a\x03\x0a\x01x") == Encoding::binary);
+  CHECK(graph_def("g.pb", "a\x0a\x01:") == Encoding::binary);  // starts like a field, but has binary bytes
+  CHECK(graph_def("g.json", R"({"node": [{"name": "a", "op": "NoOp"}]})") == Encoding::json);
   CHECK(sniff("g.json", R"({"name": "first-example", "nodes": []})") == std::nullopt);  // tfsem's own
+  CHECK(sniffed("saved_model.pb", "\x08\x01\x12\x00") == std::pair{Encoding::binary, Container::saved_model});
+  CHECK(sniffed("model.pb", "\x08\x01\x12\x00") == std::pair{Encoding::binary, Container::saved_model});
+  CHECK(sniffed("saved_model.pb", "\x12\x00") == std::pair{Encoding::binary, Container::saved_model});
+  CHECK(sniffed("model.ckpt-100.meta", "\x0a\x03\x22\x01s") == std::pair{Encoding::binary, Container::meta_graph_def});
+  CHECK(sniffed("model.pb", "saved_model_schema_version: 1\nmeta_graphs {}") == std::pair{Encoding::text, Container::saved_model});
+  CHECK(sniffed("graph.pbtxt", "meta_info_def { tags: 'serve' }") == std::pair{Encoding::text, Container::meta_graph_def});
+  CHECK(sniffed("g.json", R"({"metaGraphs": []})") == std::pair{Encoding::json, Container::saved_model});
+  CHECK(sniffed("g.json", R"({"graph_def": {}})") == std::pair{Encoding::json, Container::meta_graph_def});
 }
 
 TEST_CASE("binary, text and JSON GraphDefs import to the same graph") {
@@ -231,7 +251,7 @@ TEST_CASE("fetches: a tensor by NODE:K, a reference read when the run reaches it
   CHECK(node(g.spec, "bump@ref1").var == "x");
   CHECK(edge(g.spec, "^bump->bump@ref1").from->node == "bump");  // the value once bump is done
   CHECK(edge(g.spec, "^x/Assign").fetch == "x/Assign");
-  CHECK(g.placeholders == std::vector<std::string>{"p"});
+  CHECK(edge(g.spec, "p").from == std::nullopt);  // an input edge
   CHECK(std::get<Tensor>(edge(g.spec, "p").value).to_string() == "p");  // a symbol until fed
 }
 
@@ -308,7 +328,29 @@ TEST_CASE("other ops: uninterpreted functions named after the op, stateful ones 
   CHECK(stateful->name == "RandomUniform");
   CHECK(g.notes.at(0) == "uninterpreted ops, deterministic functions whose results are terms; a stateful op's state is not "
                          "modelled: MatMul (1 node), RandomUniform (1 node, stateful), Unpack (1 node)");
-  CHECK(run(g.spec) == "done=GO p:0=tf.MatMul(Unpack.1(RandomUniform(i32:2)),Unpack.0(RandomUniform(i32:2))) ");
+  // The one RandomUniform term, shared by both Unpack results, is written once.
+  CHECK(run(g.spec) == "done=GO p:0=tf.MatMul(Unpack.1(%1),Unpack.0(%1)) where {%1 = RandomUniform(i32:2)} ");
+}
+
+TEST_CASE("the fetches prune the graph before it is checked: a node the run does not need is neither imported, "
+          "checked nor noted") {
+  // 'bad' takes one data input where Add takes two (I-ARITY), and is an op tfsem does not interpret beside.
+  const auto graph = int_const("one", 1) + R"(
+    node { name: 'y' op: 'Erf' input: 'one' }
+    node { name: 'bad' op: 'Add' input: 'one' }
+    node { name: 'save' op: 'SaveV2' input: 'bad' input: '^y' })";
+  const auto g = import_text(graph, {{"y:0"}});
+  CHECK(!has_node(g.spec, "bad"));
+  CHECK(!has_node(g.spec, "save"));
+  CHECK(g.notes == std::vector<std::string>{"uninterpreted ops, deterministic functions whose results are terms; a "
+                                            "stateful op's state is not modelled: Erf (1 node)"});
+  CHECK(run(g.spec) == "y:0=Erf(i32:1) ");
+  try {
+    import_text(graph, {{"save"}});
+    FAIL("the Add of one input is checked once the run needs it");
+  } catch (const InputError& e) {
+    CHECK(e.diagnostics().at(0).rule == "I-ARITY");
+  }
 }
 
 TEST_CASE("a call of a library function is an uninterpreted function, stateful as its signature says") {
