@@ -42,5 +42,8 @@ struct CheckTextForm {
 
 std::string check_text(const CheckReport& r, const CheckTextForm& form = {});
 nlohmann::json check_json(const CheckReport& r);
+// The page of the check (report/page.hpp): the graph with its races, the
+// report, and a stepper through each outcome's witness and each race order's.
+std::string check_page(const CheckReport& r);
 
 }  // namespace tfsem::report
