@@ -26,6 +26,9 @@ struct CheckOptions {
   SearchOptions search;
   bool json = false;
   std::string witness_dir;
+  std::string witnesses = "short";  // --witnesses
+  std::string races = "groups";     // --races
+  std::string html;                 // --html: the page
   bool no_fix = false;
   std::size_t fix_budget = 32;
   std::string fixed_graph;
@@ -37,6 +40,7 @@ struct CheckOptions {
 int check_runs(const CheckOptions& o) {
   if (o.search.distributed) throw InputError("", "--distributed", "", "a session of runs is checked by one process");
   if (!o.fixed_graph.empty()) throw InputError("", "--run", "", "a session of runs writes no fixed graph");
+  if (!o.html.empty()) throw InputError("", "--run", "", "a session of runs has no page (--html draws one graph)");
   std::vector<report::RunLabel> runs, all;
   for (const auto& r : o.runs) runs.push_back(parse_run(r));
   if (runs.empty()) runs.push_back({"", o.graph.fetches});
@@ -69,10 +73,13 @@ int run_check(const CheckOptions& o) {
     fixes.stopped = result.complete && opts.limits.stop && opts.limits.stop->load();
   }
   const report::CheckReport report{sem, result, fixes, ranks};
-  std::cout << (o.json ? report::check_json(report).dump(2) + "\n" : report::check_text(report));
+  const report::CheckTextForm form{o.witnesses == "full" ? report::WitnessForm::full : report::WitnessForm::brief,
+                                   o.races == "full"};
+  std::cout << (o.json ? report::check_json(report).dump(2) + "\n" : report::check_text(report, form));
   if (!o.fixed_graph.empty() && !fixes.found.empty())
     write_text(format::program_to_json(fixes.found.front().fixed).dump(2) + "\n", o.fixed_graph);
   if (!o.witness_dir.empty()) write_witnesses(sem, result, o.witness_dir);
+  if (!o.html.empty()) write_text(report::check_page(report), o.html);
   if (!result.complete || fixes.stopped) return o.search.exit_code(kIncomplete);
   return o.search.exit_code(result.deterministic() && !result.violated() ? kSuccess : kPropertyViolated);
 }
@@ -96,6 +103,18 @@ Command add_check(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--runs", o->repeats, "repeat the session's runs (or the one run --fetch makes) K times")
       ->check(CLI::Range(1U, 1000U));
+  sub->add_option("--witnesses", o->witnesses,
+                  "text: short (the steps of the racing and deciding nodes, the rest elided) or full (every step)")
+      ->check(CLI::IsMember({"short", "full"}))
+      ->capture_default_str();
+  sub->add_option("--races", o->races,
+                  "text: groups (a line per racing pair of nodes, its contexts summarized) or full (each race too, with "
+                  "a witness for each order)")
+      ->check(CLI::IsMember({"groups", "full"}))
+      ->capture_default_str();
+  sub->add_option("--html", o->html,
+                  "write a page (one self-contained HTML file): the graph with its races, the report, and a stepper "
+                  "through every witness");
   sub->add_option("--witness-dir", o->witness_dir,
                   "write each outcome's and each race order's witness schedule there, for tfsem trace --schedule-file "
                   "(a session: each outcome's, for trace with the same --run options)");

@@ -3,10 +3,12 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
+#include "cli/output.hpp"
 #include "cli/run_spec.hpp"
 #include "cli/schedule_file.hpp"
 #include "cli/search_options.hpp"
 #include "cli/trace_walk.hpp"
+#include "semantics/diagnostic.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -24,6 +26,7 @@ struct TraceOptions {
   std::vector<std::string> session;  // --run: a session, each run's graph pruned to its fetches
   Bounds bounds{};
   bool json = false;
+  std::string html;  // --html: the page
 };
 
 // The Semantics of each run: one graph, or with --run one per run of the
@@ -58,7 +61,12 @@ int run_trace(const TraceOptions& o) {
   const int runs = std::max({o.session.empty() ? o.runs : static_cast<int>(sems.size()), static_cast<int>(schedules.size())});
   const Walk w{of_run, runs, scheduled ? std::optional(std::move(schedules)) : std::nullopt, o.seed, o.bounds};
   const auto writer = o.json ? report::trace_json(std::cout) : report::trace_text(std::cout);
-  return walk(w, *writer) ? kIncomplete : kSuccess;
+  if (o.html.empty()) return walk(w, *writer) ? kIncomplete : kSuccess;
+  if (sems.size() > 1) throw InputError("", "--html", "", "a page draws one graph, and the runs of --run have one each");
+  const auto page = report::trace_page(*writer);
+  const bool beyond = walk(w, *page);
+  write_text(page->html(), o.html);
+  return beyond ? kIncomplete : kSuccess;
 }
 
 }  // namespace
@@ -82,6 +90,8 @@ Command add_trace(CLI::App& app) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_flag("--json", o->json, "print the trace as JSON");
+  sub->add_option("--html", o->html,
+                  "also write a page (one self-contained HTML file): the graph, and a stepper through each run's states");
   return {sub, [o] { return run_trace(*o); }};
 }
 

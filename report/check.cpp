@@ -2,7 +2,9 @@
 
 #include "formats/json/graph_json.hpp"
 #include "report/forms.hpp"
+#include "report/race_groups.hpp"
 
+#include <set>
 #include <sstream>
 
 namespace tfsem::report {
@@ -24,9 +26,19 @@ std::string violation_text(const Semantics& sem, const Violation& v) {
               : "Exit " + at + " holds a live value after its loop delivered one");
 }
 
+// The nodes whose steps decide an outcome: those of a race, and those where a
+// violation occurs.
+std::set<NodeId> deciding_nodes(const explorer::Result& r) {
+  std::set<NodeId> nodes;
+  for (const auto& race : r.races) nodes.insert({race.first.node, race.second.node});
+  for (const auto& o : r.outcomes)
+    for (const auto& v : o.violations) nodes.insert(v.at.node);
+  return nodes;
+}
+
 }  // namespace
 
-std::string check_text(const CheckReport& report) {
+std::string check_text(const CheckReport& report, const CheckTextForm& form) {
   const auto& sem = report.semantics;
   const auto& r = report.result;
   const auto& fixes = report.fixes;
@@ -36,19 +48,30 @@ std::string check_text(const CheckReport& report) {
   if (!r.complete) out << stopped_line(r.stopped_by);
   if (fixes.stopped) out << stopped_line("interrupt", " in the search for fixes");
   out << count_line("outcomes", r.outcomes.size(), r.complete);
+  const auto deciding = deciding_nodes(r);
+  const auto decides = [&deciding](const Step& s) { return s.choice != 0 || deciding.contains(s.node); };
   for (const auto& o : r.outcomes) {
     SharedTerms terms;
     const auto text = terms([&] { return explorer::outcome_text(sem, o); });
-    out << terms.lines() << "outcome: " << text << " | " << paths_key(r) << " " << o.paths << " | witness "
-        << schedule_to_string(sem, o.witness) << "\n";
+    out << terms.lines() << "outcome: " << text << " | " << paths_key(r) << " " << o.paths << "\n  witness: "
+        << witness_text(sem, o.witness, form.witnesses, decides) << "\n";
     for (const auto& v : o.violations) out << "violation: " << violation_text(sem, v) << "\n";
   }
   out << verdict_line(verdict_of(r));
-  for (const auto& race : r.races) {
-    const auto a = transition_to_string(p, sem.contexts(), race.first), b = transition_to_string(p, sem.contexts(), race.second);
-    out << "race: " << a << " " << b << " | variable " << p.variable(race.var).name << " | "
-        << (race.harmful ? "harmful" : "benign") << " | " << a << " first " << schedule_to_string(sem, race.first_then_second)
-        << " | " << b << " first " << schedule_to_string(sem, race.second_then_first) << "\n";
+  for (const auto& g : race_groups(r.races)) {
+    const auto where = contexts_summary(sem, r.races, g);
+    out << "race: " << p.node(g.first).name << " " << p.node(g.second).name << " | variable " << p.variable(g.var).name
+        << " | " << harm_summary(g) << (where.empty() ? "" : " | " + where)
+        << (g.races.size() > 1 ? " | " + std::to_string(g.races.size()) + " instances" : "") << "\n";
+    if (!form.race_instances) continue;
+    for (auto k : g.races) {
+      const auto& race = r.races[k];
+      const auto racing = [&race](const Step& s) { return s.transition() == race.first || s.transition() == race.second; };
+      const auto a = transition_to_string(p, sem.contexts(), race.first), b = transition_to_string(p, sem.contexts(), race.second);
+      out << "  instance: " << a << " " << b << " | " << (race.harmful ? "harmful" : "benign") << "\n    " << a << " first: "
+          << witness_text(sem, race.first_then_second, form.witnesses, racing) << "\n    " << b << " first: "
+          << witness_text(sem, race.second_then_first, form.witnesses, racing) << "\n";
+    }
   }
   for (const auto& f : fixes.found) {
     SharedTerms terms;
@@ -87,6 +110,13 @@ nlohmann::json check_json(const CheckReport& report) {
                      {"variable", p.variable(race.var).name}, {"harmful", race.harmful},
                      {"first_then_second", schedule_to_string(sem, race.first_then_second)},
                      {"second_then_first", schedule_to_string(sem, race.second_then_first)}});
+  json groups = json::array();
+  for (const auto& g : race_groups(r.races))
+    groups.push_back({{"nodes", {p.node(g.first).name, p.node(g.second).name}},
+                      {"variable", p.variable(g.var).name},
+                      {"contexts", contexts_summary(sem, r.races, g)},
+                      {"races", g.races},
+                      {"harmful", g.harmful}});
   json fix_list = json::array();
   for (const auto& f : report.fixes.found) {
     json edges = json::array(), loops = json::array();
@@ -106,6 +136,7 @@ nlohmann::json check_json(const CheckReport& report) {
               {"outcomes", outcomes},
               {"verdict", verdict_of(r)},
               {"races", races},
+              {"race_groups", groups},
               {"fixes", fix_list},
               {"fixes_complete", !report.fixes.stopped},
               {"counters", counters_json(r.counters)},

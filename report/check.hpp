@@ -1,11 +1,14 @@
 // The report of `tfsem check` on one graph: every outcome with its witness,
 // the verdict, every race with a witness for each order, the fixes, the
-// counters (and, of a distributed search, each rank's figures).
+// counters (and, of a distributed search, each rank's figures). The text
+// groups the races and shortens the witnesses (CheckTextForm); the JSON keeps
+// every detail.
 #pragma once
 
 #include "explorer/distributed.hpp"
 #include "explorer/explore.hpp"
 #include "explorer/fix.hpp"
+#include "report/witness.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -29,7 +32,18 @@ struct CheckReport {
   const std::vector<explorer::distributed::RankReport>& ranks;  // empty unless distributed
 };
 
-std::string check_text(const CheckReport& r);
+// How much of the races and witnesses the text shows: by default each race
+// group (race_groups.hpp) on one line and each outcome's witness brief; with
+// `race_instances` each race of a group too, with a witness for each order.
+struct CheckTextForm {
+  WitnessForm witnesses = WitnessForm::brief;
+  bool race_instances = false;
+};
+
+std::string check_text(const CheckReport& r, const CheckTextForm& form = {});
 nlohmann::json check_json(const CheckReport& r);
+// The page of the check (report/page.hpp): the graph with its races, the
+// report, and a stepper through each outcome's witness and each race order's.
+std::string check_page(const CheckReport& r);
 
 }  // namespace tfsem::report

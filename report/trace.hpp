@@ -10,6 +10,7 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace tfsem::report {
 
@@ -42,5 +43,14 @@ class TraceWriter {
 // Each writes to `out`: the text line by line, the JSON at the end.
 std::unique_ptr<TraceWriter> trace_text(std::ostream& out);
 std::unique_ptr<TraceWriter> trace_json(std::ostream& out);
+
+// Writes what `also` writes, and keeps each run as a witness of a page
+// (report/page.hpp) of the first run's graph.
+class TracePageWriter : public TraceWriter {
+ public:
+  // The page, once the walk has ended ("" if no run started).
+  [[nodiscard]] virtual std::string html() const = 0;
+};
+std::unique_ptr<TracePageWriter> trace_page(TraceWriter& also);
 
 }  // namespace tfsem::report

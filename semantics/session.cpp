@@ -97,15 +97,26 @@ Schedule parse_schedule(const Semantics& sem, const std::string& text) {
   return out;
 }
 
-std::string step_to_string(const Semantics& sem, const Step& s) {
-  auto out = transition_to_string(sem.program(), sem.contexts(), s.transition());
+namespace {
+std::string step_name(ContextNames& names, const Step& s) {
+  auto out = names.transition(s.transition());
   if (s.choice) out += "/" + std::to_string(s.choice);
   return out;
 }
+}  // namespace
+
+std::string step_to_string(const Semantics& sem, const Step& s) {
+  ContextNames names(sem.program(), sem.contexts());
+  return step_name(names, s);
+}
 
 std::string schedule_to_string(const Semantics& sem, const Schedule& s) {
+  ContextNames names(sem.program(), sem.contexts());
   std::string out;
-  for (const auto& step : s) out += (out.empty() ? "" : ",") + step_to_string(sem, step);
+  for (const auto& step : s) {
+    if (!out.empty()) out += ',';
+    out += step_name(names, step);
+  }
   return out;
 }
 

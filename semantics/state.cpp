@@ -48,6 +48,25 @@ std::string context_to_string(const Program& p, const Contexts& contexts, Contex
   return out;
 }
 
+const std::string& ContextNames::operator()(ContextId c) {
+  if (const auto it = names_.find(c.value); it != names_.end()) return it->second;
+  // The unnamed ancestors, innermost first, are named outermost first.
+  std::vector<ContextId> unnamed;
+  for (auto a = c; !names_.contains(a.value); a = contexts_[a].parent) unnamed.push_back(a);
+  for (auto it = unnamed.rbegin(); it != unnamed.rend(); ++it) {
+    const auto& e = contexts_[*it];
+    const auto& outer = names_.at(e.parent.value);
+    names_.emplace(it->value, outer + (outer.empty() ? "" : ",") + std::string(program_.frame(e.frame).name) + ":" +
+                                  std::to_string(e.iteration));
+  }
+  return names_.at(c.value);
+}
+
+std::string ContextNames::transition(Transition t) {
+  std::string name(program_.node(t.node).name);
+  return t.context == kRootContext ? name : name + "[" + (*this)(t.context) + "]";
+}
+
 std::string bound_to_string(const Program& p, FrameId f, const Bounds& b) {
   const auto& frame = p.frame(f);
   return frame.kind == Frame::Kind::function ? "max-depth " + std::to_string(b.max_depth) + " in function '" + frame.name + "'"

@@ -13,6 +13,7 @@
 #include <boost/container/flat_set.hpp>
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tfsem {
@@ -42,6 +43,20 @@ struct State {
 std::string content_to_string(const Program& p, const Content& c, std::size_t max_elements = 64);
 // "while:3" or "outer:1,inner:2"; "" for the root context.
 std::string context_to_string(const Program& p, const Contexts& contexts, ContextId c);
+// context_to_string's names, each built once from its parent's, so that
+// naming many steps costs the length of the names, not their depth times it.
+class ContextNames {
+ public:
+  ContextNames(const Program& p, const Contexts& contexts) : program_(p), contexts_(contexts) { names_[kRootContext.value]; }
+  const std::string& operator()(ContextId c);
+  // "node" or "node[while:3]", as transition_to_string writes it.
+  std::string transition(Transition t);
+
+ private:
+  const Program& program_;
+  const Contexts& contexts_;
+  std::unordered_map<std::uint32_t, std::string> names_;  // by ContextId::value
+};
 // Which bound a context of frame f goes past: "max-iterations N in loop 'x'"
 // or "max-depth N in function 'f'".
 std::string bound_to_string(const Program& p, FrameId f, const Bounds& b);

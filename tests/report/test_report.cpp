@@ -4,6 +4,7 @@
 
 #include "report/check.hpp"
 #include "report/forms.hpp"
+#include "report/race_groups.hpp"
 #include "report/runs.hpp"
 #include "report/trace.hpp"
 #include "support/graphs.hpp"
@@ -45,13 +46,55 @@ TEST_CASE("check's report of the first example without its control edge") {
   const auto text = report::check_text(report);
   CHECK(text.starts_with("graph: first-example-no-control\nhash: "));
   CHECK(text.find("\npor: rf\noutcomes: 2\noutcome: y=") != std::string::npos);
-  CHECK(text.find("\nverdict: nondeterministic\nrace: write read | variable x | harmful | write first ") != std::string::npos);
+  CHECK(text.find("\nverdict: nondeterministic\nrace: write read | variable x | harmful\nfix: none found\n") != std::string::npos);
+  // Each race's instances on request, each order's witness ending in the two racing steps.
+  const auto full = report::check_text(report, {report::WitnessForm::brief, true});
+  CHECK(full.find("\nrace: write read | variable x | harmful\n  instance: write read | harmful\n    write first: ") !=
+        std::string::npos);
+  CHECK(full.find(",write,read (") != std::string::npos);
+  CHECK(full.find(",read,write (") != std::string::npos);
   CHECK(text.find("\nfix: none found\n") != std::string::npos);  // searched for, none given to the report
   const auto json = report::check_json(report);
   CHECK(json["verdict"] == "nondeterministic");
   CHECK(json["outcomes"].size() == 2);
   CHECK(json["races"][0]["variable"] == "x");
+  CHECK(json["race_groups"][0]["races"] == nlohmann::json::array({0}));
   CHECK(!json.contains("ranks"));
+}
+
+TEST_CASE("a brief witness shows the steps that matter and counts the rest") {
+  const Semantics sem(test::program_file("models/loop-assign-add-p10.json"));
+  const auto r = explorer::explore(sem);
+  const auto& w = r.outcomes.front().witness;
+  const auto is_read = [&](const Step& s) { return sem.program().node(s.node).name == "read"; };
+  const auto brief = report::brief_schedule(sem, w, is_read);
+  CHECK(brief.starts_with("...,read[loop:"));
+  CHECK(brief.ends_with(" (" + std::to_string(w.size() - 4) + " of " + std::to_string(w.size()) + " steps elided)"));
+  // None matters: the last few steps.
+  const auto last = report::brief_schedule(sem, w, [](const Step&) { return false; });
+  CHECK(last.starts_with("...," + step_to_string(sem, w[w.size() - 3]) + ","));
+  CHECK(report::brief_schedule(sem, {}, is_read) == "(no steps)");
+  CHECK(report::witness_text(sem, w, report::WitnessForm::full, is_read) == schedule_to_string(sem, w));
+}
+
+TEST_CASE("races in a loop are grouped by their pair of nodes, the iterations summarized") {
+  const Semantics sem(test::program_file("models/loop-assign-add-p10.json"));
+  const auto r = explorer::explore(sem);
+  const auto groups = report::race_groups(r.races);
+  REQUIRE(groups.size() == 2);
+  std::size_t instances = 0;
+  for (const auto& g : groups) instances += g.races.size();
+  CHECK(instances == r.races.size());
+  CHECK(report::contexts_summary(sem, r.races, groups[0]) == "loop 'loop': iterations 0-2 against 0-2");
+  CHECK(report::harm_summary(groups[0]) == "harmful");
+  CHECK(report::harm_summary(groups[1]) == "benign");
+  report::RaceGroup mixed{groups[0].first, groups[0].second, groups[0].var, {0, 1, 2}, 1};
+  CHECK(report::harm_summary(mixed) == "harmful in 1 of 3");
+  const report::CheckFixes fixes;
+  const std::vector<explorer::distributed::RankReport> ranks;
+  const auto text = report::check_text({sem, r, fixes, ranks});
+  CHECK(text.find("\nrace: read assign | variable x | harmful | loop 'loop': iterations 0-2 against 0-2 | 6 instances\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("a session's report: each run's outputs, then the final VarValue") {

@@ -315,6 +315,11 @@ TEST_CASE("C-CONTEXT: a context is a stack of (frame, iteration) pairs, the root
   CHECK(ctx[nested].iteration == 2);
   CHECK(ctx[outer1].parent == kRootContext);
   CHECK(context_to_string(p, ctx, nested) == "outer:1,inner:2");  // outermost first
+  ContextNames names(p, ctx);  // the same names, each built once
+  CHECK(names(nested) == "outer:1,inner:2");
+  CHECK(names(outer1) == "outer:1");
+  CHECK(names(kRootContext).empty());
+  CHECK(names.transition({*p.find_node("inner_add_n"), nested}) == "inner_add_n[outer:1,inner:2]");
   CHECK(ctx.next_iteration(ctx.child(outer1, inner, 1)) == nested);
 }
 
