@@ -1,5 +1,9 @@
 #include "explorer/findings.hpp"
 
+#include "semantics/dependence.hpp"
+
+#include <tuple>
+
 namespace tfsem::explorer {
 
 void Findings::terminal(const State& s, Seen at, PathCount paths, Counters& counters) {
@@ -14,12 +18,27 @@ void Findings::terminal(const State& s, Seen at, PathCount paths, Counters& coun
 
 void Findings::race(const RaceSeen& seen, Seen at) {
   const auto [a, b, harmful] = seen;
+  const auto x = sem_.access(a.node);
+  const bool root = a.context == kRootContext && b.context == kRootContext;
+  if (!root && x.kind == Access::Kind::update && sem_.access(b.node).kind == Access::Kind::update &&
+      sem_.dependence().commuting(x.var)) {
+    // S-COMMUTE: one benign race by pair of nodes, the first by level, then by transitions.
+    const auto [it, fresh] = commuting_.try_emplace({a.node, b.node}, std::pair{a, b});
+    if (!fresh) {
+      const auto& old = races_.at(it->second);
+      if (std::tuple{old.at.level, it->second} <= std::tuple{at.level, std::pair{a, b}}) return;
+      races_.erase(it->second);
+      it->second = {a, b};
+    }
+    races_.emplace(std::pair{a, b}, Raced{false, at});
+    return;
+  }
   const auto [it, fresh] = races_.try_emplace({a, b}, Raced{harmful, at});
   auto& race = it->second;
   if (!fresh && (race.harmful || !harmful)) return;
   race = {harmful, at};
-  if (a.context == kRootContext && b.context == kRootContext)
-    flags_.set(sem_.access(a.node).var, a.node, b.node, harmful ? RaceFlags::harmful : RaceFlags::benign);
+  if (root)
+    flags_.set(x.var, a.node, b.node, harmful ? RaceFlags::harmful : RaceFlags::benign);
 }
 
 Race race_of(const Semantics& sem, Transition a, Transition b, bool harmful, Schedule prefix) {

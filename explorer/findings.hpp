@@ -49,7 +49,8 @@ class Findings {
   void terminal(const State& s, Seen at, PathCount paths, Counters& counters);
   // A race seen at the state stored at `at`. Races of the root context set
   // the flags the expansion reads, which must not change while states are
-  // being expanded.
+  // being expanded. Of the benign races of two commuting updates (S-COMMUTE)
+  // in other contexts, one is kept by pair of nodes.
   void race(const RaceSeen& seen, Seen at);
 
   // By their first terminal state, in the order of the calls.
@@ -64,6 +65,8 @@ class Findings {
   std::vector<Terminal> outcomes_;
   std::unordered_map<std::string, std::size_t> by_text_;  // index in outcomes_
   Races races_;
+  // The race kept for each pair of commuting updates' nodes (S-COMMUTE), by its key in races_.
+  std::map<std::pair<NodeId, NodeId>, std::pair<Transition, Transition>> commuting_;
 };
 
 // The race of a and b, harmful or not, whose witnesses are `prefix`, the
