@@ -1,5 +1,7 @@
 #include "explorer/expansion.hpp"
 
+#include "explorer/findings.hpp"
+
 namespace tfsem::explorer {
 
 RaceFlags::RaceFlags(const Semantics& sem)
@@ -77,19 +79,25 @@ void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vec
 }
 
 // Two commuting updates race benignly: both orders reach one state
-// (S-COMMUTE). Of the live ones, by pair of nodes, the first two in order
-// race; the findings keep one race by pair of nodes (findings.cpp), so that
+// (S-COMMUTE). Of the live ones, by pair of nodes, the first two race; the findings keep one race by pair of nodes (findings.cpp), so that
 // n updates enabled together cost n, not n^2 races.
 template <class Live>
 void Expander::commuting_races(std::size_t from, Live&& is_live, const RaceFlags& flags, std::vector<RaceSeen>& out) {
-  firsts_.clear();  // by node: its first two live transitions
+  // By node: its first two live transitions in the canonical order of
+  // contexts, so that every process reports the same ones.
+  const Canonical before{&sem_.contexts()};
+  firsts_.clear();
   for (auto i = from; i < accessing_.size(); ++i) {
     const auto t = accessing_[i];
-    auto it = std::find_if(firsts_.begin(), firsts_.end(), [&](const auto& f) { return f[0].node == t.node; });
-    if (it != firsts_.end() && it->size() == 2) continue;
     if (!is_live(i)) continue;
-    if (it == firsts_.end()) firsts_.push_back({t});
-    else it->push_back(t);
+    auto it = std::find_if(firsts_.begin(), firsts_.end(), [&](const auto& f) { return f[0].node == t.node; });
+    if (it == firsts_.end()) {
+      firsts_.push_back({t});
+      continue;
+    }
+    auto& f = *it;
+    f.insert(std::upper_bound(f.begin(), f.end(), t, before), t);
+    if (f.size() > 2) f.pop_back();
   }
   for (std::size_t p = 0; p < firsts_.size(); ++p)
     for (auto q = p; q < firsts_.size(); ++q) {

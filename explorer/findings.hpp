@@ -69,6 +69,22 @@ class Findings {
   std::map<std::pair<NodeId, NodeId>, std::pair<Transition, Transition>> commuting_;
 };
 
+// Transitions by node, then context, in the canonical order of contexts
+// (Contexts::before), the same in every process.
+struct Canonical {
+  const Contexts* contexts;
+  bool operator()(Transition a, Transition b) const {
+    return a.node != b.node ? a.node < b.node : contexts->before(a.context, b.context);
+  }
+  bool operator()(const std::pair<Transition, Transition>& a, const std::pair<Transition, Transition>& b) const {
+    return (*this)(a.first, b.first) || (a.first == b.first && (*this)(a.second, b.second));
+  }
+};
+
+// Whether a and b are updates that commute (S-COMMUTE), not both in the root
+// context: of their races, the findings keep one by pair of nodes.
+bool commuting_race(const Semantics& sem, Transition a, Transition b);
+
 // The race of a and b, harmful or not, whose witnesses are `prefix`, the
 // schedule to a state where both are enabled, then each order of the two.
 Race race_of(const Semantics& sem, Transition a, Transition b, bool harmful, Schedule prefix);
