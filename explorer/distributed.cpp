@@ -432,16 +432,6 @@ class Search {
     std::uint64_t level;
     std::uint32_t rank, state;
   };
-  // Transitions by node, then context, in the canonical order of contexts.
-  struct Canonical {
-    const Contexts* contexts;
-    bool operator()(Transition a, Transition b) const {
-      return a.node != b.node ? a.node < b.node : contexts->before(a.context, b.context);
-    }
-    bool operator()(const std::pair<Transition, Transition>& a, const std::pair<Transition, Transition>& b) const {
-      return (*this)(a.first, b.first) || (a.first == b.first && (*this)(a.second, b.second));
-    }
-  };
   using GatheredRaces = std::map<std::pair<Transition, Transition>, GatheredRace, Canonical>;
 
   // Rank 0: by the two transitions, in canonical order.
@@ -468,6 +458,25 @@ class Search {
         auto& race = it->second;
         // The witness: a state where the race is harmful, if any, of the lowest level.
         if (!fresh && std::pair(!seen.harmful, seen.level) < std::pair(!race.harmful, race.level)) race = seen;
+      }
+    }
+    // S-COMMUTE: of each rank's race of two commuting updates' nodes, the first by level, then in canonical order.
+    std::map<std::pair<NodeId, NodeId>, std::pair<Transition, Transition>> commuting;
+    for (auto it = out.begin(); it != out.end();) {
+      const auto& [key, race] = *it;
+      if (!commuting_race(sem_, key.first, key.second)) {
+        ++it;
+        continue;
+      }
+      const auto [kept, fresh] = commuting.try_emplace(std::minmax(key.first.node, key.second.node), key);
+      if (fresh) {
+        ++it;
+      } else if (out.at(kept->second).level <= race.level) {
+        it = out.erase(it);
+      } else {
+        out.erase(kept->second);
+        kept->second = key;
+        ++it;
       }
     }
     return out;

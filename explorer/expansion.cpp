@@ -1,5 +1,7 @@
 #include "explorer/expansion.hpp"
 
+#include "explorer/findings.hpp"
+
 namespace tfsem::explorer {
 
 RaceFlags::RaceFlags(const Semantics& sem)
@@ -40,22 +42,31 @@ void Expander::inherited(std::span<const Step> steps) {
 }
 
 void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vector<RaceSeen>& out) {
-  // The enabled transitions that access a variable; a dead one touches
-  // nothing (C-DEAD), which is looked at only for a pair not known harmful.
+  // The enabled transitions that access a variable, the commuting updates
+  // (S-COMMUTE) last; a dead one touches nothing (C-DEAD), which is looked at
+  // only for a pair not known harmful.
+  const auto& dep = sem_.dependence();
+  const auto commutes = [&](Transition t) {
+    const auto a = sem_.access(t.node);
+    return a.kind == Access::Kind::update && dep.commuting(a.var);
+  };
   accessing_.clear();
   for (auto t : frontier.enabled)
-    if (sem_.access(t.node).kind != Access::Kind::none) accessing_.push_back(t);
+    if (sem_.access(t.node).kind != Access::Kind::none && !commutes(t)) accessing_.push_back(t);
+  const auto others = accessing_.size();
+  for (auto t : frontier.enabled)
+    if (commutes(t)) accessing_.push_back(t);
   enum : std::uint8_t { unknown, live, dead };
   liveness_.assign(accessing_.size(), unknown);
   const auto is_live = [&](std::size_t i) {
     if (liveness_[i] == unknown) liveness_[i] = firings.dead(row, accessing_[i]) ? dead : live;
     return liveness_[i] == live;
   };
-  for (std::size_t i = 0; i < accessing_.size(); ++i) {
-    const auto a = accessing_[i];
+  for (std::size_t i = 0; i < others; ++i) {
     for (std::size_t j = i + 1; j < accessing_.size(); ++j) {
-      const auto b = accessing_[j];
+      auto a = accessing_[i], b = accessing_[j];
       if (!accesses_conflict(a, b)) continue;
+      if (b < a) std::swap(a, b);
       const bool root = a.context == kRootContext && b.context == kRootContext;
       const auto flag = root ? flags.get(sem_.access(a.node).var, a.node, b.node) : RaceFlags::unseen;
       if (flag == RaceFlags::harmful) continue;  // its witnesses are final
@@ -64,6 +75,40 @@ void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vec
       if (flag == RaceFlags::unseen || harmful) out.push_back({a, b, harmful});
     }
   }
+  commuting_races(others, is_live, flags, out);
+}
+
+// Two commuting updates race benignly: both orders reach one state
+// (S-COMMUTE). Of the live ones, by pair of nodes, the first two race; the findings keep one race by pair of nodes (findings.cpp), so that
+// n updates enabled together cost n, not n^2 races.
+template <class Live>
+void Expander::commuting_races(std::size_t from, Live&& is_live, const RaceFlags& flags, std::vector<RaceSeen>& out) {
+  // By node: its first two live transitions in the canonical order of
+  // contexts, so that every process reports the same ones.
+  const Canonical before{&sem_.contexts()};
+  firsts_.clear();
+  for (auto i = from; i < accessing_.size(); ++i) {
+    const auto t = accessing_[i];
+    if (!is_live(i)) continue;
+    auto it = std::find_if(firsts_.begin(), firsts_.end(), [&](const auto& f) { return f[0].node == t.node; });
+    if (it == firsts_.end()) {
+      firsts_.push_back({t});
+      continue;
+    }
+    auto& f = *it;
+    f.insert(std::upper_bound(f.begin(), f.end(), t, before), t);
+    if (f.size() > 2) f.pop_back();
+  }
+  for (std::size_t p = 0; p < firsts_.size(); ++p)
+    for (auto q = p; q < firsts_.size(); ++q) {
+      const auto x = sem_.access(firsts_[p][0].node).var;
+      if (sem_.access(firsts_[q][0].node).var != x) continue;
+      auto a = firsts_[p][0], b = q == p ? (firsts_[p].size() == 2 ? firsts_[p][1] : a) : firsts_[q][0];
+      if (a == b) continue;
+      if (b < a) std::swap(a, b);
+      const bool root = a.context == kRootContext && b.context == kRootContext;
+      if (!root || flags.get(x, a.node, b.node) == RaceFlags::unseen) out.push_back({a, b, false});
+    }
 }
 
 bool Expander::accesses_conflict(Transition a, Transition b) const {

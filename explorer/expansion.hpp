@@ -10,6 +10,8 @@
 #include "explorer/options.hpp"
 #include "explorer/reduction.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <span>
 #include <vector>
@@ -112,6 +114,7 @@ class Expander {
   SleepSet sleep_, next_sleep_;
   std::vector<Transition> accessing_;  // races(): the enabled accesses, in order,
   std::vector<std::uint8_t> liveness_;  // and whether each one's input is dead, once looked at
+  std::vector<boost::container::small_vector<Transition, 2>> firsts_;  // commuting_races(): by node
   std::vector<Row> ab_, ba_;
   Row mid_;
 
@@ -119,6 +122,9 @@ class Expander {
   // after a move when it is independent of every firing in it; into next_sleep_.
   void inherited(std::span<const Step> steps);
   [[nodiscard]] bool accesses_conflict(Transition a, Transition b) const;
+  // The benign races of the commuting updates accessing_[from..], into out.
+  template <class Live>
+  void commuting_races(std::size_t from, Live&& is_live, const RaceFlags& flags, std::vector<RaceSeen>& out);
   // The states reachable by firing a then b (every result of each), into out.
   void fire_both(std::span<const Code> row, Transition a, Transition b, std::vector<Row>& out);
   // Whether the two orders of a and b lead to different multisets of states.

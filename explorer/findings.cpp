@@ -1,5 +1,9 @@
 #include "explorer/findings.hpp"
 
+#include "semantics/dependence.hpp"
+
+#include <algorithm>
+
 namespace tfsem::explorer {
 
 void Findings::terminal(const State& s, Seen at, PathCount paths, Counters& counters) {
@@ -14,12 +18,34 @@ void Findings::terminal(const State& s, Seen at, PathCount paths, Counters& coun
 
 void Findings::race(const RaceSeen& seen, Seen at) {
   const auto [a, b, harmful] = seen;
+  if (commuting_race(sem_, a, b)) {
+    // S-COMMUTE: one benign race by pair of nodes, the first by level, then in canonical order.
+    const Canonical before{&sem_.contexts()};
+    const auto canonical = [&](std::pair<Transition, Transition> r) {
+      return before(r.second, r.first) ? std::pair{r.second, r.first} : r;
+    };
+    const auto [it, fresh] = commuting_.try_emplace(std::minmax(a.node, b.node), std::pair{a, b});
+    if (!fresh) {
+      const auto old = races_.at(it->second).at.level;
+      if (old < at.level || (old == at.level && !before(canonical({a, b}), canonical(it->second)))) return;
+      races_.erase(it->second);
+      it->second = {a, b};
+    }
+    races_.emplace(std::pair{a, b}, Raced{false, at});
+    return;
+  }
   const auto [it, fresh] = races_.try_emplace({a, b}, Raced{harmful, at});
   auto& race = it->second;
   if (!fresh && (race.harmful || !harmful)) return;
   race = {harmful, at};
   if (a.context == kRootContext && b.context == kRootContext)
     flags_.set(sem_.access(a.node).var, a.node, b.node, harmful ? RaceFlags::harmful : RaceFlags::benign);
+}
+
+bool commuting_race(const Semantics& sem, Transition a, Transition b) {
+  const auto x = sem.access(a.node);
+  return !(a.context == kRootContext && b.context == kRootContext) && x.kind == Access::Kind::update &&
+         sem.access(b.node).kind == Access::Kind::update && sem.dependence().commuting(x.var);
 }
 
 Race race_of(const Semantics& sem, Transition a, Transition b, bool harmful, Schedule prefix) {

@@ -49,7 +49,8 @@ class Findings {
   void terminal(const State& s, Seen at, PathCount paths, Counters& counters);
   // A race seen at the state stored at `at`. Races of the root context set
   // the flags the expansion reads, which must not change while states are
-  // being expanded.
+  // being expanded. Of the benign races of two commuting updates (S-COMMUTE)
+  // in other contexts, one is kept by pair of nodes.
   void race(const RaceSeen& seen, Seen at);
 
   // By their first terminal state, in the order of the calls.
@@ -64,7 +65,25 @@ class Findings {
   std::vector<Terminal> outcomes_;
   std::unordered_map<std::string, std::size_t> by_text_;  // index in outcomes_
   Races races_;
+  // The race kept for each pair of commuting updates' nodes (S-COMMUTE), by its key in races_.
+  std::map<std::pair<NodeId, NodeId>, std::pair<Transition, Transition>> commuting_;
 };
+
+// Transitions by node, then context, in the canonical order of contexts
+// (Contexts::before), the same in every process.
+struct Canonical {
+  const Contexts* contexts;
+  bool operator()(Transition a, Transition b) const {
+    return a.node != b.node ? a.node < b.node : contexts->before(a.context, b.context);
+  }
+  bool operator()(const std::pair<Transition, Transition>& a, const std::pair<Transition, Transition>& b) const {
+    return (*this)(a.first, b.first) || (a.first == b.first && (*this)(a.second, b.second));
+  }
+};
+
+// Whether a and b are updates that commute (S-COMMUTE), not both in the root
+// context: of their races, the findings keep one by pair of nodes.
+bool commuting_race(const Semantics& sem, Transition a, Transition b);
 
 // The race of a and b, harmful or not, whose witnesses are `prefix`, the
 // schedule to a state where both are enabled, then each order of the two.

@@ -4,20 +4,82 @@
 
 namespace tfsem {
 
+namespace {
+
+// The tensor edge d always carries when it carries one, if the program says
+// it statically: an input edge's initial tensor, or a Const's value.
+const Tensor* static_operand(const Program& p, EdgeId d) {
+  const auto& e = p.edge(d);
+  if (e.is_input()) return std::get_if<Tensor>(&p.initial(d));
+  const auto& src = p.node(e.src);
+  if (src.op.kind != OpKind::function || src.op.fn != Registry::builtin().find("Const")) return nullptr;
+  return std::get_if<Tensor>(&src.attrs->at("value"));
+}
+
+bool is_integer(DType d) { return d == DType::i32 || d == DType::i64; }
+
+// S-COMMUTE: whether update n of x keeps the invariant that makes x's updates
+// commute, given x's initial value w.
+bool commuting_update(const Semantics& sem, const Tensor& w, NodeId n, const FunctionDef*& symbolic_fn) {
+  const auto& p = sem.program();
+  const auto& node = p.node(n);
+  const auto* f = node.op.fn;
+  if (w.is_dense()) {
+    // Integers: VarValue(x) stays a dense tensor of w's dtype and shape, since
+    // each operand is one of that dtype, a scalar or of w's shape, and wrapping
+    // Add and Sub never fail; (w ± a) ± b = (w ± b) ± a.
+    const auto& reg = Registry::builtin();
+    if (f != reg.find("Add") && f != reg.find("Sub")) return false;
+    const auto* v = static_operand(p, node.in[1]);
+    if (v == nullptr || !v->is_dense()) return false;
+    const auto& wd = w.as_dense();
+    const auto& vd = v->as_dense();
+    return is_integer(wd.dtype()) && vd.dtype() == wd.dtype() && (vd.shape.empty() || vd.shape == wd.shape);
+  }
+  // Terms: VarValue(x) stays a term, since f of a term and any tensor is one
+  // (an error operand has no side effect, S-ERR-ASSIGN), and with the terms
+  // normalized modulo f's laws, f(f(w, a), b) = f(f(w, b), a) for one f both
+  // associative and commutative.
+  if (!w.is_term() || !sem.options().terms.normalize || !f->laws.associative || !f->laws.commutative) return false;
+  if (symbolic_fn == nullptr) symbolic_fn = f;
+  return f == symbolic_fn;
+}
+
+// S-COMMUTE: whether the updates of x commute in every reachable state. x's
+// initial value is the first VarValue(x), and each update keeps the invariant
+// commuting_update checks, so it holds in every state, of every run of a
+// session too (S-SESSION). An uninitialized x, a float, an operand not known
+// statically, or an update that may fail, so that the order may decide which
+// error x holds, makes them dependent, as do two different functions.
+bool commuting_updates(const Semantics& sem, VarId x, const std::vector<NodeId>& accessors) {
+  const auto& w = sem.program().variable(x).initial;
+  const FunctionDef* symbolic_fn = nullptr;
+  return std::all_of(accessors.begin(), accessors.end(), [&](NodeId n) {
+    return sem.access(n).kind != Access::Kind::update || commuting_update(sem, w, n, symbolic_fn);
+  });
+}
+
+}  // namespace
+
 Dependence::Dependence(const Semantics& sem)
     : sem_(sem), program_(sem.program()), loops_(program_.frames().size() > 1) {
   const auto& p = program_;
   accessors_.resize(p.variables().size());
   touching_.resize(p.variables().size());
+  reading_.resize(p.variables().size());
   for (std::size_t i = 0; i < p.nodes().size(); ++i) {
     const NodeId n(i);
     const auto& node = p.node(n);
     if (const auto a = sem.access(n); a.kind != Access::Kind::none) {
       accessors_[a.var.index()].push_back(n);
-      if (node.frame.index() != 0) {
-        touching_[a.var.index()].push_back(node.frame);
+      auto enclosing = [&](std::vector<FrameId>& frames) {
+        frames.push_back(node.frame);
         for (auto f : p.frame(node.frame).outer)
-          if (f.index() != 0) touching_[a.var.index()].push_back(f);
+          if (f.index() != 0) frames.push_back(f);
+      };
+      if (node.frame.index() != 0) {
+        enclosing(touching_[a.var.index()]);
+        if (a.kind == Access::Kind::read) enclosing(reading_[a.var.index()]);
       }
     }
     auto& to = delivers_to_.emplace_back();
@@ -30,17 +92,16 @@ Dependence::Dependence(const Semantics& sem)
       once_per_instance_.push_back(R::kOncePerInstance);
     });
   }
-  for (auto& frames : touching_) {
-    std::sort(frames.begin(), frames.end());
-    frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
-  }
+  for (auto* by_var : {&touching_, &reading_})
+    for (auto& frames : *by_var) {
+      std::sort(frames.begin(), frames.end());
+      frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
+    }
+  for (std::size_t x = 0; x < accessors_.size(); ++x) commuting_.push_back(commuting_updates(sem, VarId(x), accessors_[x]));
 }
 
 bool Dependence::independent(Transition a, Transition b) const {
-  const auto x = sem_.access(a.node), y = sem_.access(b.node);
-  if (x.kind != Access::Kind::none && y.kind != Access::Kind::none && x.var == y.var &&
-      (x.kind == Access::Kind::update || y.kind == Access::Kind::update))
-    return false;
+  if (conflict(sem_.access(a.node), sem_.access(b.node))) return false;
   // One delivery per frame instance (C-ONCE): one Exit's deliveries to one context compete.
   if (a.node == b.node && once_per_instance_[a.node.index()] && sem_.record_context(a) == sem_.record_context(b)) return false;
   auto delivers = [&](Transition from, Transition to) {

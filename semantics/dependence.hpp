@@ -33,10 +33,20 @@ class Dependence {
   // can change what it does.
   template <class View>
   [[nodiscard]] bool eager(const View& v, Transition t) const;
-  // Whether a and b commute and neither can disable the other: they touch no
-  // variable that one of them updates, and neither delivers to the other as
-  // a Merge or an Exit, nor are they one Exit's deliveries to one context.
+  // Whether a and b commute and neither can disable the other: their
+  // accesses do not conflict, and neither delivers to the other as a Merge or
+  // an Exit, nor are they one Exit's deliveries to one context.
   [[nodiscard]] bool independent(Transition a, Transition b) const;
+  // Whether two accesses conflict: one variable, at least one an update, and
+  // not two commuting updates (S-COMMUTE).
+  [[nodiscard]] bool conflict(Access a, Access b) const {
+    return a.kind != Access::Kind::none && b.kind != Access::Kind::none && a.var == b.var &&
+           (a.kind == Access::Kind::update || b.kind == Access::Kind::update) &&
+           !(a.kind == b.kind && commuting_[a.var.index()]);
+  }
+  // S-COMMUTE: whether every update of x commutes with every other one, in
+  // every reachable state (dependence.cpp says when).
+  [[nodiscard]] bool commuting(VarId x) const { return commuting_[x.index()]; }
 
   // The transitions that could fill slot s: the source of its edge in the
   // context that produces into s.
@@ -87,6 +97,8 @@ class Dependence {
   std::vector<std::vector<NodeId>> accessors_;     // by variable: its Read, Assign-f and dereferencing nodes
   std::vector<std::vector<FrameId>> touching_;     // by variable: the frames holding an accessor, and those whose
                                                    // contexts may enclose theirs
+  std::vector<std::vector<FrameId>> reading_;      // by variable: the same for its readers alone
+  std::vector<bool> commuting_;                    // by variable: its updates commute (S-COMMUTE)
   std::vector<std::vector<NodeId>> delivers_to_;   // by node: the Merges and Exits its data edges feed
   std::vector<bool> may_overwrite_;                // by node
   std::vector<bool> once_per_instance_;            // by node: an Exit (C-ONCE per frame instance)
@@ -158,12 +170,12 @@ void Dependence::finish(const View& v, const Frontier& f, const FrameInstance& i
 template <class View>
 void Dependence::conflicts(const View& v, const Frontier& f, Transition t, std::vector<Transition>& out) const {
   const auto& ctx = sem_.contexts();
-  // Two accesses to one variable, one an update, do not commute; accessors in
-  // contexts that do not exist yet come from the contexts' creators.
+  // Two accesses to one variable, one an update, do not commute, unless both
+  // are commuting updates (S-COMMUTE); accessors in contexts that do not exist
+  // yet come from the contexts' creators.
   if (const auto a = sem_.access(t.node); a.kind != Access::Kind::none) {
-    const bool update = a.kind == Access::Kind::update;
     for (auto u : accessors_[a.var.index()]) {
-      if (!update && sem_.access(u).kind != Access::Kind::update) continue;
+      if (!conflict(a, sem_.access(u))) continue;
       if (!loops_) {  // every context is the root
         if (u != t.node && !v.fired(u, kRootContext)) out.push_back({u, kRootContext});
         continue;
@@ -172,7 +184,8 @@ void Dependence::conflicts(const View& v, const Frontier& f, Transition t, std::
       for (auto c : f.present)
         if (ctx[c].frame == frame && Transition{u, c} != t && !v.fired(u, c)) out.push_back({u, c});
     }
-    for (auto frame : touching_[a.var.index()]) creators(v, f, frame, out);
+    const bool commutes = a.kind == Access::Kind::update && commuting_[a.var.index()];
+    for (auto frame : (commutes ? reading_ : touching_)[a.var.index()]) creators(v, f, frame, out);
   }
   rules::with_rule(program_.node(t.node).op.kind, [&](auto r) { r.conflicts(*this, v, f, t, out); });
   // A value for a Merge or an Exit changes what it does.
