@@ -149,17 +149,17 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
   auto exec = o.exec;
   exec.record_merges = true;
   exec.record_accesses = true;
-  fast_exec::Executor session(program, exec);
-  r.executor_hash = session.graph().program->hash_hex();
+  fast_exec::Executor executor(program, exec);
+  r.executor_hash = executor.graph().program->hash_hex();
   const auto* stop = o.explore.limits.stop;
   for (std::size_t k = 1; k <= o.runs; ++k) {
     if (stop && stop->load()) {
       r.stopped_by = "interrupt";
       break;
     }
-    session.reset();  // each run starts from the initial VarValue
-    const auto run = session.run();
-    const auto run_outputs = session.outputs(run);
+    executor.reset();  // each run starts from the initial VarValue
+    const auto run = executor.run();
+    const auto run_outputs = executor.outputs(run);
     ++r.runs;
     if (on_run) on_run(k);
     const auto text = run_text(sem, run_outputs, run.var_value, run.stuck);

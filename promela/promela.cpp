@@ -681,7 +681,7 @@ class ControlFlowExporter {
     return status(e, c) + " = DEAD" + (is_tensor(e) ? "; " + value(e, c) + " = 0" : "");
   }
 
-  // ---- The firings of a transition (rules.cpp), each one Option. ----
+  // ---- The firings of a transition (step.cpp), each one Option. ----
 
   // First, by every rule: record the firing (C-ONCE) and consume the control
   // inputs (S-CTRL-1).
