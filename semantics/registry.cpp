@@ -201,7 +201,7 @@ namespace {
 // S-ERR-PROP, a forwarding function and S-FN-3 on symbolic arguments: f's
 // result when no kernel computes it.
 std::optional<Tuple> without_kernel(const FunctionDef& f, std::span<const Tensor> args, const TermOptions& opts) {
-  auto inspected = [&](std::size_t i) { return (f.ignored_args >> i & 1U) == 0; };
+  auto inspected = [&](std::size_t i) { return i >= 32 || (f.ignored_args >> i & 1U) == 0; };
   // S-ERR-PROP: errors propagate and are never caught.
   for (std::size_t i = 0; i < args.size(); ++i)
     if (inspected(i) && args[i].is_error()) return Tuple(f.outputs, args[i]);

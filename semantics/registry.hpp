@@ -53,7 +53,7 @@ struct FunctionDef {
   Laws laws{};
   std::vector<AttrSpec> attrs{};
   bool nondeterministic = false;
-  // Arguments f never inspects (bit i for argument i): Snd(x, y) = y ignores x,
+  // Arguments f never inspects (bit i for argument i < 32): Snd(x, y) = y ignores x,
   // so an error in x does not propagate and Write initializes (footnote 6).
   std::uint32_t ignored_args = 0;
   // f returns its one inspected argument on every output (Identity, Copy, Snd),
