@@ -33,8 +33,10 @@ template <class View>
 bool Semantics::quiet(const View& v, ContextId c) const {
   const auto& e = (*contexts_)[c];
   const auto& frame = program_->frame(e.frame);
-  for (auto n : frame.records)
-    if (!v.fired(n, c)) return false;
+  // Backwards: a graph lists its nodes roughly in the order they run, so the
+  // last record is the likeliest not to have fired yet.
+  for (auto n = frame.records.rbegin(); n != frame.records.rend(); ++n)
+    if (!v.fired(*n, c)) return false;
   for (auto d : frame.slots) {
     const auto h = v.holds(Slot{d, c});
     if (h != Holds::empty && !unreachable(v, d, c, h)) return false;
