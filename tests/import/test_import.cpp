@@ -383,7 +383,7 @@ TEST_CASE("a recursive function of the library tfsem interprets is tfsem's libra
   CHECK(run(std::move(model)) == "fib_n=i32:8 ");
 }
 
-TEST_CASE("a function whose body tfsem does not interpret stays an uninterpreted function") {
+TEST_CASE("a call of a function whose body tfsem does not interpret as it is is inlined at its call site (I-CALL)") {
   const auto g = import_text(int_const("c", 1) + R"(
     node { name: 'call' op: 'noisy' input: 'c' }
     library { function {
@@ -391,9 +391,25 @@ TEST_CASE("a function whose body tfsem does not interpret stays an uninterpreted
       node_def { name: 'r' op: 'RandomUniform' input: 'x' }
       ret { key: 'y' value: 'r:output:0' } } })", {{"call:0"}});
   CHECK(g.spec.library.empty());
-  CHECK(node(g.spec, "call").op == "noisy");
+  CHECK(node(g.spec, "call/r").op == "RandomUniform");  // the body's node, named after the call
   REQUIRE(g.spec.functions.size() == 1);
-  CHECK(g.spec.functions[0].name == "noisy");
+  CHECK(g.spec.functions[0].name == "RandomUniform");
+  CHECK(g.spec.functions[0].stateful);
+  CHECK(g.notes.at(0) == "functions inlined at their call sites, the body's nodes named after the call (I-CALL): noisy x1");
+}
+
+TEST_CASE("a recursive function tfsem does not interpret stays an uninterpreted function") {
+  const auto g = import_text(int_const("c", 1) + R"(
+    node { name: 'call' op: 'loop' input: 'c' }
+    library { function {
+      signature { name: 'loop' input_arg { name: 'x' type: DT_INT32 } output_arg { name: 'y' type: DT_INT32 } }
+      node_def { name: 'r' op: 'RandomUniform' input: 'x' }
+      node_def { name: 'again' op: 'loop' input: 'r:output:0' }
+      ret { key: 'y' value: 'again:y:0' } } })", {{"call:0"}});
+  CHECK(g.spec.library.empty());
+  CHECK(node(g.spec, "call").op == "loop");
+  REQUIRE(g.spec.functions.size() == 1);
+  CHECK(g.spec.functions[0].name == "loop");
 }
 
 TEST_CASE("docs/import.md has a row for every op the import maps") {
