@@ -43,7 +43,7 @@ std::string check_text(const CheckReport& report) {
         << schedule_to_string(sem, o.witness) << "\n";
     for (const auto& v : o.violations) out << "violation: " << violation_text(sem, v) << "\n";
   }
-  out << verdict_line(verdict_of(r));
+  out << verdict_line(verdict_of(r), uninterpreted_stateful(p));  // I-STATEFUL
   for (const auto& race : r.races) {
     const auto a = transition_to_string(p, sem.contexts(), race.first), b = transition_to_string(p, sem.contexts(), race.second);
     out << "race: " << a << " " << b << " | variable " << p.variable(race.var).name << " | "
@@ -110,6 +110,7 @@ nlohmann::json check_json(const CheckReport& report) {
               {"fixes_complete", !report.fixes.stopped},
               {"counters", counters_json(r.counters)},
               {"seconds", r.seconds}};
+  if (r.complete) add_assumptions(out, uninterpreted_stateful(p));  // I-STATEFUL
   if (!report.ranks.empty()) out["ranks"] = ranks_json(report.ranks);
   return out;
 }

@@ -744,13 +744,13 @@ class Importer {
 
   void declare(const std::string& f, bool is_stateful) { functions_[f] = functions_[f] || is_stateful; }
 
+  // Whether node i calls a function of the library (one tfsem keeps as a call: a
+  // recursive one it does not interpret), stateful as its signature or the call says.
   bool library_function(std::uint32_t i, bool* is_stateful) const {
-    for (const auto& f : graph_.library().function())
-      if (f.signature().name() == op(i)) {
-        *is_stateful = f.signature().is_stateful();
-        return true;
-      }
-    return false;
+    const auto* f = calls_ ? calls_->library.callee(def(i)) : nullptr;
+    if (f == nullptr) return false;
+    *is_stateful = f->signature().is_stateful() || op(i) == "StatefulPartitionedCall";
+    return true;
   }
 
   void uninterpreted(std::uint32_t i) {
