@@ -51,6 +51,10 @@ bool has_node(const ProgramSpec& spec, const std::string& id) {
   return std::any_of(spec.nodes.begin(), spec.nodes.end(), [&](const NodeSpec& n) { return n.id == id; });
 }
 
+bool has_edge(const ProgramSpec& spec, const std::string& id) {
+  return std::any_of(spec.edges.begin(), spec.edges.end(), [&](const EdgeSpec& e) { return e.id == id; });
+}
+
 const EdgeSpec& edge(const ProgramSpec& spec, const std::string& id) {
   const auto it = std::find_if(spec.edges.begin(), spec.edges.end(), [&](const EdgeSpec& e) { return e.id == id; });
   REQUIRE_MESSAGE(it != spec.edges.end(), "no edge " << id);
@@ -410,6 +414,19 @@ TEST_CASE("a recursive function tfsem does not interpret stays an uninterpreted 
   CHECK(node(g.spec, "call").op == "loop");
   REQUIRE(g.spec.functions.size() == 1);
   CHECK(g.spec.functions[0].name == "loop");
+}
+
+TEST_CASE("an inlined call's control inputs gate the body nodes taking no value from the body; its NoOp waits for control_ret") {
+  // call2 ordered after call1, as automatic control dependencies order two calls sharing a variable.
+  auto text = read(kRoot / "tests/import/graphs/tf2/two-calls.pbtxt");
+  const auto at = text.find("input: \"k2\"");
+  REQUIRE(at != std::string::npos);
+  text.insert(at + std::string("input: \"k2\"").size(), "\n  input: \"^call1\"");
+  auto g = import_text(text, {.fetches = {"read:0"}, .initialized = true});
+  CHECK(edge(g.spec, "^call1->call2/ReadVariableOp").from->node == "call1");  // no value from the body: gated
+  CHECK_FALSE(has_edge(g.spec, "^call1->call2/add"));                        // takes the Read's value
+  CHECK(edge(g.spec, "^call1/AssignVariableOp->call1").to->node == "call1");  // the NoOp waits for control_ret
+  CHECK(run(std::move(g.spec)) == "read:0=i32:3 v=i32:3 ");
 }
 
 TEST_CASE("docs/import.md has a row for every op the import maps") {
