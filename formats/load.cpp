@@ -79,6 +79,7 @@ LoadedGraph load_graph_file(const std::filesystem::path& path, const graphdef::I
   out.spec = std::move(imported.spec);
   out.notes.insert(out.notes.end(), imported.notes.begin(), imported.notes.end());
   out.fetches = std::move(import.fetches);
+  out.pruned = !out.fetches.empty();
   out.fed = std::move(imported.fed);
   if (!skipped.empty()) {
     std::string fields;
@@ -108,7 +109,7 @@ std::shared_ptr<const Program> load_program(const std::filesystem::path& file, c
       else parse_tensor(parse_json_text(feeds[k].second, "--feed " + feeds[k].first), "--feed " + feeds[k].first);  // unused, but a value
     }
     auto program = Program::build(std::move(loaded.spec));
-    if (options.prune || !loaded.fetches.empty()) program = tfsem::prune(*program, loaded.fetches);
+    if (options.prune || (!loaded.fetches.empty() && !loaded.pruned)) program = tfsem::prune(*program, loaded.fetches);
     return program;
   } catch (const InputError& e) {
     throw in_file(e, file.string());

@@ -21,6 +21,10 @@ struct LoadedGraph {
   std::vector<std::string> notes;         // of an imported graph: how it was modelled
   // What the run fetches: the import options' fetches, else a signature's outputs.
   std::vector<std::string> fetches;
+  // Whether the import pruned the graph to the fetches, as TensorFlow prunes
+  // it before lowering its functional ops and inlining its calls (a needed
+  // call runs its whole body, I-CALL), so that S-PRUNE is not applied again.
+  bool pruned = false;
   // Of an imported graph, by the import options' feeds: the input edge each
   // gives its value, or "" for a placeholder the run does not consume.
   std::vector<std::string> fed;

@@ -57,7 +57,7 @@ std::string check_text(const CheckReport& report, const CheckTextForm& form) {
         << witness_text(sem, o.witness, form.witnesses, decides) << "\n";
     for (const auto& v : o.violations) out << "violation: " << violation_text(sem, v) << "\n";
   }
-  out << verdict_line(verdict_of(r));
+  out << verdict_line(verdict_of(r), uninterpreted_stateful(p));  // I-STATEFUL
   for (const auto& g : race_groups(r.races)) {
     const auto where = contexts_summary(sem, r.races, g);
     out << "race: " << p.node(g.first).name << " " << p.node(g.second).name << " | variable " << p.variable(g.var).name
@@ -141,6 +141,7 @@ nlohmann::json check_json(const CheckReport& report) {
               {"fixes_complete", !report.fixes.stopped},
               {"counters", counters_json(r.counters)},
               {"seconds", r.seconds}};
+  if (r.complete) add_assumptions(out, uninterpreted_stateful(p));  // I-STATEFUL
   if (!report.ranks.empty()) out["ranks"] = ranks_json(report.ranks);
   return out;
 }

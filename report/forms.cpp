@@ -13,6 +13,36 @@ const char* verdict(bool complete, bool violated, std::size_t outcomes) {
 
 std::string verdict_line(std::string_view word) { return "verdict: " + std::string(word) + "\n"; }
 
+std::vector<std::string> uninterpreted_stateful(const Program& p) {
+  std::vector<std::string> out;
+  for (const auto& n : p.nodes())
+    if (n.op.fn != nullptr && n.op.fn->uninterpreted && n.op.fn->stateful)
+      out.push_back(std::string(n.name.view()) + " (" + std::string(n.op.fn->name) + ")");
+  return out;
+}
+
+namespace {
+
+std::string assuming(std::size_t n) {
+  return "assuming the " + std::to_string(n) + " uninterpreted stateful op" + (n == 1 ? "" : "s") +
+         " below do" + (n == 1 ? "es" : "") + " not interact";
+}
+
+}  // namespace
+
+std::string verdict_line(std::string_view word, const std::vector<std::string>& assumed) {
+  if (assumed.empty() || word == "incomplete") return verdict_line(word);
+  auto out = "verdict: " + std::string(word) + ", " + assuming(assumed.size()) + "\n";
+  for (const auto& a : assumed) out += "uninterpreted: " + a + " | stateful, its state not modelled\n";
+  return out;
+}
+
+void add_assumptions(nlohmann::json& j, const std::vector<std::string>& assumed) {
+  if (assumed.empty()) return;
+  j["assuming"] = assuming(assumed.size());
+  j["uninterpreted"] = assumed;
+}
+
 std::string stopped_line(std::string_view by, std::string_view where) {
   return "INCOMPLETE: stopped by " + std::string(by) + std::string(where) + "\n";
 }

@@ -21,6 +21,17 @@ namespace tfsem::report {
 const char* verdict(bool complete, bool violated, std::size_t outcomes);
 // "verdict: WORD".
 std::string verdict_line(std::string_view word);
+// I-STATEFUL: the nodes of p that apply an uninterpreted function with state
+// of its own (an op tfsem does not model: a random op, a queue, a TensorArray,
+// an iterator, a table, a stateful call left uninterpreted), "NODE (FUNCTION)".
+std::vector<std::string> uninterpreted_stateful(const Program& p);
+// The verdict line, and when `assumed` lists such nodes (and the search is
+// complete), what the verdict assumes: "verdict: WORD, assuming the N
+// uninterpreted stateful ops below do not interact", then each on a line
+// "uninterpreted: NODE (FUNCTION) | stateful, its state not modelled".
+std::string verdict_line(std::string_view word, const std::vector<std::string>& assumed);
+// The same as JSON: {"assuming": ..., "uninterpreted": [...]}, added to j when any is listed.
+void add_assumptions(nlohmann::json& j, const std::vector<std::string>& assumed);
 // "INCOMPLETE: stopped by LIMIT", then `where` (" in the reference search").
 std::string stopped_line(std::string_view by, std::string_view where = "");
 // "KEY: N", and " (at least)" when the search stopped before the end.

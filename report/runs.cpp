@@ -3,6 +3,7 @@
 #include "formats/json/graph_json.hpp"
 #include "report/forms.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace tfsem::report {
@@ -34,6 +35,15 @@ std::string race_text(const explorer::RunRace& race) {
 
 const char* verdict_of(const explorer::RunsResult& r) { return verdict(r.complete(), r.violated, r.outcomes.size()); }
 
+// I-STATEFUL: the uninterpreted stateful ops of every run's graph, each once.
+std::vector<std::string> assumed(const std::vector<std::shared_ptr<const Program>>& programs) {
+  std::vector<std::string> out;
+  for (const auto& p : programs)
+    for (auto& a : uninterpreted_stateful(*p))
+      if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(std::move(a));
+  return out;
+}
+
 }  // namespace
 
 std::string runs_outcome_text(const Program& last, const explorer::RunsOutcome& o) {
@@ -59,7 +69,7 @@ std::string runs_text(const RunsReport& report) {
     for (const auto& w : o.witnesses) witness += (witness.empty() ? "" : ";") + w;
     out << "outcome: " << runs_outcome_text(last, o) << " | behaviours " << o.paths << " | witness " << witness << "\n";
   }
-  out << verdict_line(verdict_of(r));
+  out << verdict_line(verdict_of(r), assumed(programs));
   for (const auto& race : r.races) out << "race: " << race_text(race) << "\n";
   for (const auto& f : r.fixes) out << fix_line(runs_of_graph(programs, f.run) + ": " + f.text, runs_outcome_text(last, f.outcome));
   if (report.fixes_searched && r.complete() && r.outcomes.size() > 1 && r.fixes.empty()) out << no_fix_line();
@@ -81,7 +91,7 @@ nlohmann::json runs_json(const RunsReport& report) {
   for (const auto& race : r.races) race_list.push_back(race_text(race));
   for (const auto& f : r.fixes)
     fix_list.push_back({{"runs", runs_of_graph(programs, f.run)}, {"fix", f.text}, {"outcome", runs_outcome_text(last, f.outcome)}});
-  return {{"graph", last.name()},
+  json out = {{"graph", last.name()},
           {"runs", run_list},
           {"por", report.por},
           {"complete", r.complete()},
@@ -92,6 +102,8 @@ nlohmann::json runs_json(const RunsReport& report) {
           {"fixes", fix_list},
           {"counters", counters_json(r.counters)},
           {"seconds", r.seconds}};
+  if (r.complete()) add_assumptions(out, assumed(programs));
+  return out;
 }
 
 }  // namespace tfsem::report

@@ -1,6 +1,7 @@
 #include "formats/graphdef/importer.hpp"
 
 #include "semantics/diagnostic.hpp"
+#include "formats/graphdef/functional.hpp"
 #include "formats/graphdef/graph_index.hpp"
 #include "formats/graphdef/library.hpp"
 #include "formats/graphdef/op_table.hpp"
@@ -50,12 +51,24 @@ struct Calls {
 
 class Importer {
  public:
-  // `calls`: null when the graph has no library; `body`: importing a function's body.
-  Importer(const GraphDef& graph, const ImportOptions& options, Calls* calls, bool body)
+  // `calls`: null when the graph has no library; `body`: importing a function's body;
+  // `flat`: the graph's calls inlined and functional ops lowered (functional.hpp).
+  Importer(const GraphDef& graph, const ImportOptions& options, Calls* calls, bool body, const Flattened* flat = nullptr)
       : graph_(graph), index_(graph), options_(options), calls_(calls), body_(body) {
     for (const auto& n : index_.nodes()) rules_.push_back(find_rule(n.def->op()));
     passers_.assign(rules_.size(), -1);
     wiring_.reserve(2 * rules_.size());
+    if (flat == nullptr) return;
+    fetch_outputs_ = flat->fetches;
+    for (const auto& unit : flat->units) {
+      auto& members = units_.emplace_back();
+      for (const auto& member : unit)
+        if (const auto i = index_.find(member)) {
+          unit_of_.emplace(*i, units_.size() - 1);
+          members.push_back(*i);
+        }
+    }
+    out_.notes = flat->notes;
   }
 
   Imported run(const std::string& name) {
@@ -66,7 +79,7 @@ class Importer {
     if (options_.tf1_refs) find_replaced_buffers();
     const std::set<std::string> fetches(options_.fetches.begin(), options_.fetches.end());
     for (const auto& f : fetches)
-      if (const auto parsed = GraphIndex::split_output(f); parsed && f.find(':') != std::string::npos)
+      if (const auto parsed = GraphIndex::split_output(fetched(f)); parsed && f.find(':') != std::string::npos)
         if (const auto i = index_.find(parsed->first)) fetched_.insert({*i, parsed->second});
     for (std::uint32_t i = 0; i < index_.nodes().size(); ++i)
       if (needed_[i] && !removed_.count(i)) lower(i);
@@ -104,6 +117,9 @@ class Importer {
   std::set<std::uint32_t> inputs_;          // the placeholders a signature names
   std::set<std::uint32_t> consumed_placeholders_;  // those whose input edge the run has
   std::set<TfOutput> fetched_;              // the outputs --fetch names
+  std::map<std::string, std::string> fetch_outputs_;  // a fetched call's output: the output standing for it
+  std::vector<std::vector<std::uint32_t>> units_;      // the nodes of an inlined call or lowered op
+  std::map<std::uint32_t, std::size_t> unit_of_;
   std::vector<const OpRule*> rules_;  // by node
   std::vector<int> passers_;          // by node: passer(i), once known
   std::unordered_map<std::uint64_t, std::optional<Handle>> handles_;  // by key(output)
@@ -169,6 +185,12 @@ class Importer {
   std::string outputs_text(std::uint32_t i) {
     const auto n = *outputs_of(i);
     return op(i) + " '" + name(i) + "' has " + std::to_string(n) + " output" + (n == 1 ? "" : "s");
+  }
+
+  // The output a fetch reads: a call's output is the one standing for it.
+  std::string fetched(const std::string& text) const {
+    const auto it = fetch_outputs_.find(text);
+    return it == fetch_outputs_.end() ? text : it->second;
   }
 
   // Whether a consumer or a fetch reads output o.
@@ -325,11 +347,13 @@ class Importer {
       }
     };
     for (const auto& f : options_.fetches)
-      if (const auto parsed = GraphIndex::split_output(f))
+      if (const auto parsed = GraphIndex::split_output(fetched(f)))
         if (const auto i = index_.find(parsed->first)) need(*i);
     while (!todo.empty()) {
       const auto i = todo.back();
       todo.pop_back();
+      if (const auto u = unit_of_.find(i); u != unit_of_.end())  // a call runs its whole body (I-CALL)
+        for (const auto j : units_[u->second]) need(j);
       if (placeholder(i)) continue;
       const auto& in = index_.node(i).inputs;
       if (removed_.count(i)) {
@@ -720,13 +744,13 @@ class Importer {
 
   void declare(const std::string& f, bool is_stateful) { functions_[f] = functions_[f] || is_stateful; }
 
+  // Whether node i calls a function of the library (one tfsem keeps as a call: a
+  // recursive one it does not interpret), stateful as its signature or the call says.
   bool library_function(std::uint32_t i, bool* is_stateful) const {
-    for (const auto& f : graph_.library().function())
-      if (f.signature().name() == op(i)) {
-        *is_stateful = f.signature().is_stateful();
-        return true;
-      }
-    return false;
+    const auto* f = calls_ ? calls_->library.callee(def(i)) : nullptr;
+    if (f == nullptr) return false;
+    *is_stateful = f->signature().is_stateful() || op(i) == "StatefulPartitionedCall";
+    return true;
   }
 
   void uninterpreted(std::uint32_t i) {
@@ -803,7 +827,7 @@ class Importer {
   // ---- Fetches ----
 
   void fetch(const std::string& text) {
-    const auto parsed = GraphIndex::split_output(text);
+    const auto parsed = GraphIndex::split_output(fetched(text));
     const auto i = parsed ? index_.find(parsed->first) : std::nullopt;
     auto refuse = [&](const std::string& message) { diags_.push_back({"I-FETCH", "--fetch", "'" + text + "'", message}); };
     if (!i) return refuse("no node '" + std::string(parsed ? parsed->first : text) + "' in the graph");
@@ -876,7 +900,8 @@ class Importer {
 Imported import_graph(const GraphDef& graph, const std::string& name, const ImportOptions& options) {
   if (graph.library().function_size() == 0) return Importer(graph, options, nullptr, false).run(name);
   Calls calls{Library(graph.library()), {}};
-  return Importer(graph, options, &calls, false).run(name);
+  const auto flat = flatten_functions(graph, calls.library, options.fetches);
+  return Importer(flat.graph, options, &calls, false, &flat).run(name);
 }
 
 }  // namespace tfsem::graphdef

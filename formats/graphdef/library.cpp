@@ -47,6 +47,30 @@ Library::Library(const FunctionDefLibrary& library) {
       it = calls_other ? (changed = true, interpreted_.erase(it)) : std::next(it);
     }
   }
+  find_recursive();
+}
+
+void Library::find_recursive() {
+  std::map<std::string, std::set<std::string>, std::less<>> calls;
+  for (const auto& [name, f] : by_name_)
+    for (const auto& n : f->node_def()) {
+      if (const auto* g = callee(n)) calls[name].insert(g->signature().name());
+      for (const auto& [key, value] : n.attr()) {
+        if (value.has_func()) calls[name].insert(value.func().name());
+        for (const auto& g : value.list().func()) calls[name].insert(g.name());
+      }
+    }
+  for (const auto& [name, f] : by_name_) {
+    std::set<std::string> seen;
+    std::vector<std::string> todo(calls[name].begin(), calls[name].end());
+    while (!todo.empty() && !seen.count(name)) {
+      const auto g = todo.back();
+      todo.pop_back();
+      if (!seen.insert(g).second) continue;
+      if (const auto it = calls.find(g); it != calls.end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
+    }
+    if (seen.count(name)) recursive_.insert(name);
+  }
 }
 
 const FunctionDef* Library::find(std::string_view name) const {

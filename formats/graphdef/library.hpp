@@ -27,6 +27,9 @@ class Library {
   // op_table.hpp that computes on values (a constant, a function, Identity,
   // Print, NoOp, control flow) or a call of a function tfsem interprets.
   [[nodiscard]] bool interpreted(const FunctionDef& f) const { return interpreted_.count(f.signature().name()) != 0; }
+  // Whether f reaches itself: by a call in its body, or through a function an
+  // attribute of a body node names (If's branches, While's cond and body).
+  [[nodiscard]] bool recursive(const FunctionDef& f) const { return recursive_.count(f.signature().name()) != 0; }
 
   // f's body as a GraphDef: each argument a Placeholder named after it, each
   // input "node:output_arg:index" written "node:port"; and the output each
@@ -41,6 +44,9 @@ class Library {
  private:
   std::map<std::string, const FunctionDef*, std::less<>> by_name_;
   std::set<std::string, std::less<>> interpreted_;
+  std::set<std::string, std::less<>> recursive_;
+
+  void find_recursive();
 
   [[nodiscard]] bool computes_on_values(const NodeDef& node) const;
   // The port of `node`'s output `out_arg`, element `index`.

@@ -51,6 +51,10 @@ bool has_node(const ProgramSpec& spec, const std::string& id) {
   return std::any_of(spec.nodes.begin(), spec.nodes.end(), [&](const NodeSpec& n) { return n.id == id; });
 }
 
+bool has_edge(const ProgramSpec& spec, const std::string& id) {
+  return std::any_of(spec.edges.begin(), spec.edges.end(), [&](const EdgeSpec& e) { return e.id == id; });
+}
+
 const EdgeSpec& edge(const ProgramSpec& spec, const std::string& id) {
   const auto it = std::find_if(spec.edges.begin(), spec.edges.end(), [&](const EdgeSpec& e) { return e.id == id; });
   REQUIRE_MESSAGE(it != spec.edges.end(), "no edge " << id);
@@ -383,7 +387,7 @@ TEST_CASE("a recursive function of the library tfsem interprets is tfsem's libra
   CHECK(run(std::move(model)) == "fib_n=i32:8 ");
 }
 
-TEST_CASE("a function whose body tfsem does not interpret stays an uninterpreted function") {
+TEST_CASE("a call of a function whose body tfsem does not interpret as it is is inlined at its call site (I-CALL)") {
   const auto g = import_text(int_const("c", 1) + R"(
     node { name: 'call' op: 'noisy' input: 'c' }
     library { function {
@@ -391,9 +395,38 @@ TEST_CASE("a function whose body tfsem does not interpret stays an uninterpreted
       node_def { name: 'r' op: 'RandomUniform' input: 'x' }
       ret { key: 'y' value: 'r:output:0' } } })", {{"call:0"}});
   CHECK(g.spec.library.empty());
-  CHECK(node(g.spec, "call").op == "noisy");
+  CHECK(node(g.spec, "call/r").op == "RandomUniform");  // the body's node, named after the call
   REQUIRE(g.spec.functions.size() == 1);
-  CHECK(g.spec.functions[0].name == "noisy");
+  CHECK(g.spec.functions[0].name == "RandomUniform");
+  CHECK(g.spec.functions[0].stateful);
+  CHECK(g.notes.at(0) == "functions inlined at their call sites, the body's nodes named after the call (I-CALL): noisy x1");
+}
+
+TEST_CASE("a recursive function tfsem does not interpret stays an uninterpreted function") {
+  const auto g = import_text(int_const("c", 1) + R"(
+    node { name: 'call' op: 'loop' input: 'c' }
+    library { function {
+      signature { name: 'loop' input_arg { name: 'x' type: DT_INT32 } output_arg { name: 'y' type: DT_INT32 } }
+      node_def { name: 'r' op: 'RandomUniform' input: 'x' }
+      node_def { name: 'again' op: 'loop' input: 'r:output:0' }
+      ret { key: 'y' value: 'again:y:0' } } })", {{"call:0"}});
+  CHECK(g.spec.library.empty());
+  CHECK(node(g.spec, "call").op == "loop");
+  REQUIRE(g.spec.functions.size() == 1);
+  CHECK(g.spec.functions[0].name == "loop");
+}
+
+TEST_CASE("an inlined call's control inputs gate the body nodes taking no value from the body; its NoOp waits for control_ret") {
+  // call2 ordered after call1, as automatic control dependencies order two calls sharing a variable.
+  auto text = read(kRoot / "tests/import/graphs/tf2/two-calls.pbtxt");
+  const auto at = text.find("input: \"k2\"");
+  REQUIRE(at != std::string::npos);
+  text.insert(at + std::string("input: \"k2\"").size(), "\n  input: \"^call1\"");
+  auto g = import_text(text, {.fetches = {"read:0"}, .initialized = true});
+  CHECK(edge(g.spec, "^call1->call2/ReadVariableOp").from->node == "call1");  // no value from the body: gated
+  CHECK_FALSE(has_edge(g.spec, "^call1->call2/add"));                        // takes the Read's value
+  CHECK(edge(g.spec, "^call1/AssignVariableOp->call1").to->node == "call1");  // the NoOp waits for control_ret
+  CHECK(run(std::move(g.spec)) == "read:0=i32:3 v=i32:3 ");
 }
 
 TEST_CASE("docs/import.md has a row for every op the import maps") {
