@@ -40,11 +40,27 @@ void Semantics::frontier(const View& v, Frontier& out) const {
   out.present.push_back(kRootContext);
   if (p.frames().size() > 1) {
     v.contexts([&](ContextId c) { out.present.push_back(c); });
-    // A context exists when anything is in it or nested in it.
-    for (std::size_t i = 0; i < out.present.size(); ++i)
-      if (const auto c = out.present[i]; c != kRootContext) out.present.push_back(ctx[c].parent);
     std::sort(out.present.begin(), out.present.end());
     out.present.erase(std::unique(out.present.begin(), out.present.end()), out.present.end());
+    // A context exists when anything is in it or nested in it: each one's
+    // ancestors up to the first that is present (so a stack of n contexts
+    // costs n, not n^2).
+    const auto held = out.present.size();
+    auto known = [&](ContextId a) {  // present, or an ancestor already added
+      const auto first = out.present.begin();
+      return std::binary_search(first, first + static_cast<std::ptrdiff_t>(held), a) ||
+             std::find(first + static_cast<std::ptrdiff_t>(held), out.present.end(), a) != out.present.end();
+    };
+    for (std::size_t i = 0; i < held; ++i)
+      for (auto a = out.present[i]; a != kRootContext;) {
+        a = ctx[a].parent;
+        if (known(a)) break;
+        out.present.push_back(a);
+      }
+    if (out.present.size() > held) {
+      std::sort(out.present.begin(), out.present.end());
+      out.present.erase(std::unique(out.present.begin(), out.present.end()), out.present.end());
+    }
     // Group the loop contexts into frame instances, each iteration in order;
     // each call is an instance of its own.
     std::vector<std::pair<std::tuple<ContextId, FrameId, std::uint32_t>, ContextId>> loops;
