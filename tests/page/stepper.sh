@@ -10,15 +10,9 @@
 set -eu
 TFSEM=$1
 SRC=$2
-browser=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$browser" ] || { echo "no chromium: skipped"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$SRC/tests/page/browser.sh"
 # The page's DOM once its script has run, at the address's #fragment.
-dom() {
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" \
-    --dump-dom "file://$1#$2" 2>/dev/null
-}
+dom() { headless --dump-dom "file://$1#$2"; }
 
 model=$SRC/models/figure-4-lost-update.json
 "$TFSEM" check "$model" --json --html "$work/f4.html" > "$work/check.json" || [ $? -eq 1 ]
