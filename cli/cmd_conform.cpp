@@ -5,11 +5,9 @@
 #include "cli/exec_options.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
+#include "cli/progress.hpp"
 #include "cli/search_options.hpp"
 
-#include <unistd.h>
-
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -35,11 +33,10 @@ int run_conform(const ConformCmd& o) {
   // GPU reductions add in another order than the reference (docs/gpu.md).
   opts.tolerance = o.tolerance.value_or(o.exec.device == "gpu" ? conform::kGpuTolerance : 0.0);
   opts.explore = o.search.make();
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  const auto report = conform::conform(sem.program_ptr(), opts, [&](std::size_t k) {
-    if (tty && k % 100 == 0) std::fprintf(stderr, "\rrun %zu of %zu   ", k, o.runs);
-  });
-  if (tty && o.runs >= 100) std::fprintf(stderr, "\n");
+  // The reference search's progress line, then the runs' over it.
+  CountProgress runs("run", o.runs);
+  const auto report = conform::conform(sem.program_ptr(), opts, [&](std::size_t k) { runs.update(k); });
+  runs.end(opts.explore.progress && report.reference.seconds >= 1);
   std::cout << (o.json ? conform::report_json(report) + "\n" : conform::report_text(report));
   if (!report.complete()) return kIncomplete;
   return report.conforms() ? kSuccess : kPropertyViolated;

@@ -5,6 +5,7 @@
 #include "cli/exec_options.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "models/generate/random_graph.hpp"
 #include "formats/json/graph_json.hpp"
 
@@ -28,7 +29,9 @@ struct FuzzCmd {
 
 int run_fuzz(const FuzzCmd& o) {
   std::size_t failed = 0, incomplete = 0;
+  CountProgress graphs("graph", o.count);
   for (std::uint64_t s = o.seed; s < o.seed + o.count; ++s) {
+    graphs.update(static_cast<std::size_t>(s - o.seed), std::to_string(failed) + " failed, " + std::to_string(incomplete) + " incomplete");
     const auto spec = generate::random_graph(s, o.recursive ? generate::kRandomRecursive
                                                 : o.control ? generate::kRandomControl
                                                             : generate::RandomGraphOptions{});
@@ -44,11 +47,13 @@ int run_fuzz(const FuzzCmd& o) {
       continue;
     }
     ++failed;
+    graphs.end();
     std::filesystem::create_directories(o.save_dir);
     const auto file = o.save_dir + "/" + spec.name + ".json";
     write_text(format::program_to_json(spec).dump(2) + "\n", file);
     std::cout << "FAIL: seed " << s << " saved as " << file << "\n" << conform::report_text(report, 2);
   }
+  graphs.end();
   std::cout << "fuzzed: " << o.count
             << (o.recursive ? " graphs with loops, conditionals and recursive calls"
                 : o.control ? " graphs with loops and conditionals"

@@ -1,9 +1,8 @@
 #include "cli/search_options.hpp"
 
 #include "cli/interrupt.hpp"
+#include "cli/progress.hpp"
 #include "semantics/diagnostic.hpp"
-
-#include <unistd.h>
 
 #include <cstdio>
 
@@ -49,11 +48,9 @@ explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
   o.limits.bounds = bounds;
   if (timeout_s > 0) o.limits.timeout = std::chrono::duration<double>(timeout_s);
   o.limits.stop = &stop_on_interrupt();
-  if (isatty(STDERR_FILENO))
-    o.progress = [](const explorer::Progress& pr) {
-      if (pr.seconds < 1) return;
-      std::fprintf(stderr, "\r%llu states, %.0f states/s, %llu MiB   ", static_cast<unsigned long long>(pr.states),
-                   static_cast<double>(pr.states) / pr.seconds, static_cast<unsigned long long>(pr.memory_bytes >> 20));
+  if (progress_shown())
+    o.progress = [limits = o.limits](const explorer::Progress& pr) {
+      if (pr.seconds >= 1) draw_progress(search_progress_text(pr, limits));
     };
   return o;
 }

@@ -3,22 +3,17 @@
 # check --html writes for Figure 4's lost update steps through outcome 1's
 # witness by keyboard, showing at each step the fired node and the state that
 # trace prints for the same schedule, in order, and back to the start by its
-# button, showing them again in reverse; the page trace --html writes for the
-# thesis's while loop shows each edge's context on the graph. Exits 77
-# (skipped) where Chromium is absent.
+# button, showing them again in reverse; the page for Figure 1 opens on the
+# paper's Figures 2 and 3; the page trace --html writes for the thesis's while
+# loop shows each edge's context on the graph. Exits 77 (skipped) where
+# Chromium is absent.
 # Usage: stepper.sh TFSEM SOURCE_DIR
 set -eu
 TFSEM=$1
 SRC=$2
-browser=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$browser" ] || { echo "no chromium: skipped"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$SRC/tests/page/browser.sh"
 # The page's DOM once its script has run, at the address's #fragment.
-dom() {
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" \
-    --dump-dom "file://$1#$2" 2>/dev/null
-}
+dom() { headless --dump-dom "file://$1#$2"; }
 
 model=$SRC/models/figure-4-lost-update.json
 "$TFSEM" check "$model" --json --html "$work/f4.html" > "$work/check.json" || [ $? -eq 1 ]
@@ -43,9 +38,21 @@ fi
 # The lost update itself: outcome 1 ends with x = [[3,3]], D's update lost.
 grep -q '^VarValue: x = i32:\[\[3,3\]\]$' "$work/shown" || { echo "no lost update shown"; exit 1; }
 
+# Figure 1's page opens on the paper's Figure 2 (B and C on the inputs, x = A)
+# and, after 8 steps of outcome 1's witness, on Figure 3 (both Assign-Adds'
+# inputs in transit): the state below the buttons, as trace writes it.
+"$TFSEM" check "$SRC/models/figure-1-assign-add.json" --html "$work/f1.html" > /dev/null || [ $? -eq 1 ]
+state() { sed -n '/<pre id="state"/,/<\/pre>/p' "$1" | sed 's/^ *<pre id="state"[^>]*>//; s/<\/pre>.*//'; }
+dom "$work/f1.html" "witness=0&step=0" > "$work/figure-2.dom"
+printf 'VarValue: x = A\nInTransit: go_var_write = GO, b = B, c = C, go_var_read = GO\n' > "$work/figure-2"
+state "$work/figure-2.dom" | diff -u "$work/figure-2" - || { echo "Figure 1's page does not open on Figure 2"; exit 1; }
+dom "$work/f1.html" "witness=0&step=8" > "$work/figure-3.dom"
+printf 'VarValue: x = B\nInTransit: x_assign_1 = x, d = Project(Split.0(C)), x_assign_2 = x, e = Project(Split.1(C)), x_read = x\n' > "$work/figure-3"
+state "$work/figure-3.dom" | diff -u "$work/figure-3" - || { echo "Figure 1's page does not show Figure 3 at step 8"; exit 1; }
+
 # A while loop's page: at step 3 the Enters' tokens are on edges of iteration 0.
 "$TFSEM" trace "$SRC/models/thesis-figure-4-while.json" --html "$work/while.html" > /dev/null
 dom "$work/while.html" "step=3" > "$work/while.dom"
 grep -q '@while:0</tspan>' "$work/while.dom" || { echo "no context on the while loop's edges"; exit 1; }
 grep -q 'frame while (parallel_iterations' "$work/while.dom" || { echo "no cluster for the loop's frame"; exit 1; }
-echo "the pages step through trace's states ($steps steps, forward and back) and show contexts"
+echo "the pages step through trace's states ($steps steps, forward and back), show Figures 2 and 3, and show contexts"
