@@ -37,3 +37,8 @@ row thesis-fib n=10 "177 calls" --max-depth 100000
 row thesis-fib n=15 "1,973 calls" --max-depth 100000
 row thesis-fib n=20 "21,891 calls" --max-depth 100000
 row thesis-fib n=25 "242,785 calls" --max-depth 1000000
+# Commuting updates (S-COMMUTE): a call per level, each an Assign-Add on one
+# variable, one order explored; each update is still a stored state.
+row recursive-assign-add n=100 "100 calls" --max-depth 100000
+row recursive-assign-add n=300 "300 calls" --max-depth 100000
+row recursive-assign-add n=1000 "1,000 calls" --max-depth 100000
