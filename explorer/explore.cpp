@@ -202,7 +202,7 @@ class Search {
       outcome.witness = path_to(o.first.state);
     }
     for (const auto& [key, race] : findings_.races())
-      result_.races.push_back(race_of(sem_, key.first, key.second, race.harmful, path_to(race.at.state)));
+      result_.races.push_back(race_of(sem_, key.first, key.second, race.harmful, path_to(race.at.state), state_at(race.at.state).path));
     result_.counters.states_stored = visited_.size();
     result_.store_bytes = visited_.bytes();
     result_.seconds = stopping_.elapsed();

@@ -32,7 +32,7 @@ std::string race_text(const explorer::RunRace& race) {
          (race.harmful ? "harmful" : "benign");
 }
 
-const char* verdict_of(const explorer::RunsResult& r) { return verdict(r.complete(), r.violated, r.outcomes.size()); }
+const char* verdict_of(const explorer::RunsResult& r) { return verdict(r.complete(), r.violated, r.outcomes.size() == 1); }
 
 }  // namespace
 
