@@ -2,13 +2,9 @@
 
 #include "semantics/unknown_inputs.hpp"
 
-#include <algorithm>
-#include <iterator>
 #include <utility>
-#include <vector>
 
 namespace tfsem::explorer {
-
 
 void Stopping::into(Result& r) const {
   if (!stopped()) return;
@@ -23,10 +19,7 @@ void Stopping::stop(Stop why, std::string reason) {
 }
 
 void Stopping::at_bound(FrameId frame) {
-  const auto& f = sem_.program().frame(frame);
-  std::vector<NodeId> switches;
-  if (f.kind == Frame::Kind::loop) std::copy_if(f.nodes.begin(), f.nodes.end(), std::back_inserter(switches), [&](NodeId n) { return sem_.branches(n); });
-  const auto unknown = unknown_inputs(sem_, switches);
+  const auto unknown = sem_.program().frame(frame).kind == Frame::Kind::loop ? unknown_inputs(sem_, frame) : UnknownInputs{};
   stop(Stop::bound, bound_to_string(sem_.program(), frame, options_.limits.bounds) +
                         (unknown.empty() ? "" : ", whose condition depends on unknown " + unknown_inputs_text(unknown)));
 }

@@ -1,6 +1,7 @@
 #include "semantics/unknown_inputs.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace tfsem {
 
@@ -33,6 +34,13 @@ UnknownInputs unknown_inputs(const Semantics& sem, std::span<const NodeId> switc
   std::sort(out.inputs.begin(), out.inputs.end());
   std::sort(out.variables.begin(), out.variables.end());
   return out;
+}
+
+UnknownInputs unknown_inputs(const Semantics& sem, FrameId f) {
+  std::vector<NodeId> switches;
+  const auto& nodes = sem.program().frame(f).nodes;
+  std::copy_if(nodes.begin(), nodes.end(), std::back_inserter(switches), [&](NodeId n) { return sem.branches(n); });
+  return unknown_inputs(sem, switches);
 }
 
 UnknownInputs unknown_inputs(const Semantics& sem) {

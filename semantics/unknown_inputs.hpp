@@ -20,6 +20,8 @@ struct UnknownInputs {
 
 // Those of the predicates of `switches`.
 UnknownInputs unknown_inputs(const Semantics& sem, std::span<const NodeId> switches);
+// Those of the Switches of frame f: for a loop, what its condition depends on.
+UnknownInputs unknown_inputs(const Semantics& sem, FrameId f);
 // Those of every Switch of the program.
 UnknownInputs unknown_inputs(const Semantics& sem);
 
