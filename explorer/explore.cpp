@@ -196,6 +196,7 @@ class Search {
       visited_.drop_level(depth);
     }
     stopping_.into(result_);
+    workers_[0]->reduction.uncut();  // path_to replays settles
     for (const auto& o : findings_.outcomes()) {
       auto& outcome = result_.outcomes.emplace_back(outcome_of(sem_, state_at(o.first.state)));
       outcome.paths = o.paths;

@@ -120,6 +120,10 @@ class Reduction {
   // interrupt or the timeout (the cutoff) leaves the row settled in part: a
   // state all the same, from which the rest is still enabled.
   FrameId settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds);
+  // Settles in full from now on, whatever the cutoff: a witness is rebuilt
+  // after the search by replaying its settles, which the deadline, passed
+  // by then, must not cut where the search did not.
+  void uncut() { cutoff_ = {}; }
   // C-ENABLED on a row: its frontier (Firings::frontier), into out.
   void frontier(std::span<const Code> row, Frontier& out);
   // The moves to explore from a settled, non-terminal state, f its frontier
