@@ -1,5 +1,7 @@
 #include "conformance/conform.hpp"
 
+#include "semantics/unknown_inputs.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -131,7 +133,7 @@ Replayed replay_run(const Semantics& sem, const fast_exec::RunResult& run) {
 
 // A run's outcome, as the reference's are written; a stuck run (S-STUCK) says so.
 std::string run_text(const Semantics& sem, const Outputs& o, const std::vector<Tensor>& v, bool stuck) {
-  return explorer::outcome_text(sem, {o, v, {}, {}, 0, {}}) + (stuck ? "; stuck" : "");
+  return explorer::outcome_text(sem, {o, v, {}, {}, 0, {}, {}}) + (stuck ? "; stuck" : "");
 }
 
 }  // namespace
@@ -145,6 +147,11 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
   r.reference = explorer::explore(sem, o.explore);
   r.seen.assign(r.reference.outcomes.size(), 0);
   if (!r.reference.complete) return r;
+  // An executor computes concrete values: it cannot take a branch on a term (C-SWITCH-SYMBOLIC).
+  if (const auto unknown = unknown_inputs(sem); !unknown.empty()) {
+    r.stopped_by = "Switch predicates that depend on unknown " + unknown_inputs_text(unknown) + ", which an executor cannot decide";
+    return r;
+  }
   std::map<std::string, std::size_t> unexpected;
   auto exec = o.exec;
   exec.record_merges = true;

@@ -30,6 +30,7 @@ Codec::Codec(const Semantics& sem) : sem_(sem), vars_(sem.program().variables().
   }
   fixed_ = vars_ + block_size_[0];
   if (p.frames().size() > 1) retired_ = static_cast<std::uint32_t>(fixed_++);
+  if (sem.branching()) path_ = static_cast<std::uint32_t>(fixed_++);
 }
 
 void Codec::shape(std::span<const Code> row, std::string& out) const {
@@ -127,6 +128,25 @@ Code Codec::intern(const Tensor& t) {
   return id;
 }
 
+Code Codec::intern(const PathCondition& p) {
+  if (p.empty()) return 0;
+  const auto [it, fresh] = path_ids_.try_emplace(p, static_cast<Code>(paths_.size()));
+  if (fresh) {
+    paths_.push_back(p);
+    path_literals_ += p.size();
+  }
+  return it->second;
+}
+
+Code Codec::encode(const PathCondition& p) {
+  const std::lock_guard lock(mutex_);
+  return intern(p);
+}
+
+void Codec::read_path(std::span<const Code> row, State& s) const {
+  if (path_ < row.size()) s.path = paths_[row[path_]];
+}
+
 Code Codec::encode_locked(const Content& c) {
   if (std::holds_alternative<Empty>(c)) return kEmptyCode;
   if (std::holds_alternative<Go>(c)) return kGoCode;
@@ -174,6 +194,7 @@ void Codec::pack(const State& s, Row& row) {
     if (c != kRootContext) row.push_back(c.value);
     row.insert(row.end(), b.begin(), b.end());
     if (c == kRootContext && retired_ != kNone) row.push_back(s.retired);
+    if (c == kRootContext && path_ != kNone) row.push_back(intern(s.path));
   }
 }
 
@@ -184,6 +205,7 @@ State Codec::unpack(std::span<const Code> row) const {
   s.var_value.reserve(vars_);
   for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(x < row.size() ? row[x] : kEmptyCode)));
   if (retired_ < row.size()) s.retired = row[retired_];
+  read_path(row, s);
   std::vector<std::pair<Slot, Code>> slots;  // sorted as codes, decoded in order
   std::vector<Transition> fired;
   auto read = [&](ContextId c, std::size_t start) {
@@ -209,6 +231,7 @@ State Codec::unpack(std::span<const Code> row, std::span<const Slot> slots) cons
   State s;
   s.var_value.reserve(vars_);
   for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(x < row.size() ? row[x] : kEmptyCode)));
+  read_path(row, s);
   for (const auto slot : slots)
     if (const auto code = at(row, slot); code != kEmptyCode) s.in_transit.insert_or_assign(slot, decode_locked(code));
   return s;
@@ -216,7 +239,8 @@ State Codec::unpack(std::span<const Code> row, std::span<const Slot> slots) cons
 
 std::size_t Codec::bytes() const {
   const std::lock_guard lock(mutex_);
-  // Each tensor's handle and its entries in both maps, and the contexts met.
-  return tensors_.size() * 96 + sem_.contexts().bytes();
+  // Each tensor's handle and its entries in both maps, each path condition's
+  // literals and its entry, and the contexts met.
+  return tensors_.size() * 96 + path_literals_ * sizeof(Literal) + path_ids_.size() * 64 + sem_.contexts().bytes();
 }
 }  // namespace tfsem::explorer

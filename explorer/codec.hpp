@@ -9,8 +9,10 @@
 // ids: the context's id, then its block (its frame's slots and records). A
 // context is in the row exactly when its block holds anything, so a row is as
 // long as what the state holds, and a context that leaves (C-FINISHED) takes
-// its entry with it. Zeros after the last entry (a copy padded to a table's
-// width) read as the row's end. The codec is shared by the search's threads:
+// its entry with it. In a graph with a Switch, the path condition (S-PATH)
+// follows the fixed part's other columns, as one code (0: empty), each
+// distinct path condition interned once. Zeros after the last entry (a copy
+// padded to a table's width) read as the row's end. The codec is shared by the search's threads:
 // interning takes a lock, and reading a row takes none.
 #pragma once
 
@@ -45,8 +47,8 @@ class Codec {
 
   [[nodiscard]] const Semantics& semantics() const { return sem_; }
   [[nodiscard]] std::size_t vars() const { return vars_; }
-  // The fixed part of every row: VarValue, the root block and, with loops
-  // or calls, the retired records.
+  // The fixed part of every row: VarValue, the root block, with loops or
+  // calls the retired records, and with a Switch the path condition.
   [[nodiscard]] std::size_t width() const { return fixed_; }
   [[nodiscard]] static std::size_t column(VarId x) { return x.index(); }
   // Slot s's column, for s in the root context.
@@ -60,6 +62,8 @@ class Codec {
     const auto k = record_offset_[n.index()];
     return {static_cast<std::uint32_t>(vars_) + record_base_[n.index()] + k / 8, Code{1} << (k % 8)};
   }
+  // The path condition's column; kNone in a graph without a Switch.
+  [[nodiscard]] std::uint32_t path_column() const { return path_; }
   // Whether row has bit b set (a fired record).
   [[nodiscard]] static bool set(std::span<const Code> row, Bit b) { return b.column < row.size() && (row[b.column] & b.mask) != 0; }
 
@@ -116,11 +120,13 @@ class Codec {
 
   void pack(const State& s, Row& row);
   [[nodiscard]] State unpack(std::span<const Code> row) const;
-  // The part of row a firing reads: VarValue, and InTransit in `slots` alone.
+  // The part of row a firing reads: VarValue, the path condition, and InTransit in `slots` alone.
   [[nodiscard]] State unpack(std::span<const Code> row, std::span<const Slot> slots) const;
   [[nodiscard]] Content decode(Code c) const;
   // The code of a content, interning a tensor met for the first time.
   [[nodiscard]] Code encode(const Content& c);
+  // The code of a path condition, interning one met for the first time.
+  [[nodiscard]] Code encode(const PathCondition& p);
   [[nodiscard]] std::size_t bytes() const;
 
   static constexpr std::uint32_t kNone = UINT32_MAX;
@@ -142,6 +148,7 @@ class Codec {
   std::vector<std::uint32_t> block_size_;     // by frame
   std::size_t fixed_;                         // the fixed part's length
   std::uint32_t retired_ = kNone;             // the column of State::retired (with loops or calls)
+  std::uint32_t path_ = kNone;                // the column of State::path (with a Switch)
 
   mutable std::mutex mutex_;
   std::vector<Tensor> tensors_;
@@ -150,6 +157,12 @@ class Codec {
   // them, so most lookups end here. Interned tensors stay alive in tensors_,
   // so an identity found here cannot belong to another tensor.
   std::unordered_map<const void*, Code> identity_ids_;
+  // The path conditions met, by code (0: the empty one).
+  std::vector<PathCondition> paths_ = std::vector<PathCondition>(1);
+  std::unordered_map<PathCondition, Code> path_ids_;
+  std::size_t path_literals_ = 0;  // in paths_
+  Code intern(const PathCondition& p);
+  void read_path(std::span<const Code> row, State& s) const;  // callers hold mutex_
 };
 
 // The semantics' view of a packed row (frontier.hpp). It remembers the last

@@ -344,7 +344,7 @@ class Search {
       std::sort(order.begin(), order.end());
       for (const auto& [level, key] : order) result_.outcomes.push_back(std::move(outcomes.at(key).outcome));
       for (auto& [key, r] : races) {
-        result_.races.push_back(race_of(sem_, key.first, key.second, r.harmful, path(chains[k++])));
+        result_.races.push_back(race_of(sem_, key.first, key.second, r.harmful, path(chains[k++]), std::move(r.path)));
       }
     }
     result_.seconds = stopping_.elapsed();
@@ -431,6 +431,7 @@ class Search {
     bool harmful;
     std::uint64_t level;
     std::uint32_t rank, state;
+    PathCondition path;  // the witness state's
   };
   using GatheredRaces = std::map<std::pair<Transition, Transition>, GatheredRace, Canonical>;
 
@@ -444,6 +445,8 @@ class Search {
       w.u8(r.harmful ? 1 : 0);
       w.u64(r.at.level);
       w.u32(r.at.state);
+      visited_.table().load(r.at.state, row_);
+      w.path(codec_.unpack(row_).path);
     }
     const auto all = gather(mine);
     const Canonical before{&sem_.contexts()};
@@ -453,7 +456,8 @@ class Search {
       while (!in.done()) {
         auto a = in.transition(), b = in.transition();
         if (before(b, a)) std::swap(a, b);
-        const GatheredRace seen{in.u8() != 0, in.u64(), r, in.u32()};
+        GatheredRace seen{in.u8() != 0, in.u64(), r, in.u32(), {}};
+        seen.path = in.path();
         auto [it, fresh] = out.try_emplace({a, b}, seen);
         auto& race = it->second;
         // The witness: a state where the race is harmful, if any, of the lowest level.

@@ -196,13 +196,14 @@ class Search {
       visited_.drop_level(depth);
     }
     stopping_.into(result_);
+    workers_[0]->reduction.uncut();  // path_to replays settles
     for (const auto& o : findings_.outcomes()) {
       auto& outcome = result_.outcomes.emplace_back(outcome_of(sem_, state_at(o.first.state)));
       outcome.paths = o.paths;
       outcome.witness = path_to(o.first.state);
     }
     for (const auto& [key, race] : findings_.races())
-      result_.races.push_back(race_of(sem_, key.first, key.second, race.harmful, path_to(race.at.state)));
+      result_.races.push_back(race_of(sem_, key.first, key.second, race.harmful, path_to(race.at.state), state_at(race.at.state).path));
     result_.counters.states_stored = visited_.size();
     result_.store_bytes = visited_.bytes();
     result_.seconds = stopping_.elapsed();

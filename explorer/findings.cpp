@@ -48,8 +48,8 @@ bool commuting_race(const Semantics& sem, Transition a, Transition b) {
          sem.access(b.node).kind == Access::Kind::update && sem.dependence().commuting(x.var);
 }
 
-Race race_of(const Semantics& sem, Transition a, Transition b, bool harmful, Schedule prefix) {
-  Race race{a, b, sem.access(a.node).var, harmful, prefix, std::move(prefix)};
+Race race_of(const Semantics& sem, Transition a, Transition b, bool harmful, Schedule prefix, PathCondition path) {
+  Race race{a, b, sem.access(a.node).var, harmful, prefix, std::move(prefix), std::move(path)};
   const Step sa{a.node, a.context, 0}, sb{b.node, b.context, 0};
   race.first_then_second.insert(race.first_then_second.end(), {sa, sb});
   race.second_then_first.insert(race.second_then_first.end(), {sb, sa});

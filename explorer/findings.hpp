@@ -86,7 +86,8 @@ struct Canonical {
 bool commuting_race(const Semantics& sem, Transition a, Transition b);
 
 // The race of a and b, harmful or not, whose witnesses are `prefix`, the
-// schedule to a state where both are enabled, then each order of the two.
-Race race_of(const Semantics& sem, Transition a, Transition b, bool harmful, Schedule prefix);
+// schedule to a state where both are enabled, then each order of the two;
+// `path` is that state's path condition.
+Race race_of(const Semantics& sem, Transition a, Transition b, bool harmful, Schedule prefix, PathCondition path);
 
 }  // namespace tfsem::explorer

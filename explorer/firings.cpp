@@ -37,6 +37,7 @@ Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem),
     f.inputs = static_cast<std::uint32_t>(node.in.size() + node.control_in.size());
     f.slots = f.inputs + static_cast<std::uint32_t>(node.out.size() + node.control_out.size());
     f.var = sem.access(n).kind != Access::Kind::none;
+    f.path = sem.branches(n);
     f.fixed = node.frame.index() == 0;
     for (const auto* edges : {&node.in, &node.control_in, &node.out, &node.control_out})
       for (auto e : *edges) f.fixed = f.fixed && p.edge(e).frame.index() == 0 && !p.edge(e).call;
@@ -50,6 +51,10 @@ Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem),
       const auto x = static_cast<std::uint32_t>(Codec::column(sem.access(n).var));
       f.reads.push_back(x);
       f.writes.push_back(x);
+    }
+    if (f.path) {
+      f.reads.push_back(codec.path_column());
+      f.writes.push_back(codec.path_column());
     }
     f.record = codec.root_record(n);
     f.end = f.record.column + 1;
@@ -82,6 +87,10 @@ void Firings::read(std::span<const Code> row, Transition t, const Frame& f) {
     const auto x = Codec::column(sem_.access(t.node).var);
     key_.push_back(x < row.size() ? row[x] : kEmptyCode);
   }
+  if (f.path) {
+    const auto p = codec_.path_column();
+    key_.push_back(p < row.size() ? row[p] : 0);
+  }
 }
 
 bool Firings::dead(std::span<const Code> row, Transition t) const {
@@ -96,7 +105,7 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
   const auto& e = effects_[found.effect];
   const auto& f = *e.frame;
   const auto t = found.t;
-  const auto* w = writes_.data() + e.writes + r * (f.slots + (f.var ? 1 : 0));
+  const auto* w = writes_.data() + e.writes + r * (f.slots + extra(f));
   if (out.data() != row.data()) out.assign(row.begin(), row.end());
   if (f.fixed && t.context == kRootContext) {
     if (out.size() < f.end) out.resize(f.end, kEmptyCode);
@@ -115,6 +124,7 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
   for (std::size_t i = 0; i < f.slots; ++i) codec_.put(out, resolved_[i], w[i]);
   codec_.record(out, t.node, resolved_record_);
   if (f.var) out[Codec::column(sem_.access(t.node).var)] = w[f.slots];
+  if (f.path) out[codec_.path_column()] = w[f.slots + (f.var ? 1 : 0)];  // put() made the fixed part
   // A context is in the row exactly when it holds something.
   for (std::size_t i = 0; i < f.inputs; ++i) codec_.trim(out, resolved_[i].context);
   if (finish) {
@@ -178,7 +188,7 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
   const auto x = sem_.access(t.node).var;
   const Transition record{t.node, resolved_record_};
   for (const auto& succ : sem_.apply(s, t)) {
-    // S-FRAME: only t's slots, t's record and VarValue(x) change.
+    // S-FRAME: only t's slots, t's record, VarValue(x) and, for a Switch, the path condition change.
     const bool frame = succ.fired.size() == 1 && *succ.fired.begin() == record &&
                        std::all_of(succ.in_transit.begin(), succ.in_transit.end(),
                                    [&](const auto& entry) { return std::find(slots.begin(), slots.end(), entry.first) != slots.end(); });
@@ -186,11 +196,12 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
     for (std::size_t y = 0; y < s.var_value.size(); ++y)
       if (!(f.var && y == x.index()))
         vars = vars && (succ.var_value[y].identity() == s.var_value[y].identity() || succ.var_value[y] == s.var_value[y]);
-    if (!frame || !vars)
+    if (!frame || !vars || (!f.path && succ.path != s.path))
       throw std::logic_error("S-FRAME: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
                              " changed a slot outside its frame");
     for (const auto slot : slots) writes_.push_back(codec_.encode(succ.at(slot.edge, slot.context)));
     if (f.var) writes_.push_back(codec_.encode(succ.var_value[x.index()]));
+    if (f.path) writes_.push_back(codec_.encode(succ.path));
     ++e.count;
   }
   const auto& node = sem_.program().node(t.node);

@@ -1,8 +1,9 @@
 // Firings on packed states, cached. By S-FRAME, firing a transition t = (n, c)
 // changes only the slots of n's edges in their contexts, n's fired record and,
-// for Read, Assign-f and a dereferencing function (S-DEREF), VarValue(x); what
-// it writes there depends only on what t reads: its incoming slots and
-// VarValue(x), whatever its context. So the effect of firing node n is
+// for Read, Assign-f and a dereferencing function (S-DEREF), VarValue(x), and
+// for a Switch the path condition (S-PATH); what it writes there depends only
+// on what t reads: its incoming slots, VarValue(x) and the path condition,
+// whatever its context. So the effect of firing node n is
 // computed once per distinct input, by the semantics itself (Semantics::apply
 // on the part of the state it reads), checked against S-FRAME, and then
 // replayed on rows, in any context. After a firing, the contexts that no
@@ -68,13 +69,15 @@ class Firings {
  private:
   // What a node's firing reads and writes, in any context: its incoming
   // slots (data, then control), its outgoing ones, then VarValue(x) if it
-  // accesses x; the reads are the incoming slots and VarValue(x). A node of
+  // accesses x, then the path condition if it branches; the reads are the
+  // incoming slots, VarValue(x) and the path condition. A node of
   // the root frame whose edges all carry the root frame's tokens (every node
   // of a graph without loops or calls) has them at fixed columns.
   struct Frame {
     std::uint64_t seed = 0;  // the node's hash, where every key's hash starts
     std::uint32_t inputs = 0, slots = 0;
     bool var = false;
+    bool path = false;
     bool fixed = false;
     std::vector<std::uint32_t> reads, writes;  // fixed: the columns
     Codec::Bit record{};                       // fixed: the fired record's bit
@@ -104,7 +107,8 @@ class Firings {
   static constexpr std::uint64_t kIndex = 0xffffffff;
   static std::uint64_t slot(std::uint64_t hash, std::size_t index) { return (hash & ~kIndex) | (index + 1); }
 
-  [[nodiscard]] std::size_t reads(const Frame& f) const { return f.inputs + (f.var ? 1 : 0); }
+  [[nodiscard]] static std::size_t extra(const Frame& f) { return (f.var ? 1 : 0) + (f.path ? 1 : 0); }
+  [[nodiscard]] static std::size_t reads(const Frame& f) { return f.inputs + extra(f); }
   // The slots of t's frame in its context, into resolved_ (kept for the next call with t).
   void resolve(Transition t);
   // The codes t reads in row, into key_.

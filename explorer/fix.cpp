@@ -15,8 +15,9 @@ class FixSearch {
  public:
   FixSearch(const Semantics& sem, const FixOptions& o) : sem_(sem), o_(o) {}
 
-  // The fixed graph's one outcome, if adding `edges` and running `loops` one
-  // iteration at a time makes it deterministic without violations.
+  // The fixed graph's outcomes, one per path condition, if adding `edges`
+  // and running `loops` one iteration at a time makes it deterministic
+  // without violations.
   std::optional<Fix> verify(const Edges& edges, const Loops& loops) {
     if (spent_ >= o_.max_explorations) return std::nullopt;
     ++spent_;
@@ -41,7 +42,7 @@ class FixSearch {
     const Semantics checked(fixed, sem_.options());
     const auto r = explore(checked, o_.explore);
     if (!r.deterministic() || r.violated()) return std::nullopt;
-    return Fix{edges, loops, std::move(spec), r.outcomes.front()};
+    return Fix{edges, loops, std::move(spec), r.outcomes};
   }
 
   [[nodiscard]] bool budget_left() const { return spent_ < o_.max_explorations; }
@@ -180,6 +181,12 @@ std::string fix_text(const Program& p, const Fix& f) {
   }
   for (auto loop : f.sequential_loops)
     out += (out.empty() ? "" : "; ") + std::string("set parallel_iterations 1 for loop '") + p.frame(loop).name + "'";
+  return out;
+}
+
+std::string fix_outcomes_text(const Semantics& sem, const Fix& f) {
+  std::string out;
+  for (const auto& o : f.outcomes) out += (out.empty() ? "" : " | ") + outcome_text(sem, o);
   return out;
 }
 

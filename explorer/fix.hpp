@@ -16,7 +16,7 @@ struct Fix {
   std::vector<std::pair<NodeId, NodeId>> control_edges;  // (from, to), in the original graph's ids
   std::vector<FrameId> sequential_loops;                 // loops given parallel_iterations 1
   ProgramSpec fixed;                                     // the graph with the fix applied
-  Outcome outcome;                                       // its one outcome, proved by exploration
+  std::vector<Outcome> outcomes;                         // one per path condition, proved by exploration
 };
 
 struct FixOptions {
@@ -36,5 +36,7 @@ std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixO
 
 // "a -> b, c -> d" and "parallel_iterations 1 for loop 'while'".
 std::string fix_text(const Program& p, const Fix& f);
+// The fixed graph's outcomes, as outcome_text writes each, between " | ".
+std::string fix_outcomes_text(const Semantics& sem, const Fix& f);
 
 }  // namespace tfsem::explorer

@@ -120,6 +120,10 @@ class Reduction {
   // interrupt or the timeout (the cutoff) leaves the row settled in part: a
   // state all the same, from which the rest is still enabled.
   FrameId settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds);
+  // Settles in full from now on, whatever the cutoff: a witness is rebuilt
+  // after the search by replaying its settles, which the deadline, passed
+  // by then, must not cut where the search did not.
+  void uncut() { cutoff_ = {}; }
   // C-ENABLED on a row: its frontier (Firings::frontier), into out.
   void frontier(std::span<const Code> row, Frontier& out);
   // The moves to explore from a settled, non-terminal state, f its frontier
@@ -172,7 +176,11 @@ class Reduction {
   // Whether w's transition, in a context started for sure (known so, or
   // every loop iteration it is in is below its frame's parallel_iterations)
   // and present in row, is enabled and eager there.
-  [[nodiscard]] bool eager_now(std::span<const Code> row, Waiting w) const;
+  [[nodiscard]] bool eager_now(std::span<const Code> row, Waiting w);
+  // Dependence::eager, and one result in row: a Switch on a term that the
+  // path condition does not decide has two (C-SWITCH-SYMBOLIC), a choice for
+  // the search to make. Precondition: t is enabled in row.
+  [[nodiscard]] bool eager(std::span<const Code> row, Transition t);
   // Whether context `to`, where a firing in the started context `from` put
   // a token, is started too (C-BOUND), as far as row tells cheaply.
   [[nodiscard]] bool starts(std::span<const Code> row, ContextId from, ContextId to) const;

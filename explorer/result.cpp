@@ -3,7 +3,14 @@
 namespace tfsem::explorer {
 
 Outcome outcome_of(const Semantics& sem, const State& terminal) {
-  return {outputs(sem.program(), terminal), terminal.var_value, sem.stuck(terminal), sem.violations(terminal), 0, {}};
+  return {outputs(sem.program(), terminal), terminal.var_value, sem.stuck(terminal), sem.violations(terminal), 0, {}, terminal.path};
+}
+
+bool one_per_path(const std::vector<Outcome>& outcomes) {
+  for (std::size_t i = 0; i < outcomes.size(); ++i)
+    for (auto j = i + 1; j < outcomes.size(); ++j)
+      if (!outcomes[i].path.contradicts(outcomes[j].path)) return false;
+  return !outcomes.empty();
 }
 
 std::string outcome_text(const Semantics& sem, const Outcome& o) {
@@ -23,7 +30,7 @@ std::string outcome_text(const Semantics& sem, const Outcome& o) {
       out += (i ? "," : "") + std::string(violation_name(o.violations[i].kind)) + ":" +
              transition_to_string(p, sem.contexts(), o.violations[i].at);
   }
-  return out;
+  return o.path.empty() ? out : "when " + o.path.to_string() + ": " + out;
 }
 
 }  // namespace tfsem::explorer

@@ -29,14 +29,21 @@ struct Outcome {
   std::vector<Violation> violations;
   PathCount paths = 0;  // explored behaviours reaching it (interleavings under none)
   Schedule witness;
+  PathCondition path;  // S-PATH: the terms it branched on, with the values taken
 };
 
 // The outcome a terminal state shows.
 Outcome outcome_of(const Semantics& sem, const State& terminal);
 
 // "y=B; x=A" and, if any, "; stuck=n1,n2[while:3]" and
-// "; violation=merge-two-live:m[while:2]".
+// "; violation=merge-two-live:m[while:2]"; under a path condition, after
+// "when Less(x,3) is true: ".
 std::string outcome_text(const Semantics& sem, const Outcome& o);
+
+// Whether the outcomes are one per path condition: no two of them can both
+// happen under one assignment of truth values to the terms branched on
+// (their path conditions contradict each other), and there is one at least.
+bool one_per_path(const std::vector<Outcome>& outcomes);
 
 // Two transitions that access one variable, at least one an Assign-f, that
 // can fire in either order from some reachable state.
@@ -45,6 +52,7 @@ struct Race {
   VarId var;
   bool harmful = false;  // the two orders lead to different states from some explored state
   Schedule first_then_second, second_then_first;
+  PathCondition path;  // the path condition of the state its witnesses start from (S-PATH)
 };
 
 struct Counters {
@@ -66,7 +74,7 @@ struct Result {
   double seconds = 0;
   std::uint64_t memory_bytes = 0;  // the peak, as max_memory_bytes counts it
   std::uint64_t store_bytes = 0;   // the visited states' own structures at the end (explorer/visited.hpp)
-  [[nodiscard]] bool deterministic() const { return complete && outcomes.size() == 1; }
+  [[nodiscard]] bool deterministic() const { return complete && one_per_path(outcomes); }
   [[nodiscard]] bool violated() const {
     return std::any_of(outcomes.begin(), outcomes.end(), [](const Outcome& o) { return !o.violations.empty(); });
   }

@@ -1,5 +1,7 @@
 #include "explorer/stopping.hpp"
 
+#include "semantics/unknown_inputs.hpp"
+
 #include <utility>
 
 namespace tfsem::explorer {
@@ -17,7 +19,9 @@ void Stopping::stop(Stop why, std::string reason) {
 }
 
 void Stopping::at_bound(FrameId frame) {
-  stop(Stop::bound, bound_to_string(sem_.program(), frame, options_.limits.bounds));
+  const auto unknown = sem_.program().frame(frame).kind == Frame::Kind::loop ? unknown_inputs(sem_, frame) : UnknownInputs{};
+  stop(Stop::bound, bound_to_string(sem_.program(), frame, options_.limits.bounds) +
+                        (unknown.empty() ? "" : ", whose condition depends on unknown " + unknown_inputs_text(unknown)));
 }
 
 bool Stopping::interrupted() {

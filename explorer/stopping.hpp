@@ -31,7 +31,8 @@ class Stopping {
   void into(Result& r) const;
 
   // A behaviour would start iteration max_iterations of loop `frame`, or
-  // call function `frame` past max_depth: the search stops, naming it.
+  // call function `frame` past max_depth: the search stops, naming it, and
+  // for a loop the unknown inputs its condition depends on.
   void at_bound(FrameId frame);
   // Whether each limit is reached (then the search stops, if it has not yet):
   // an interrupt, more than max_states states stored, the timeout passed,

@@ -131,6 +131,15 @@ void Writer::state(const State& s) {
   u32(static_cast<std::uint32_t>(fired.size()));
   for (auto t : fired) transition(t);
   u32(s.retired);
+  path(s.path);
+}
+
+void Writer::path(const PathCondition& p) {
+  u32(static_cast<std::uint32_t>(p.size()));
+  for (const auto& l : p) {
+    tensor(l.term);
+    u8(l.value ? 1 : 0);
+  }
 }
 
 void Reader::raw(void* p, std::size_t n) {
@@ -261,7 +270,17 @@ State Reader::state() {
   }
   for (auto n = u32(); n > 0; --n) s.fired.insert(transition());
   s.retired = u32();
+  s.path = path();
   return s;
+}
+
+PathCondition Reader::path() {
+  PathCondition p;
+  for (auto n = u32(); n > 0; --n) {
+    auto term = tensor();
+    p.add({std::move(term), u8() != 0});
+  }
+  return p;
 }
 
 }  // namespace tfsem::explorer::wire

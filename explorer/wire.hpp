@@ -5,7 +5,8 @@
 // the wire a tensor is its value (a term's DAG: a compound subterm met again
 // refers back to where it was written), a context its stack of (frame, iteration)
 // entries from the outermost, and a state's InTransit slots and fired records
-// come in the canonical order of Contexts::before. Equal states have equal
+// come in the canonical order of Contexts::before, then the path condition's
+// literals in the structural order of their terms. Equal states have equal
 // bytes, so a state's owner can be chosen by hashing them.
 #pragma once
 
@@ -42,6 +43,7 @@ class Writer {
   void transition(Transition t);
   void steps(std::span<const Step> steps);
   void state(const State& s);
+  void path(const PathCondition& p);  // its literals, in the structural order of their terms
 
  private:
   const Semantics& sem_;
@@ -69,6 +71,7 @@ class Reader {
   Transition transition();
   Schedule steps();
   State state();
+  PathCondition path();
 
  private:
   const Semantics& sem_;

@@ -15,7 +15,7 @@ namespace {
 // the behaviours it keeps.
 const char* paths_key(const explorer::Result& r) { return r.por == explorer::Por::none ? "interleavings" : "behaviours"; }
 
-const char* verdict_of(const explorer::Result& r) { return verdict(r.complete, r.violated(), r.outcomes.size()); }
+const char* verdict_of(const explorer::Result& r) { return verdict(r.complete, r.violated(), explorer::one_per_path(r.outcomes)); }
 
 std::string violation_text(const Semantics& sem, const Violation& v) {
   const auto& p = sem.program();
@@ -34,6 +34,13 @@ std::set<NodeId> deciding_nodes(const explorer::Result& r) {
   for (const auto& o : r.outcomes)
     for (const auto& v : o.violations) nodes.insert(v.at.node);
   return nodes;
+}
+
+// S-PATH: [{"term": "Less(x,3)", "value": true}, ...].
+nlohmann::json path_condition_json(const PathCondition& path) {
+  auto out = nlohmann::json::array();
+  for (const auto& l : path) out.push_back({{"term", l.term.to_string()}, {"value", l.value}});
+  return out;
 }
 
 }  // namespace
@@ -59,9 +66,9 @@ std::string check_text(const CheckReport& report, const CheckTextForm& form) {
   }
   out << verdict_line(verdict_of(r), uninterpreted_stateful(p));  // I-STATEFUL
   for (const auto& g : race_groups(r.races)) {
-    const auto where = contexts_summary(sem, r.races, g);
+    const auto where = contexts_summary(sem, r.races, g), when = path_summary(r.races, g);
     out << "race: " << p.node(g.first).name << " " << p.node(g.second).name << " | variable " << p.variable(g.var).name
-        << " | " << harm_summary(g) << (where.empty() ? "" : " | " + where)
+        << " | " << harm_summary(g) << (where.empty() ? "" : " | " + where) << (when.empty() ? "" : " | " + when)
         << (g.races.size() > 1 ? " | " + std::to_string(g.races.size()) + " instances" : "") << "\n";
     if (!form.race_instances) continue;
     for (auto k : g.races) {
@@ -75,7 +82,7 @@ std::string check_text(const CheckReport& report, const CheckTextForm& form) {
   }
   for (const auto& f : fixes.found) {
     SharedTerms terms;
-    const auto text = terms([&] { return explorer::outcome_text(sem, f.outcome); });
+    const auto text = terms([&] { return explorer::fix_outcomes_text(sem, f); });
     out << terms.lines() << fix_line(explorer::fix_text(p, f), text);
   }
   if (fixes.searched && r.complete && (!r.deterministic() || r.violated()) && fixes.found.empty() && !fixes.stopped)
@@ -98,18 +105,23 @@ nlohmann::json check_json(const CheckReport& report) {
       violations.push_back({{"kind", violation_name(v.kind)}, {"at", name(v.at)}, {"edge", p.edge(v.edge).name}});
     SharedTerms terms;
     json outcome = terms([&] {
-      return json{{"outputs", format::outputs_to_json(p, o.outputs)}, {"VarValue", format::var_value_to_json(p, o.var_value)},
-                  {"stuck", stuck}, {"violations", violations}, {paths_key(r), o.paths},
-                  {"witness", schedule_to_string(sem, o.witness)}};
+      json j{{"outputs", format::outputs_to_json(p, o.outputs)}, {"VarValue", format::var_value_to_json(p, o.var_value)},
+             {"stuck", stuck}, {"violations", violations}, {paths_key(r), o.paths},
+             {"witness", schedule_to_string(sem, o.witness)}};
+      if (!o.path.empty()) j["path_condition"] = path_condition_json(o.path);
+      return j;
     });
     terms.add_to(outcome);
     outcomes.push_back(std::move(outcome));
   }
-  for (const auto& race : r.races)
-    races.push_back({{"nodes", {name(race.first), name(race.second)}},
-                     {"variable", p.variable(race.var).name}, {"harmful", race.harmful},
-                     {"first_then_second", schedule_to_string(sem, race.first_then_second)},
-                     {"second_then_first", schedule_to_string(sem, race.second_then_first)}});
+  for (const auto& race : r.races) {
+    json j{{"nodes", {name(race.first), name(race.second)}},
+           {"variable", p.variable(race.var).name}, {"harmful", race.harmful},
+           {"first_then_second", schedule_to_string(sem, race.first_then_second)},
+           {"second_then_first", schedule_to_string(sem, race.second_then_first)}};
+    if (!race.path.empty()) j["path_condition"] = path_condition_json(race.path);
+    races.push_back(std::move(j));
+  }
   json groups = json::array();
   for (const auto& g : race_groups(r.races))
     groups.push_back({{"nodes", {p.node(g.first).name, p.node(g.second).name}},
@@ -124,7 +136,7 @@ nlohmann::json check_json(const CheckReport& report) {
     for (auto loop : f.sequential_loops) loops.push_back(p.frame(loop).name);
     SharedTerms terms;
     json fix = {{"control_edges", edges}, {"sequential_loops", loops},
-                {"outcome", terms([&] { return explorer::outcome_text(sem, f.outcome); })}};
+                {"outcome", terms([&] { return explorer::fix_outcomes_text(sem, f); })}};
     terms.add_to(fix);
     fix_list.push_back(std::move(fix));
   }

@@ -7,8 +7,8 @@
 
 namespace tfsem::report {
 
-const char* verdict(bool complete, bool violated, std::size_t outcomes) {
-  return !complete ? "incomplete" : violated ? "violation" : outcomes == 1 ? "deterministic" : "nondeterministic";
+const char* verdict(bool complete, bool violated, bool one_outcome) {
+  return !complete ? "incomplete" : violated ? "violation" : one_outcome ? "deterministic" : "nondeterministic";
 }
 
 std::string verdict_line(std::string_view word) { return "verdict: " + std::string(word) + "\n"; }

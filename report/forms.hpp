@@ -18,7 +18,7 @@ namespace tfsem::report {
 
 // The verdict of a search: incomplete, violation (in any outcome: a defect of
 // the graph, whatever the number of outcomes), deterministic or nondeterministic.
-const char* verdict(bool complete, bool violated, std::size_t outcomes);
+const char* verdict(bool complete, bool violated, bool one_outcome);
 // "verdict: WORD".
 std::string verdict_line(std::string_view word);
 // I-STATEFUL: the nodes of p that apply an uninterpreted function with state

@@ -88,4 +88,11 @@ std::string harm_summary(const RaceGroup& g) {
   return "harmful in " + std::to_string(g.harmful) + " of " + std::to_string(g.races.size());
 }
 
+std::string path_summary(const std::vector<explorer::Race>& races, const RaceGroup& g) {
+  const auto& first = races[g.races.front()].path;
+  const bool same = std::all_of(g.races.begin(), g.races.end(), [&](std::size_t k) { return races[k].path == first; });
+  if (!same) return "under several path conditions";
+  return first.empty() ? "" : "when " + first.to_string();
+}
+
 }  // namespace tfsem::report

@@ -30,4 +30,8 @@ std::string contexts_summary(const Semantics& sem, const std::vector<explorer::R
 // "harmful", "benign", or "harmful in K of N".
 std::string harm_summary(const RaceGroup& g);
 
+// The path condition its races' witnesses start under (S-PATH): "" when none
+// has one, "when P is true" when they share one, else "under several path conditions".
+std::string path_summary(const std::vector<explorer::Race>& races, const RaceGroup& g);
+
 }  // namespace tfsem::report

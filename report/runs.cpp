@@ -33,7 +33,7 @@ std::string race_text(const explorer::RunRace& race) {
          (race.harmful ? "harmful" : "benign");
 }
 
-const char* verdict_of(const explorer::RunsResult& r) { return verdict(r.complete(), r.violated, r.outcomes.size()); }
+const char* verdict_of(const explorer::RunsResult& r) { return verdict(r.complete(), r.violated, r.outcomes.size() == 1); }
 
 // I-STATEFUL: the uninterpreted stateful ops of every run's graph, each once.
 std::vector<std::string> assumed(const std::vector<std::shared_ptr<const Program>>& programs) {

@@ -40,6 +40,7 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
       access_.push_back(R::access(p, n));
       site_.push_back(R::site(node));
       control_stays_.push_back(R::kControlStays);
+      branches_.push_back(R::kBranches);
       needs_record_.push_back(R::kNeedsRecord || (std::none_of(node.in.begin(), node.in.end(), consumed) &&
                                                   std::none_of(node.control_in.begin(), node.control_in.end(), consumed)));
     });

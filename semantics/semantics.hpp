@@ -17,6 +17,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -162,6 +163,12 @@ class Semantics {
   [[nodiscard]] Access access(NodeId n) const { return access_[n.index()]; }
   // A Call's or Return's call site (the element Call appends to the tag).
   [[nodiscard]] std::uint32_t site(NodeId n) const { return site_[n.index()]; }
+  // Whether n's firing reads and extends the path condition (a Switch,
+  // S-PATH): its number of results depends on its predicate's value, which
+  // no View shows.
+  [[nodiscard]] bool branches(NodeId n) const { return branches_[n.index()]; }
+  // Whether some node does: then states may carry a path condition.
+  [[nodiscard]] bool branching() const { return std::find(branches_.begin(), branches_.end(), true) != branches_.end(); }
   // Whether n is a loop's Merge: one with a NextIteration input.
   [[nodiscard]] bool loop_merge(NodeId n) const { return loop_merge_[n.index()]; }
   // What partial-order reduction reads (dependence.hpp), built on first use.
@@ -177,6 +184,7 @@ class Semantics {
   std::vector<InSlot> in_slot_;                    // by edge: how in_slot finds its context
   std::vector<std::uint32_t> site_;                // by node: a Call's or Return's call site
   std::vector<bool> control_stays_;                // by node: its control out-edges stay in its context (a Call)
+  std::vector<bool> branches_;                     // by node: reads and extends the path condition (a Switch)
   // By node: whether its fired record, not its inputs, tells that it fired. A
   // node that consumes every input it needs cannot find them again in that
   // context (each slot is filled once), so only a Merge, an Exit, and a node

@@ -23,6 +23,7 @@ std::size_t State::hash() const {
     h = hash_combine(hash_combine(h, std::size_t{slot.edge.value} << 32 | slot.context.value), hash_content(c));
   for (const auto& t : fired) h = hash_combine(h, std::hash<Transition>{}(t));
   if (retired != 0) h = hash_combine(h, retired);
+  if (!path.empty()) h = hash_combine(h, path.hash());
   return h;
 }
 
@@ -100,6 +101,7 @@ std::string state_to_string(const Program& p, const Contexts& contexts, const St
     any = true;
   }
   if (!any) out += " (all edges EMPTY)";
+  if (!s.path.empty()) out += "\n" + indent + "Path: " + s.path.to_string();
   return out;
 }
 

@@ -3,10 +3,12 @@
 // flow (section 4) InTransit maps an edge in an execution context to its
 // contents, and which nodes have fired in which contexts becomes part of the
 // state: "each node fires at most once in each execution context" (C-STATE).
+// A behaviour that branched on a term carries its path condition (S-PATH).
 #pragma once
 
 #include "semantics/content.hpp"
 #include "semantics/context.hpp"
+#include "semantics/path_condition.hpp"
 #include "semantics/tensor.hpp"
 
 #include <boost/container/flat_map.hpp>
@@ -20,7 +22,7 @@ namespace tfsem {
 
 class Program;
 
-// S-STATE, C-STATE: VarValue, InTransit, and the fired records.
+// S-STATE, C-STATE: VarValue, InTransit, and the fired records; S-PATH: the path condition.
 struct State {
   std::vector<Tensor> var_value;                                 // VarValue, indexed by VarId
   boost::container::flat_map<Slot, Content> in_transit;         // InTransit; EMPTY slots are absent
@@ -28,6 +30,7 @@ struct State {
   // C-FINISHED: how many fired records left the state with their contexts.
   // With the records it keeps, it counts the firings that led to the state.
   std::uint32_t retired = 0;
+  PathCondition path;  // S-PATH: the terms branched on, with the value taken (empty: none)
 
   // InTransit(e) in context c: EMPTY when nothing is there.
   [[nodiscard]] const Content& at(EdgeId e, ContextId c = kRootContext) const;
@@ -65,7 +68,7 @@ std::string transition_to_string(const Program& p, const Contexts& contexts, Tra
 // "edge", or "edge[while:3]".
 std::string slot_to_string(const Program& p, const Contexts& contexts, Slot s);
 // The state as the paper's figures show it: VarValue, then every non-EMPTY
-// edge, with its context when it is in a loop.
+// edge, with its context when it is in a loop, then the path condition if any.
 std::string state_to_string(const Program& p, const Contexts& contexts, const State& s, const std::string& indent = "  ",
                             std::size_t max_elements = 64);
 

@@ -7,8 +7,8 @@
 namespace tfsem {
 
 // The predicate of a Switch as a bool, or the error it is: a predicate is a
-// bool scalar, and anything else is an error (V-ERROR). C-SWITCH's, and the
-// executor's.
+// bool scalar, and anything else is an error (V-ERROR). C-SWITCH's for a
+// concrete predicate, and the executor's for any.
 inline std::variant<bool, Tensor> switch_predicate(const Tensor& p) {
   if (p.is_error()) return p;
   if (p.is_dense() && p.as_dense().dtype() == DType::boolean && element_count(p.as_dense().shape) == 1)
@@ -21,24 +21,46 @@ namespace rules {
 
 // Switch(data, pred).
 struct Switch : OpRule {
+  // Its firing reads and extends the path condition (S-PATH).
+  static constexpr bool kBranches = true;
+
   // C-SWITCH: Switch(data, pred) puts data on output 1 when pred is true and on
   // output 0 when it is false, and DEAD on the other; an error predicate chooses
-  // no branch, and goes to both (S-ERR-PROP).
+  // no branch, and goes to both (S-ERR-PROP). C-SWITCH-SYMBOLIC: a term
+  // predicate is a choice: each truth value the path condition allows is a
+  // successor, taken with its literal added (S-PATH); one the path condition
+  // contradicts is not.
   static Successors fire(Firing& f, bool dead_control) {
     if (f.dead(dead_control)) return fire_dead(f);
     const auto data = f.input(f.node.in[0]);
-    const auto pred = switch_predicate(std::get<Tensor>(f.input(f.node.in[1])));
+    const auto p = std::get<Tensor>(f.input(f.node.in[1]));
     f.consume(f.node.in[0]);
     f.consume(f.node.in[1]);
     f.control_out(Go{});
+    if (p.is_term()) {
+      Successors out;
+      const auto known = f.next.path.value_of(p);
+      for (const bool taken : {true, false}) {
+        if (known && *known != taken) continue;
+        State next = f.next;
+        if (!known) next.path.add({p, taken});
+        take(f, next, taken, data);
+        out.push_back(std::move(next));
+      }
+      return out;
+    }
+    const auto pred = switch_predicate(p);
     if (const auto* error = std::get_if<Tensor>(&pred)) {
       for (auto e : f.node.out) f.emit(f.next, e, *error);
       return f.one();
     }
-    const bool taken = std::get<bool>(pred);
-    f.emit(f.next, f.node.out[taken ? 1 : 0], data);
-    f.emit(f.next, f.node.out[taken ? 0 : 1], Dead{});
+    take(f, f.next, std::get<bool>(pred), data);
     return f.one();
+  }
+  // Data down the branch taken, DEAD down the other.
+  static void take(const Firing& f, State& next, bool taken, const Content& data) {
+    f.emit(next, f.node.out[taken ? 1 : 0], data);
+    f.emit(next, f.node.out[taken ? 0 : 1], Dead{});
   }
 };
 

@@ -37,6 +37,9 @@ struct OpRule {
   static constexpr bool kControlStays = false;
   // The call site it belongs to (Call, Return); 0 for the others.
   static std::uint32_t site(const Node&) { return 0; }
+  // Its firing reads and extends the path condition (S-PATH), so its number
+  // of results depends on the value of its predicate (Switch).
+  static constexpr bool kBranches = false;
   // Whether firing it may set VarValue(x) without looking at the old value (Assign-f).
   static bool may_overwrite(const Op&) { return false; }
 

@@ -47,7 +47,8 @@ void check_against_brute_force(const std::string& model) {
 }  // namespace
 
 TEST_CASE("outcomes and interleaving counts agree with enumerating every schedule") {
-  for (const char* m : {"models/first-example.json", "models/first-example-no-control.json", "models/counter.json"})
+  for (const char* m : {"models/first-example.json", "models/first-example-no-control.json", "models/counter.json",
+                       "models/cond-placeholder.json", "models/cond-placeholder-race.json"})
     check_against_brute_force(m);
 }
 
@@ -175,4 +176,48 @@ TEST_CASE("Figure 4: Read, Add, Write replicas lose an update") {
   const Semantics sem(test::program_file("models/figure-4-lost-update.json"));
   // B + D + E, or one of D and E overwritten: B + E, B + D.
   CHECK(outputs_of(sem, explorer::explore(sem)) == std::set<std::string>{"i32:[[6,6]]", "i32:[[4,4]]", "i32:[[3,3]]"});
+}
+
+TEST_CASE("C-SWITCH-SYMBOLIC: a cond on a placeholder has two path conditions, one outcome each: deterministic") {
+  const Semantics sem(test::program_file("models/cond-placeholder.json"));
+  for (const auto por : explorer::kAllPor) {
+    CAPTURE(explorer::por_name(por));
+    explorer::ExploreOptions o;
+    o.por = por;
+    const auto r = explorer::explore(sem, o);
+    REQUIRE(r.outcomes.size() == 2);
+    CHECK(r.deterministic());
+    CHECK_FALSE(r.violated());
+    // Three Switches on one term: two path conditions, not eight (contradictions pruned).
+    std::set<std::string> texts;
+    for (const auto& oc : r.outcomes) texts.insert(explorer::outcome_text(sem, oc));
+    CHECK(texts == std::set<std::string>{"when Less(X,i32:5) is true: r=Add(X,i32:3); branch=i32:0",
+                                         "when Less(X,i32:5) is false: r=i32:25; branch=i32:1"});
+  }
+}
+
+TEST_CASE("S-PATH: a cond on a placeholder whose branch races on a variable is nondeterministic under that path condition") {
+  const Semantics sem(test::program_file("models/cond-placeholder-race.json"));
+  const auto r = explorer::explore(sem);
+  CHECK_FALSE(r.deterministic());
+  CHECK(r.outcomes.size() == 3);
+  REQUIRE(r.races.size() == 1);
+  CHECK(r.races[0].harmful);
+  CHECK(r.races[0].path.to_string() == "P is true");
+  std::size_t under_true = 0;
+  for (const auto& o : r.outcomes) under_true += o.path.to_string() == "P is true";
+  CHECK(under_true == 2);
+}
+
+TEST_CASE("S-PATH: a while loop with a placeholder bound stops at max-iterations naming the loop and the placeholder") {
+  const Semantics sem(test::program_file("models/while-placeholder-bound.json"));
+  explorer::ExploreOptions o;
+  o.limits.bounds.max_iterations = 4;
+  const auto r = explorer::explore(sem, o);
+  CHECK_FALSE(r.complete);
+  CHECK(r.stopped_by ==
+        "max-iterations 4 in loop 'sum', whose condition depends on unknown input 't_3' (feed with --feed t_3=VALUE)");
+  // One outcome per number of iterations run, each under its own path condition.
+  REQUIRE(r.outcomes.size() == 3);
+  CHECK(explorer::one_per_path(r.outcomes));
 }

@@ -95,11 +95,22 @@ void check_witnesses(const Semantics& sem, const explorer::Result& r) {
   }
 }
 
-// Whether the full search finished within max_states; then every reduction agrees with it.
+// Whether some loop's condition depends on an unknown input: the loop
+// unrolls under path conditions without end (S-PATH), and no search completes.
+bool unbounded(const Semantics& sem) {
+  const auto& frames = sem.program().frames();
+  for (std::size_t f = 0; f < frames.size(); ++f)
+    if (frames[f].kind == Frame::Kind::loop && !unknown_inputs(sem, FrameId(f)).empty()) return true;
+  return false;
+}
+
+// Whether the full search finished within max_states (and the graph has no
+// unbounded loop); then every reduction agrees with it.
 bool check_reductions(const std::shared_ptr<const Program>& program, std::uint64_t max_states = 50'000'000) {
   const Semantics sem(program);
   const auto& p = sem.program();
   CAPTURE(p.name());
+  if (unbounded(sem)) return false;
   const auto full = run(sem, Por::none, max_states);
   if (max_states < 50'000'000 && !full.complete) return false;
   REQUIRE(full.complete);
@@ -135,7 +146,7 @@ TEST_CASE("every shipped model: every reduction finds the outcomes and races of 
   int left_out = 0;
   for (const auto& p : test::shipped_models())
     if (!check_reductions(p, kModelCap)) ++left_out;
-  MESSAGE(left_out << " models left out (over " << kModelCap << " states)");
+  MESSAGE(left_out << " models left out (over " << kModelCap << " states, or a loop on an unknown input)");
 }
 
 TEST_CASE("benchmark families, small sizes") {

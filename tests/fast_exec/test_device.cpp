@@ -36,7 +36,7 @@ TEST_CASE("every model of the section 3 core conforms with an accelerator") {
 
 TEST_CASE("control flow runs on the host and kernels on the accelerator: every loop and recursive model conforms") {
   auto device = std::make_shared<test::EmulatedDevice>();
-  for (const auto& p : test::shipped_models()) {
+  for (const auto& p : test::executable_models()) {
     if (!p->has_control_flow()) continue;
     CAPTURE(p->name());
     const auto report = conform::conform(p, on_accelerator(device, 5));
@@ -163,7 +163,7 @@ TEST_CASE("one result reused by every run of every model holds what a new result
   // runs agree: one returns a new result each time, the other writes into a
   // result that every executor before it wrote into (other sizes, other
   // variables). A Const fetched directly takes the reused path (fetch_constant).
-  auto models = test::shipped_models();
+  auto models = test::executable_models();
   models.push_back(test::program_from(R"({"name": "consts",
     "nodes": [{"id": "c", "op": "Const", "attrs": {"value": {"dtype": "i32", "value": [1, 2]}}},
               {"id": "s", "op": "Const", "attrs": {"value": {"dtype": "f32", "value": 0.5}}}],

@@ -136,7 +136,7 @@ TEST_CASE("every model of the section 3 core conforms, with perturbed schedules 
 
 TEST_CASE("every model with control flow or recursion conforms, with perturbed schedules on two threads") {
   for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
-    for (const auto& p : test::shipped_models()) {
+    for (const auto& p : test::executable_models()) {
       if (!p->has_control_flow()) continue;
       CAPTURE(p->name());
       auto o = stressed(5);

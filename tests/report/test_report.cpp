@@ -14,10 +14,10 @@
 using namespace tfsem;
 
 TEST_CASE("the shared lines") {
-  CHECK(std::string(report::verdict(false, true, 1)) == "incomplete");
-  CHECK(std::string(report::verdict(true, true, 1)) == "violation");
-  CHECK(std::string(report::verdict(true, false, 1)) == "deterministic");
-  CHECK(std::string(report::verdict(true, false, 2)) == "nondeterministic");
+  CHECK(std::string(report::verdict(false, true, true)) == "incomplete");
+  CHECK(std::string(report::verdict(true, true, true)) == "violation");
+  CHECK(std::string(report::verdict(true, false, true)) == "deterministic");
+  CHECK(std::string(report::verdict(true, false, false)) == "nondeterministic");
   CHECK(report::verdict_line("refines") == "verdict: refines\n");
   CHECK(report::stopped_line("max-states") == "INCOMPLETE: stopped by max-states\n");
   CHECK(report::stopped_line("interrupt", " after 3 executor runs") == "INCOMPLETE: stopped by interrupt after 3 executor runs\n");

@@ -79,14 +79,64 @@ TEST_CASE("C-SWITCH: the data goes to output 1 when the predicate is true, outpu
   }
 }
 
-TEST_CASE("C-SWITCH: a predicate that is not a bool scalar is an error, on both outputs") {
-  for (const char* pred : {"1", "[true, false]", "\"P\""}) {
+TEST_CASE("C-SWITCH: a concrete predicate that is not a bool scalar is an error, on both outputs") {
+  for (const char* pred : {"1", "[true, false]"}) {
     CAPTURE(pred);
     const Semantics sem(program_from(cond_graph(pred)));
     const auto s = fire1(sem, sem.initial(), "switch");
     CHECK(text(sem, s, "t").starts_with("error("));
     CHECK(text(sem, s, "t") == text(sem, s, "f"));
   }
+}
+
+TEST_CASE("C-SWITCH-SYMBOLIC: a term predicate takes each branch, each under its literal (S-PATH)") {
+  const Semantics sem(program_from(cond_graph("\"P\"")));
+  const auto next = sem.fire(sem.initial(), at(sem, "switch"));
+  REQUIRE(next.size() == 2);
+  const auto p = Tensor::atom("P");
+  for (const auto& s : next) {
+    REQUIRE(s.path.size() == 1);
+    const bool taken = *s.path.value_of(p);
+    CHECK(text(sem, s, taken ? "t" : "f") == "i32:7");
+    CHECK(text(sem, s, taken ? "f" : "t") == "DEAD");
+    CHECK(text(sem, s, "pred") == "EMPTY");
+  }
+  CHECK(next[0].path.value_of(p) != next[1].path.value_of(p));
+  CHECK(next[0].path.to_string() == "P is true");
+  CHECK(next[1].path.to_string() == "P is false");
+  // The path condition is part of the state: the two are different states.
+  CHECK_FALSE(next[0] == next[1]);
+  CHECK(next[0].hash() != next[1].hash());
+  // Each branch runs to one end, with no violation: the Merge gets one live input.
+  for (const auto& s : next) {
+    const auto end = to_end(sem, s);
+    CHECK(sem.violations(end).empty());
+    CHECK(text(sem, end, "y") == (*s.path.value_of(p) ? "i32:7" : "i32:-7"));
+    CHECK(end.path == s.path);
+  }
+}
+
+TEST_CASE("C-SWITCH-SYMBOLIC: a term the path condition decides takes the branch it allows alone") {
+  // Two Switches on one term (equal terms are one, hash-consed): the second
+  // follows the first, so there are two path conditions, not four.
+  const Semantics sem(program_from(R"json({"name": "twice",
+    "nodes": [{"id": "s1", "op": "Switch"}, {"id": "s2", "op": "Switch"}, {"id": "m1", "op": "Merge"}, {"id": "m2", "op": "Merge"}],
+    "edges": [
+      {"id": "d1", "kind": "tensor", "to": "s1:0", "value": 1}, {"id": "p1", "kind": "tensor", "to": "s1:1", "value": "Lt(X,N)"},
+      {"id": "d2", "kind": "tensor", "to": "s2:0", "value": 2}, {"id": "p2", "kind": "tensor", "to": "s2:1", "value": "Lt(X,N)"},
+      {"id": "f1", "kind": "tensor", "from": "s1:0", "to": "m1:0"}, {"id": "t1", "kind": "tensor", "from": "s1:1", "to": "m1:1"},
+      {"id": "f2", "kind": "tensor", "from": "s2:0", "to": "m2:0"}, {"id": "t2", "kind": "tensor", "from": "s2:1", "to": "m2:1"},
+      {"id": "i1", "kind": "tensor", "from": "m1:1", "fetch": "i1"}, {"id": "i2", "kind": "tensor", "from": "m2:1", "fetch": "i2"},
+      {"id": "y1", "kind": "tensor", "from": "m1:0", "fetch": ""}, {"id": "y2", "kind": "tensor", "from": "m2:0", "fetch": ""}]})json"));
+  std::set<std::string> ends;
+  for (const auto& s : sem.fire(sem.initial(), at(sem, "s1"))) {
+    const auto second = sem.fire(s, at(sem, "s2"));
+    REQUIRE(second.size() == 1);
+    CHECK(second[0].path == s.path);
+    const auto end = to_end(sem, second[0]);
+    ends.insert(end.path.to_string() + ": " + text(sem, end, "i1") + " " + text(sem, end, "i2"));
+  }
+  CHECK(ends == std::set<std::string>{"Lt(X,N) is true: i32:1 i32:1", "Lt(X,N) is false: i32:0 i32:0"});
 }
 
 TEST_CASE("C-DEAD: a node with a DEAD input puts DEAD on every output and has no effect") {

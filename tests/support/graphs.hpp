@@ -8,6 +8,7 @@
 #include "formats/json/graph_json.hpp"
 #include "semantics/semantics.hpp"
 #include "semantics/session.hpp"
+#include "semantics/unknown_inputs.hpp"
 
 #include <filesystem>
 #include <set>
@@ -30,6 +31,14 @@ inline std::vector<std::shared_ptr<const Program>> shipped_models() {
   std::vector<std::shared_ptr<const Program>> out;
   for (const auto& f : std::filesystem::directory_iterator(std::string(TFSEM_SOURCE_DIR) + "/models"))
     if (f.path().extension() == ".json") out.push_back(Program::build(format::load_program_file(f.path())));
+  return out;
+}
+
+// The shipped models an executor can run: those whose Switch predicates
+// depend on no unknown input (the others branch under path conditions, S-PATH).
+inline std::vector<std::shared_ptr<const Program>> executable_models() {
+  auto out = shipped_models();
+  std::erase_if(out, [](const auto& p) { return !unknown_inputs(Semantics(p)).empty(); });
   return out;
 }
 
