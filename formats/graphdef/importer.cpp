@@ -188,7 +188,8 @@ class Importer {
   }
 
   // The output a fetch reads: a call's output is the one standing for it.
-  std::string fetched(const std::string& text) const {
+  // By reference: callers split it into views that must outlive the call.
+  const std::string& fetched(const std::string& text) const {
     const auto it = fetch_outputs_.find(text);
     return it == fetch_outputs_.end() ? text : it->second;
   }
