@@ -126,11 +126,16 @@ struct Merge : OpRule {
     return Blocker{{}, "no live input, and not every input it waits for is DEAD"};
   }
   // C-MERGE-TWO-LIVE: a live value left on an input of a Merge that has fired
-  // (a loop invariant stays there by design, C-ENTER-CONST).
+  // (a loop invariant stays there by design, C-ENTER-CONST). An error left there
+  // is a failed run's, not a defect of the graph: a Switch on an error predicate
+  // sends the error down both branches (S-ERR-PROP), where TensorFlow fails the run.
   static void violations(const Semantics& sem, const State& s, Transition t, std::vector<Violation>& out) {
     const auto& p = sem.program();
-    for (auto d : p.node(t.node).in)
-      if (!p.edge(d).invariant && s.holds(d, t.context) == Holds::live) out.push_back({Violation::Kind::merge_two_live, t, d});
+    for (auto d : p.node(t.node).in) {
+      if (p.edge(d).invariant || s.holds(d, t.context) != Holds::live) continue;
+      if (const auto* v = std::get_if<Tensor>(&s.at(d, t.context)); v && v->is_error()) continue;
+      out.push_back({Violation::Kind::merge_two_live, t, d});
+    }
   }
 
   // Another live input would make it a relation: any input it waits for may come first.

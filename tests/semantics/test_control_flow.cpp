@@ -89,6 +89,18 @@ TEST_CASE("C-SWITCH: a concrete predicate that is not a bool scalar is an error,
   }
 }
 
+TEST_CASE("C-MERGE-TWO-LIVE: the errors an error predicate sends down both branches are a failed run, not a defect") {
+  const Semantics sem(program_from(cond_graph("1")));
+  auto s = run(sem, "switch,neg,id");
+  const auto next = sem.fire(s, at(sem, "merge"));
+  REQUIRE_FALSE(next.empty());
+  for (const auto& end : next) {
+    REQUIRE(sem.terminal(end));
+    CHECK(sem.violations(end).empty());
+    CHECK(text(sem, end, "y").starts_with("error("));
+  }
+}
+
 TEST_CASE("C-SWITCH-SYMBOLIC: a term predicate takes each branch, each under its literal (S-PATH)") {
   const Semantics sem(program_from(cond_graph("\"P\"")));
   const auto next = sem.fire(sem.initial(), at(sem, "switch"));
