@@ -496,7 +496,14 @@ class Importer {
     const auto j = next_consumer_[key(o)]++;
     const auto* r = rule(i);
     if (passer(i) || (r && r->lowering == Lowering::variable)) return {instance(i, j), o.port};
-    // An update's output: x once the update is done.
+    // An update's output: x once the update is done. A reference that came to
+    // the update through a Ref control-flow op is that op's again (a fresh
+    // instance), so that it is DEAD, or the error, where the op's output was.
+    if (const auto in = index_.node(i).inputs.at(0); passer(in.node)) {
+      const auto passed = materialize(in);
+      wiring_.control(name(i), passed.first);
+      return passed;
+    }
     const auto id = name(i) + "@ref" + std::to_string(j + 1);
     wiring_.node(id, "Var", {}, "v", where(i), handle(o)->var);
     wiring_.control(name(i), id);
