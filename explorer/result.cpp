@@ -6,13 +6,6 @@ Outcome outcome_of(const Semantics& sem, const State& terminal) {
   return {outputs(sem.program(), terminal), terminal.var_value, sem.stuck(terminal), sem.violations(terminal), 0, {}, terminal.path};
 }
 
-bool one_per_path(const std::vector<Outcome>& outcomes) {
-  for (std::size_t i = 0; i < outcomes.size(); ++i)
-    for (auto j = i + 1; j < outcomes.size(); ++j)
-      if (!outcomes[i].path.contradicts(outcomes[j].path)) return false;
-  return !outcomes.empty();
-}
-
 std::string outcome_text(const Semantics& sem, const Outcome& o) {
   const auto& p = sem.program();
   std::string out;

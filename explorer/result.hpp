@@ -43,7 +43,14 @@ std::string outcome_text(const Semantics& sem, const Outcome& o);
 // Whether the outcomes are one per path condition: no two of them can both
 // happen under one assignment of truth values to the terms branched on
 // (their path conditions contradict each other), and there is one at least.
-bool one_per_path(const std::vector<Outcome>& outcomes);
+// Outcomes of a run or of a session of runs: anything with a `path`.
+template <class Outcomes>
+bool one_per_path(const Outcomes& outcomes) {
+  for (std::size_t i = 0; i < outcomes.size(); ++i)
+    for (auto j = i + 1; j < outcomes.size(); ++j)
+      if (!outcomes[i].path.contradicts(outcomes[j].path)) return false;
+  return !outcomes.empty();
+}
 
 // Two transitions that access one variable, at least one an Assign-f, that
 // can fire in either order from some reachable state.

@@ -48,7 +48,7 @@ class RunsSearch {
     for (const auto& v : programs_.front()->variables()) start.push_back(v.initial);
     for (auto& s : from(0, start)) {
       auto same = std::find_if(result_.outcomes.begin(), result_.outcomes.end(),
-                               [&](const RunsOutcome& o) { return o.runs == s.runs && o.var_value == s.var_value; });
+                               [&](const RunsOutcome& o) { return o.runs == s.runs && o.var_value == s.var_value && o.path == s.path; });
       if (same == result_.outcomes.end()) result_.outcomes.push_back(std::move(s));
       else same->paths = plus(same->paths, s.paths);
     }
@@ -69,7 +69,7 @@ class RunsSearch {
 
   // What runs k on show, run k starting from VarValue `start`, persisting from the run before (S-SESSION).
   std::vector<RunsOutcome> from(std::size_t k, const std::vector<Tensor>& start) {
-    if (k == programs_.size()) return {RunsOutcome{{}, {}, start, 1}};
+    if (k == programs_.size()) return {RunsOutcome{{}, {}, start, 1, {}}};
     auto& seen = memo_[k];
     for (const auto& [s, result] : seen)
       if (s == start) return result;
@@ -89,6 +89,9 @@ class RunsSearch {
       outputs.var_value.clear();
       const auto text = outcome_text(sem, outputs);
       for (auto rest : from(k + 1, o.var_value)) {
+        auto path = o.path.conjoined(rest.path);
+        if (!path) continue;  // this run and a later one took opposite branches on one term
+        rest.path = std::move(*path);
         rest.runs.insert(rest.runs.begin(), text);
         rest.witnesses.insert(rest.witnesses.begin(), schedule_to_string(sem, o.witness));
         rest.paths = times(rest.paths, o.paths);
@@ -148,8 +151,7 @@ RunsResult explore_runs(const std::vector<std::shared_ptr<const Program>>& progr
   for (std::size_t i = 0; i < candidates.size() && i < options.fix_budget; ++i) {
     const auto& c = candidates[i];
     auto fixed = RunsSearch(search, c.run, c.fixed).explore_all();
-    if (fixed.complete() && !fixed.violated && fixed.outcomes.size() == 1)
-      result.fixes.push_back({c.run, c.text, c.fixed, std::move(fixed.outcomes.front())});
+    if (fixed.deterministic() && !fixed.violated) result.fixes.push_back({c.run, c.text, c.fixed, std::move(fixed.outcomes)});
   }
   return result;
 }

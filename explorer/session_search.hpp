@@ -4,7 +4,9 @@
 // it left; an outcome is the sequence of the runs' outputs, with the final
 // VarValue. Each run is explored once from each start it can have. A fix of a
 // run's graph (explorer/fix.hpp) holds for the session when exploring the
-// session with it, in every run of that graph, gives one outcome.
+// session with it, in every run of that graph, gives one outcome per path
+// condition: a run's path condition carries over to the runs after it, and a
+// sequence whose runs assumed contradicting values of a term is no behaviour.
 #pragma once
 
 #include "explorer/explore.hpp"
@@ -28,11 +30,13 @@ struct RunsOptions {
 
 // One outcome of the session: each run's outputs (as outcome_text writes them,
 // without the VarValue), each run's witness (as schedule_to_string writes it),
-// the final VarValue, and the explored behaviours reaching it.
+// the final VarValue, the explored behaviours reaching it, and what its runs
+// assumed of the terms they branched on (S-PATH), together.
 struct RunsOutcome {
   std::vector<std::string> runs, witnesses;
   std::vector<Tensor> var_value;
   PathCount paths = 1;
+  PathCondition path;
 };
 
 // A race within one run, its transitions named in that run's graph.
@@ -48,7 +52,7 @@ struct RunFix {
   std::size_t run = 0;  // from 0: the run whose races suggested it
   std::string text;     // as fix_text writes it
   ProgramSpec fixed;    // the run's graph with the fix applied
-  RunsOutcome outcome;  // the session's one outcome with it
+  std::vector<RunsOutcome> outcomes;  // the session's outcomes with it, one per path condition
 };
 
 struct RunsResult {
@@ -60,7 +64,8 @@ struct RunsResult {
   Counters counters;                  // summed over the explorations of the runs
   double seconds = 0;
   [[nodiscard]] bool complete() const { return stopped_by.empty(); }
-  [[nodiscard]] bool deterministic() const { return complete() && outcomes.size() == 1; }
+  // One outcome per path condition of the session (S-PATH).
+  [[nodiscard]] bool deterministic() const { return complete() && one_per_path(outcomes); }
 };
 
 // Explores the runs in order, the first from the initial VarValue of the first

@@ -36,13 +36,6 @@ std::set<NodeId> deciding_nodes(const explorer::Result& r) {
   return nodes;
 }
 
-// S-PATH: [{"term": "Less(x,3)", "value": true}, ...].
-nlohmann::json path_condition_json(const PathCondition& path) {
-  auto out = nlohmann::json::array();
-  for (const auto& l : path) out.push_back({{"term", l.term.to_string()}, {"value", l.value}});
-  return out;
-}
-
 }  // namespace
 
 std::string check_text(const CheckReport& report, const CheckTextForm& form) {

@@ -57,6 +57,12 @@ std::string fix_line(std::string_view what, std::string_view outcome) {
 
 std::string no_fix_line() { return "fix: none found\n"; }
 
+nlohmann::json path_condition_json(const PathCondition& path) {
+  auto out = nlohmann::json::array();
+  for (const auto& l : path) out.push_back({{"term", l.term.to_string()}, {"value", l.value}});
+  return out;
+}
+
 std::string SharedTerms::lines(std::string_view indent) const {
   std::string out;
   for (const auto& d : names_.definitions()) out += std::string(indent) + "term: " + d.name + " = " + d.text + "\n";

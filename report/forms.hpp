@@ -40,6 +40,8 @@ std::string count_line(std::string_view key, std::size_t n, bool complete);
 std::string fix_line(std::string_view what, std::string_view outcome);
 // "fix: none found": the search for fixes found none.
 std::string no_fix_line();
+// S-PATH: a path condition as JSON, [{"term": "Less(x,3)", "value": true}, ...].
+nlohmann::json path_condition_json(const PathCondition& path);
 
 // A group of values (an outcome, a state, a run's outputs) written with the
 // subterms they share named once (TermNames::group): what `write` writes with

@@ -33,7 +33,16 @@ std::string race_text(const explorer::RunRace& race) {
          (race.harmful ? "harmful" : "benign");
 }
 
-const char* verdict_of(const explorer::RunsResult& r) { return verdict(r.complete(), r.violated, r.outcomes.size() == 1); }
+const char* verdict_of(const explorer::RunsResult& r) {
+  return verdict(r.complete(), r.violated, explorer::one_per_path(r.outcomes));
+}
+
+// A verified fix's outcomes, one per path condition.
+std::string fix_outcomes_text(const Program& last, const explorer::RunFix& f) {
+  std::string out;
+  for (const auto& o : f.outcomes) out += (out.empty() ? "" : " || ") + runs_outcome_text(last, o);
+  return out;
+}
 
 // I-STATEFUL: the uninterpreted stateful ops of every run's graph, each once.
 std::vector<std::string> assumed(const std::vector<std::shared_ptr<const Program>>& programs) {
@@ -71,8 +80,8 @@ std::string runs_text(const RunsReport& report) {
   }
   out << verdict_line(verdict_of(r), assumed(programs));
   for (const auto& race : r.races) out << "race: " << race_text(race) << "\n";
-  for (const auto& f : r.fixes) out << fix_line(runs_of_graph(programs, f.run) + ": " + f.text, runs_outcome_text(last, f.outcome));
-  if (report.fixes_searched && r.complete() && r.outcomes.size() > 1 && r.fixes.empty()) out << no_fix_line();
+  for (const auto& f : r.fixes) out << fix_line(runs_of_graph(programs, f.run) + ": " + f.text, fix_outcomes_text(last, f));
+  if (report.fixes_searched && r.complete() && !r.deterministic() && r.fixes.empty()) out << no_fix_line();
   out << counters_text(r.counters, r.seconds);
   return out.str();
 }
@@ -85,12 +94,15 @@ nlohmann::json runs_json(const RunsReport& report) {
   json run_list = json::array(), outcome_list = json::array(), race_list = json::array(), fix_list = json::array();
   for (std::size_t k = 0; k < report.labels.size(); ++k)
     run_list.push_back({{"fetch", report.labels[k].fetches}, {"hash", programs[k]->hash_hex()}});
-  for (const auto& o : r.outcomes)
-    outcome_list.push_back({{"runs", o.runs}, {"VarValue", format::var_value_to_json(last, o.var_value)},
-                            {"behaviours", o.paths}, {"witness", o.witnesses}});
+  for (const auto& o : r.outcomes) {
+    json outcome = {{"runs", o.runs}, {"VarValue", format::var_value_to_json(last, o.var_value)},
+                    {"behaviours", o.paths}, {"witness", o.witnesses}};
+    if (!o.path.empty()) outcome["path_condition"] = path_condition_json(o.path);
+    outcome_list.push_back(std::move(outcome));
+  }
   for (const auto& race : r.races) race_list.push_back(race_text(race));
   for (const auto& f : r.fixes)
-    fix_list.push_back({{"runs", runs_of_graph(programs, f.run)}, {"fix", f.text}, {"outcome", runs_outcome_text(last, f.outcome)}});
+    fix_list.push_back({{"runs", runs_of_graph(programs, f.run)}, {"fix", f.text}, {"outcome", fix_outcomes_text(last, f)}});
   json out = {{"graph", last.name()},
           {"runs", run_list},
           {"por", report.por},

@@ -28,6 +28,14 @@ bool PathCondition::contradicts(const PathCondition& o) const {
   });
 }
 
+std::optional<PathCondition> PathCondition::conjoined(const PathCondition& o) const {
+  if (contradicts(o)) return std::nullopt;
+  auto out = *this;
+  for (const auto& l : o)
+    if (!out.value_of(l.term)) out.add(l);
+  return out;
+}
+
 std::size_t PathCondition::hash() const {
   std::size_t h = 0x9a7;
   for (const auto& l : literals_) h = hash_combine(h, l.term.hash() * 2 + (l.value ? 1 : 0));

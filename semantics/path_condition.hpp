@@ -38,6 +38,9 @@ class PathCondition {
   // Whether some term has one value here and the other in `o`: no
   // assignment of the terms satisfies both.
   [[nodiscard]] bool contradicts(const PathCondition& o) const;
+  // The literals of both, when they do not contradict each other: what a
+  // behaviour assumed in one run and then in the next (S-SESSION).
+  [[nodiscard]] std::optional<PathCondition> conjoined(const PathCondition& o) const;
 
   friend bool operator==(const PathCondition&, const PathCondition&) = default;
   [[nodiscard]] std::size_t hash() const;

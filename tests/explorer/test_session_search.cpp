@@ -52,8 +52,22 @@ TEST_CASE("the first example without its control edge: races per run, fixes chec
   CHECK(r.races[1].variable == "x");
   REQUIRE(r.fixes.size() == 2);
   CHECK(r.fixes[0].text == "add control edge write -> read");
-  CHECK(r.fixes[0].outcome.runs == std::vector<std::string>{"y=B", "y=B"});
-  CHECK(r.fixes[1].outcome.runs == std::vector<std::string>{"y=A", "y=B"});
+  CHECK(r.fixes[0].outcomes.at(0).runs == std::vector<std::string>{"y=B", "y=B"});
+  CHECK(r.fixes[1].outcomes.at(0).runs == std::vector<std::string>{"y=A", "y=B"});
+}
+
+TEST_CASE("a cond on a placeholder run twice: one outcome per path condition, the runs agreeing on the term") {
+  const auto r = explorer::explore_runs(repeated("models/cond-placeholder.json", 2), {}, {});
+  REQUIRE(r.complete());
+  // Both runs branch on Less(X,i32:5): a session where they took opposite
+  // branches assumed the term true and false, and is no behaviour.
+  REQUIRE(r.outcomes.size() == 2);
+  CHECK(r.deterministic());
+  for (const auto& o : r.outcomes) {
+    REQUIRE(o.path.size() == 1);
+    CHECK(o.runs[0] == o.runs[1]);
+    CHECK(o.runs[0].starts_with("when Less(X,i32:5) is " + std::string(o.path.begin()->value ? "true" : "false")));
+  }
 }
 
 TEST_CASE("without a fix budget, no fixes; a limit names the run it stopped") {
