@@ -56,7 +56,10 @@ class Generator {
   std::vector<Signature> library_;
 
   static std::string family(const RandomGraphOptions& o) {
-    return o.max_library > 0 ? "random-recursive-" : o.max_constructs > 0 ? "random-control-" : "random-";
+    return o.max_library > 0         ? "random-recursive-"
+           : o.symbolic_percent > 0 ? "random-symbolic-"
+           : o.max_constructs > 0   ? "random-control-"
+                                    : "random-";
   }
 
   // 0 .. n-1; 0 when n <= 0 (options that leave no choice, max_accesses = 1 say).
@@ -194,7 +197,10 @@ class Generator {
     const auto values = static_cast<std::size_t>(1 + pick(2));
     const auto less = node(s, name("less"), "Less");
     input(s, {less, 0});
-    input(s, {less, 1});
+    if (o_.symbolic_percent > 0 && chance(o_.symbolic_percent))  // an unfed placeholder's symbol
+      constant(s, Tensor::atom("P" + std::to_string(pick(2))), {less, 1});
+    else
+      input(s, {less, 1});
     const auto preds = copies({less, 0}, values);
     std::vector<std::string> switches;
     for (std::size_t i = 0; i < values; ++i) {

@@ -22,10 +22,16 @@ struct RandomGraphOptions {
   int max_loops = 2;        // while loops in the whole graph
   int max_nesting = 2;      // depth of conditionals and loops inside each other
   int max_library = 0;      // functions of the library, recursive and mutually recursive, called from the graph's scopes
+  int symbolic_percent = 0; // chance of a conditional on an unknown input (a term over the symbols P0, P1)
 };
 
 // The options of `tfsem generate random-control`: small loops and conditionals.
 inline constexpr RandomGraphOptions kRandomControl{.max_accesses = 2, .max_functions = 1, .max_constructs = 1, .max_loops = 1, .max_nesting = 1};
+
+// The options of `tfsem generate random-symbolic`: up to two conditionals, no
+// loop, mostly on unknown inputs, sometimes on one term (C-SWITCH-SYMBOLIC, S-PATH).
+inline constexpr RandomGraphOptions kRandomSymbolic{.max_accesses = 2, .max_functions = 1, .max_constructs = 2, .max_loops = 0,
+                                                    .max_nesting = 1, .symbolic_percent = 60};
 
 // The options of `tfsem generate random-recursive`: the same with a library of recursive functions.
 inline constexpr RandomGraphOptions kRandomRecursive{
@@ -42,6 +48,8 @@ struct RandomKind {
 inline constexpr RandomKind kRandomKinds[] = {
     {"random", {}, "the seeded random well-formed graph N (shared variables, races, control edges, Choice)"},
     {"random-control", kRandomControl, "the same with conditionals and while loops, nested, with accesses inside"},
+    {"random-symbolic", kRandomSymbolic,
+     "the same with conditionals on unknown inputs (terms over the symbols P0 and P1), branching under path conditions"},
     {"random-recursive", kRandomRecursive,
      "the same with a library of recursive functions (mutually, once or twice a call, with accesses inside), called "
      "from the graph, its conditionals and its loops"},

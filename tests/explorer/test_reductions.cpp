@@ -179,6 +179,10 @@ TEST_CASE("1,000 seeded random graphs with conditionals and loops, and 100 with 
   CHECK(sweep(nested, 100 / kSweepShare, 100'001, 100'000) < kLeftOutSlack * 100 / kSweepShare);
 }
 
+TEST_CASE("200 seeded random graphs whose conditionals branch on unknown inputs") {
+  CHECK(sweep(generate::kRandomSymbolic, 200 / kSweepShare, 1, 20'000) < kLeftOutSlack * 200 / kSweepShare);
+}
+
 TEST_CASE("20 seeded random graphs with a recursive function") {
   // One function, one variable, an access or two and a function outside it.
   // The unreduced search of two or three calls in flight explodes (the
