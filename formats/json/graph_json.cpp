@@ -69,65 +69,85 @@ Shape infer_shape(const json& j, const std::string& path) {
   return shape;
 }
 
-// Collects the leaves of a nested array of the given shape, row-major.
-void collect(const json& j, const std::string& path, const Shape& shape, std::size_t depth,
-             std::vector<const json*>& leaves, std::vector<std::string>& paths) {
+// "PATH/i/j/k": where the element at index `at` of the nested array at `path` is.
+std::string element_path(const std::string& path, const std::vector<std::size_t>& at) {
+  std::string out = path;
+  for (auto i : at) out += "/" + std::to_string(i);
+  return out;
+}
+
+// Collects the leaves of a nested array of the given shape, row-major; `at`
+// is the index of j in the array at `path` (its path is made only to fail).
+void collect(const json& j, const std::string& path, const Shape& shape, std::vector<std::size_t>& at,
+             std::vector<const json*>& leaves) {
+  const auto depth = at.size();
   if (depth == shape.size()) {
-    if (j.is_array()) fail(path, "ragged nested array: not a tensor");
+    if (j.is_array()) fail(element_path(path, at), "ragged nested array: not a tensor");
     leaves.push_back(&j);
-    paths.push_back(path);
     return;
   }
   if (!j.is_array() || static_cast<std::int64_t>(j.size()) != shape[depth])
-    fail(path, "ragged nested array: not a tensor of shape " + shape_to_string(shape));
-  for (std::size_t i = 0; i < j.size(); ++i) collect(j[i], path + "/" + std::to_string(i), shape, depth + 1, leaves, paths);
+    fail(element_path(path, at), "ragged nested array: not a tensor of shape " + shape_to_string(shape));
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    at.push_back(i);
+    collect(j[i], path, shape, at, leaves);
+    at.pop_back();
+  }
 }
 
-template <class T>
-T element(const json& j, const std::string& path, DType dtype) {
+// Element j of a tensor of `dtype`; where() is its JSON path, made only to fail.
+template <class T, class Where>
+T element(const json& j, const Where& where, DType dtype) {
   if constexpr (std::is_same_v<T, bool>) {
-    if (!j.is_boolean()) fail(path, "a bool tensor holds true or false, not " + describe(j));
+    if (!j.is_boolean()) fail(where(), "a bool tensor holds true or false, not " + describe(j));
     return j.get<bool>();
   } else {
     if constexpr (std::is_floating_point_v<T>) {  // as tensor_to_json writes the values JSON has no number for
-      if (j == "nan") return std::numeric_limits<T>::quiet_NaN();
-      if (j == "inf" || j == "-inf") return (j == "inf" ? 1 : -1) * std::numeric_limits<T>::infinity();
+      if (j.is_string()) {
+        if (j == "nan") return std::numeric_limits<T>::quiet_NaN();
+        if (j == "inf" || j == "-inf") return (j == "inf" ? 1 : -1) * std::numeric_limits<T>::infinity();
+      }
     }
-    if (!j.is_number()) fail(path, "a " + std::string(dtype_name(dtype)) + " tensor holds numbers, not " + describe(j));
+    if (!j.is_number()) fail(where(), "a " + std::string(dtype_name(dtype)) + " tensor holds numbers, not " + describe(j));
     if constexpr (std::is_integral_v<T>) {
-      if (!j.is_number_integer()) fail(path, "a " + std::string(dtype_name(dtype)) + " tensor holds integers, not " + j.dump());
+      if (!j.is_number_integer()) fail(where(), "a " + std::string(dtype_name(dtype)) + " tensor holds integers, not " + j.dump());
       const bool fits = j.is_number_unsigned() ? j.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
                                                : (j.get<std::int64_t>() >= std::numeric_limits<T>::min() &&
                                                   j.get<std::int64_t>() <= std::numeric_limits<T>::max());
-      if (!fits) fail(path, j.dump() + " does not fit in " + std::string(dtype_name(dtype)));
+      if (!fits) fail(where(), j.dump() + " does not fit in " + std::string(dtype_name(dtype)));
     }
     return j.get<T>();
   }
 }
 
+// The JSON path of leaf i, row-major, of a nested array of `shape` at `path`.
+std::string leaf_path(const std::string& path, const Shape& shape, std::size_t i) {
+  std::vector<std::size_t> at(shape.size());
+  for (auto d = shape.size(); d-- > 0;) {
+    const auto n = static_cast<std::size_t>(shape[d]);
+    at[d] = i % n;
+    i /= n;
+  }
+  return element_path(path, at);
+}
+
 template <class T>
-Storage fill_storage(const std::vector<const json*>& leaves, const std::vector<std::string>& paths, DType dtype) {
+Storage fill_storage(const std::vector<const json*>& leaves, const std::string& path, const Shape& shape, DType dtype) {
   Buffer<T> b(static_cast<Eigen::Index>(leaves.size()));
-  for (std::size_t i = 0; i < leaves.size(); ++i) b[static_cast<Eigen::Index>(i)] = element<T>(*leaves[i], paths[i], dtype);
+  for (std::size_t i = 0; i < leaves.size(); ++i)
+    b[static_cast<Eigen::Index>(i)] = element<T>(*leaves[i], [&] { return leaf_path(path, shape, i); }, dtype);
   return Storage{std::move(b)};
 }
 
-Storage make_storage(DType dtype, const std::vector<const json*>& leaves, const std::vector<std::string>& paths) {
-  switch (dtype) {
-    case DType::f32: return fill_storage<float>(leaves, paths, dtype);
-    case DType::f64: return fill_storage<double>(leaves, paths, dtype);
-    case DType::i32: return fill_storage<std::int32_t>(leaves, paths, dtype);
-    case DType::i64: return fill_storage<std::int64_t>(leaves, paths, dtype);
-    case DType::boolean: break;
-  }
-  return fill_storage<bool>(leaves, paths, dtype);
+Storage make_storage(DType dtype, const std::vector<const json*>& leaves, const std::string& path, const Shape& shape) {
+  return with_element_type(dtype, [&](auto t) { return fill_storage<decltype(t)>(leaves, path, shape, dtype); });
 }
 
 // n copies of one element, read once.
 Storage filled_storage(DType dtype, const json& value, const std::string& path, std::int64_t n) {
   return with_element_type(dtype, [&](auto t) {
     using T = decltype(t);
-    Buffer<T> b = Buffer<T>::Constant(n, element<T>(value, path, dtype));
+    Buffer<T> b = Buffer<T>::Constant(n, element<T>(value, [&] { return path; }, dtype));
     return Storage{std::move(b)};
   });
 }
@@ -140,8 +160,8 @@ Tensor dense_literal(const json& value, const std::string& path, std::optional<D
   const Shape shape = infer_shape(value, path);
   if (!shape_within_limits(shape)) too_large(path);
   std::vector<const json*> leaves;
-  std::vector<std::string> paths;
-  collect(value, path, shape, 0, leaves, paths);
+  std::vector<std::size_t> at;
+  collect(value, path, shape, at, leaves);
   if (!dtype) {  // TensorFlow's defaults for literals: int32, float32, bool
     bool any_float = false, any_bool = false;
     for (const auto* l : leaves) {
@@ -150,7 +170,7 @@ Tensor dense_literal(const json& value, const std::string& path, std::optional<D
     }
     dtype = any_bool ? DType::boolean : any_float ? DType::f32 : DType::i32;
   }
-  return Tensor::dense(shape, make_storage(*dtype, leaves, paths));
+  return Tensor::dense(shape, make_storage(*dtype, leaves, path, shape));
 }
 
 }  // namespace
