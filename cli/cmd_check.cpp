@@ -12,6 +12,7 @@
 #include "formats/json/graph_json.hpp"
 #include "report/check.hpp"
 #include "report/runs.hpp"
+#include "semantics/concurrent.hpp"
 #include "semantics/diagnostic.hpp"
 
 #include <iostream>
@@ -32,9 +33,16 @@ struct CheckOptions {
   bool no_fix = false;
   std::size_t fix_budget = 32;
   std::string fixed_graph;
-  std::vector<std::string> runs;  // a session: one --run per session.run
-  unsigned repeats = 1;           // --runs K
+  std::vector<std::string> runs;        // a session: one --run per session.run
+  std::vector<std::string> concurrent;  // runs at once: one --concurrent per worker's session.run
+  unsigned repeats = 1;                 // --runs K
 };
+
+// A fix of concurrent runs orders two nodes of one run: the user can add no edge between workers.
+std::function<bool(const Program&, NodeId, NodeId)> may_order(const CheckOptions& o) {
+  if (o.concurrent.empty()) return {};
+  return one_run;
+}
 
 // A session of runs (--run, --runs): the list of runs `repeats` times.
 int check_runs(const CheckOptions& o) {
@@ -44,11 +52,19 @@ int check_runs(const CheckOptions& o) {
   std::vector<report::RunLabel> runs, all;
   for (const auto& r : o.runs) runs.push_back(parse_run(r));
   if (runs.empty()) runs.push_back({"", o.graph.fetches});
-  for (unsigned k = 0; k < o.repeats; ++k) all.insert(all.end(), runs.begin(), runs.end());
+  std::vector<std::shared_ptr<const Program>> programs;
+  if (o.concurrent.empty()) {
+    for (unsigned k = 0; k < o.repeats; ++k) all.insert(all.end(), runs.begin(), runs.end());
+    programs = session_programs(o.graph, all);
+  } else {  // rounds, each the concurrent runs at once
+    std::string round;
+    for (const auto& c : o.concurrent) round += (round.empty() ? "" : " | ") + c;
+    all.assign(o.repeats, {round, {}});
+    programs.assign(o.repeats, concurrent_program(o.graph, o.concurrent));
+  }
   const auto explore = o.search.make();
-  const auto programs = session_programs(o.graph, all);
   const explorer::RunsOptions options{explore, o.no_fix ? 0 : o.fix_budget,
-                                      [&explore](const explorer::Result& r) { end_progress(explore, r); }};
+                                      [&explore](const explorer::Result& r) { end_progress(explore, r); }, may_order(o)};
   const auto result = explorer::explore_runs(programs, o.graph.options(), options);
   const report::RunsReport report{all, programs, result, o.search.por, options.fix_budget > 0};
   std::cout << (o.json ? report::runs_json(report).dump(2) + "\n" : report::runs_text(report));
@@ -58,8 +74,10 @@ int check_runs(const CheckOptions& o) {
 }
 
 int run_check(const CheckOptions& o) {
+  if (!o.runs.empty() && !o.concurrent.empty())
+    throw InputError("", "--concurrent", "", "concurrent runs repeat in rounds (--runs K), not beside --run");
   if (!o.runs.empty() || o.repeats > 1) return check_runs(o);
-  const auto sem = o.graph.load();
+  const auto sem = o.concurrent.empty() ? o.graph.load() : Semantics(concurrent_program(o.graph, o.concurrent), o.graph.options());
   const auto opts = o.search.make();
   std::vector<explorer::distributed::RankReport> ranks;
   const auto result = o.search.explore(sem, opts, &ranks);
@@ -68,7 +86,9 @@ int run_check(const CheckOptions& o) {
   if (!o.search.reports()) return o.search.exit_code(kSuccess);
   report::CheckFixes fixes{!o.no_fix, {}, false};
   if (fixes.searched) {
-    fixes.found = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
+    explorer::FixOptions fix{opts, o.fix_budget, {}};
+    if (const auto order = may_order(o)) fix.may_order = [order, &sem](NodeId a, NodeId b) { return order(sem.program(), a, b); };
+    fixes.found = explorer::suggest_fixes(sem, result, fix);
     // The explorations verifying fixes stop on an interrupt too; the outcomes are complete, the fixes not.
     fixes.stopped = result.complete && opts.limits.stop && opts.limits.stop->load();
   }
@@ -101,7 +121,14 @@ Command add_check(CLI::App& app) {
                   "pruned to them; VarValue persists from run to run, and an outcome is the sequence of their outputs")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option("--runs", o->repeats, "repeat the session's runs (or the one run --fetch makes) K times")
+  sub->add_option("--concurrent", o->concurrent,
+                  "runs at once (TF1's between-graph replication): each --concurrent is one worker's session.run, "
+                  "'LABEL: RUN' with RUN as --run takes it, the graph pruned to it; their steps interleave, VarValue "
+                  "shared, nodes named LABEL/NODE")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub->add_option("--runs", o->repeats,
+                  "repeat the session's runs (or the one run --fetch makes, or the concurrent runs as one round) K times")
       ->check(CLI::Range(1U, 1000U));
   sub->add_option("--witnesses", o->witnesses,
                   "text: short (the steps of the racing and deciding nodes, the rest elided) or full (every step)")

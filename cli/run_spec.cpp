@@ -1,5 +1,6 @@
 #include "cli/run_spec.hpp"
 
+#include "semantics/concurrent.hpp"
 #include "semantics/diagnostic.hpp"
 
 #include <algorithm>
@@ -45,6 +46,23 @@ std::vector<std::shared_ptr<const Program>> session_programs(const GraphOptions&
         throw InputError("", "--run", "'" + r.text + "'", "its graph's variables differ from the first run's");
   }
   return programs;
+}
+
+std::shared_ptr<const Program> concurrent_program(const GraphOptions& graph, const std::vector<std::string>& runs) {
+  std::vector<std::string> labels;
+  std::vector<report::RunLabel> parsed;
+  for (const auto& text : runs) {
+    const auto colon = text.find(':');
+    if (colon == std::string::npos)
+      throw InputError("", "--concurrent", "'" + text + "'", "a concurrent run is LABEL: RUN, RUN as --run takes it");
+    const auto first = text.find_first_not_of(' ', colon + 1);
+    labels.push_back(text.substr(0, colon));
+    parsed.push_back(parse_run(first == std::string::npos ? "" : text.substr(first)));
+  }
+  const auto programs = session_programs(graph, parsed);
+  std::vector<ConcurrentRun> concurrent;
+  for (std::size_t k = 0; k < programs.size(); ++k) concurrent.push_back({labels[k], programs[k]});
+  return Program::build(concurrent_runs(concurrent));
 }
 
 }  // namespace tfsem::cli

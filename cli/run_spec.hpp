@@ -18,5 +18,9 @@ report::RunLabel parse_run(const std::string& text);
 // Each run's graph, pruned to its fetches (the import's notes once); throws
 // InputError when a run's variables differ from the first run's.
 std::vector<std::shared_ptr<const Program>> session_programs(const GraphOptions& graph, const std::vector<report::RunLabel>& runs);
+// Runs that overlap, as --concurrent gives them, each "LABEL: RUN" with RUN as
+// --run takes it: the union of their pruned graphs (S-CONCURRENT); throws
+// InputError for a malformed run or a label given twice.
+std::shared_ptr<const Program> concurrent_program(const GraphOptions& graph, const std::vector<std::string>& runs);
 
 }  // namespace tfsem::cli
