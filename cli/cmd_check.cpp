@@ -11,6 +11,7 @@
 #include "explorer/session_search.hpp"
 #include "formats/json/graph_json.hpp"
 #include "report/check.hpp"
+#include "report/forms.hpp"
 #include "report/runs.hpp"
 #include "semantics/diagnostic.hpp"
 
@@ -66,7 +67,9 @@ int run_check(const CheckOptions& o) {
   end_progress(opts, result);
   // Rank 0 reports, and searches for fixes on its own (the candidates are explored by one process).
   if (!o.search.reports()) return o.search.exit_code(kSuccess);
-  report::CheckFixes fixes{!o.no_fix, {}, false};
+  // An uninterpreted stateful op taking a variable leaves the verdict incomplete (I-STATEFUL-VAR): no fix is verified.
+  const bool assumable = report::unassumable(sem.program()).empty();
+  report::CheckFixes fixes{!o.no_fix && assumable, {}, false};
   if (fixes.searched) {
     fixes.found = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
     // The explorations verifying fixes stop on an interrupt too; the outcomes are complete, the fixes not.
@@ -80,7 +83,7 @@ int run_check(const CheckOptions& o) {
     write_text(format::program_to_json(fixes.found.front().fixed).dump(2) + "\n", o.fixed_graph);
   if (!o.witness_dir.empty()) write_witnesses(sem, result, o.witness_dir);
   if (!o.html.empty()) write_text(report::check_page(report), o.html);
-  if (!result.complete || fixes.stopped) return o.search.exit_code(kIncomplete);
+  if (!result.complete || fixes.stopped || !assumable) return o.search.exit_code(kIncomplete);
   return o.search.exit_code(result.deterministic() && !result.violated() ? kSuccess : kPropertyViolated);
 }
 
