@@ -45,6 +45,18 @@ Library::Library(const FunctionDefLibrary& library) {
                     [&](const NodeDef& n) { return computes_on_values(n) || !called(n).empty(); }))
       interpreted_.insert(name);
   }
+  // A function calling one the import lowers is lowered with it (inlined, unless recursive).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [name, f] : by_name_)
+      if (!lowered_.count(name) && std::any_of(f->node_def().begin(), f->node_def().end(), [&](const NodeDef& n) {
+            const auto gs = called(n);
+            return std::any_of(gs.begin(), gs.end(), [&](const FunctionDef* g) { return g != nullptr && lowered(*g); });
+          })) {
+        lowered_.insert(name);
+        changed = true;
+      }
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (auto it = interpreted_.begin(); it != interpreted_.end();) {

@@ -30,7 +30,8 @@ class Library {
   // functional op (If, Case, While) whose functions it interprets.
   [[nodiscard]] bool interpreted(const FunctionDef& f) const { return interpreted_.count(f.signature().name()) != 0; }
   // Whether f's body holds a functional op, which the import lowers
-  // (functional.hpp): f is interpreted once its body is flattened, not as it is.
+  // (functional.hpp), or calls a function that does: f is interpreted once its
+  // body is flattened, not as it is.
   [[nodiscard]] bool lowered(const FunctionDef& f) const { return lowered_.count(f.signature().name()) != 0; }
   // The functions a node of a body calls: its callee, or the functions a
   // functional op's attributes name (null for a name no function has).
