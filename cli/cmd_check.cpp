@@ -11,10 +11,12 @@
 #include "explorer/session_search.hpp"
 #include "formats/json/graph_json.hpp"
 #include "report/check.hpp"
+#include "report/forms.hpp"
 #include "report/runs.hpp"
 #include "semantics/concurrent.hpp"
 #include "semantics/diagnostic.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -63,13 +65,16 @@ int check_runs(const CheckOptions& o) {
     programs.assign(o.repeats, concurrent_program(o.graph, o.concurrent));
   }
   const auto explore = o.search.make();
-  const explorer::RunsOptions options{explore, o.no_fix ? 0 : o.fix_budget,
+  // An uninterpreted stateful op taking a variable leaves the verdict incomplete (I-STATEFUL-VAR): no fix is verified.
+  const bool assumable =
+      std::all_of(programs.begin(), programs.end(), [](const auto& p) { return report::unassumable(*p).empty(); });
+  const explorer::RunsOptions options{explore, o.no_fix || !assumable ? 0 : o.fix_budget,
                                       [&explore](const explorer::Result& r) { end_progress(explore, r); }, may_order(o)};
   const auto result = explorer::explore_runs(programs, o.graph.options(), options);
   const report::RunsReport report{all, programs, result, o.search.por, options.fix_budget > 0};
   std::cout << (o.json ? report::runs_json(report).dump(2) + "\n" : report::runs_text(report));
   if (!o.witness_dir.empty()) write_witnesses(programs, result, o.witness_dir);
-  if (!result.complete()) return kIncomplete;
+  if (!result.complete() || !assumable) return kIncomplete;
   return result.deterministic() && !result.violated ? kSuccess : kPropertyViolated;
 }
 
@@ -84,7 +89,9 @@ int run_check(const CheckOptions& o) {
   end_progress(opts, result);
   // Rank 0 reports, and searches for fixes on its own (the candidates are explored by one process).
   if (!o.search.reports()) return o.search.exit_code(kSuccess);
-  report::CheckFixes fixes{!o.no_fix, {}, false};
+  // An uninterpreted stateful op taking a variable leaves the verdict incomplete (I-STATEFUL-VAR): no fix is verified.
+  const bool assumable = report::unassumable(sem.program()).empty();
+  report::CheckFixes fixes{!o.no_fix && assumable, {}, false};
   if (fixes.searched) {
     explorer::FixOptions fix{opts, o.fix_budget, {}};
     if (const auto order = may_order(o)) fix.may_order = [order, &sem](NodeId a, NodeId b) { return order(sem.program(), a, b); };
@@ -100,7 +107,7 @@ int run_check(const CheckOptions& o) {
     write_text(format::program_to_json(fixes.found.front().fixed).dump(2) + "\n", o.fixed_graph);
   if (!o.witness_dir.empty()) write_witnesses(sem, result, o.witness_dir);
   if (!o.html.empty()) write_text(report::check_page(report), o.html);
-  if (!result.complete || fixes.stopped) return o.search.exit_code(kIncomplete);
+  if (!result.complete || fixes.stopped || !assumable) return o.search.exit_code(kIncomplete);
   return o.search.exit_code(result.deterministic() && !result.violated() ? kSuccess : kPropertyViolated);
 }
 

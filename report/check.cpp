@@ -15,7 +15,10 @@ namespace {
 // the behaviours it keeps.
 const char* paths_key(const explorer::Result& r) { return r.por == explorer::Por::none ? "interleavings" : "behaviours"; }
 
-const char* verdict_of(const explorer::Result& r) { return verdict(r.complete, r.violated(), explorer::one_per_path(r.outcomes)); }
+// Incomplete too when an uninterpreted stateful op takes a variable (I-STATEFUL-VAR).
+const char* verdict_of(const explorer::Result& r, const Program& p) {
+  return verdict(r.complete && unassumable(p).empty(), r.violated(), explorer::one_per_path(r.outcomes));
+}
 
 std::string violation_text(const Semantics& sem, const Violation& v) {
   const auto& p = sem.program();
@@ -47,6 +50,7 @@ std::string check_text(const CheckReport& report, const CheckTextForm& form) {
   out << "graph: " << p.name() << "\nhash: " << p.hash_hex() << "\npor: " << explorer::por_name(r.por) << "\n";
   if (!r.complete) out << stopped_line(r.stopped_by);
   if (fixes.stopped) out << stopped_line("interrupt", " in the search for fixes");
+  out << unassumable_lines(unassumable(p));  // I-STATEFUL-VAR
   out << count_line("outcomes", r.outcomes.size(), r.complete);
   const auto deciding = deciding_nodes(r);
   const auto decides = [&deciding](const Step& s) { return s.choice != 0 || deciding.contains(s.node); };
@@ -57,7 +61,7 @@ std::string check_text(const CheckReport& report, const CheckTextForm& form) {
         << witness_text(sem, o.witness, form.witnesses, decides) << "\n";
     for (const auto& v : o.violations) out << "violation: " << violation_text(sem, v) << "\n";
   }
-  out << verdict_line(verdict_of(r), uninterpreted_stateful(p));  // I-STATEFUL
+  out << verdict_line(verdict_of(r, p), uninterpreted_stateful(p));  // I-STATEFUL
   for (const auto& g : race_groups(r.races)) {
     const auto where = contexts_summary(sem, r.races, g), when = path_summary(r.races, g);
     out << "race: " << p.node(g.first).name << " " << p.node(g.second).name << " | variable " << p.variable(g.var).name
@@ -139,14 +143,15 @@ nlohmann::json check_json(const CheckReport& report) {
               {"complete", r.complete},
               {"stopped_by", r.stopped_by},
               {"outcomes", outcomes},
-              {"verdict", verdict_of(r)},
+              {"verdict", verdict_of(r, p)},
               {"races", races},
               {"race_groups", groups},
               {"fixes", fix_list},
               {"fixes_complete", !report.fixes.stopped},
               {"counters", counters_json(r.counters)},
               {"seconds", r.seconds}};
-  if (r.complete) add_assumptions(out, uninterpreted_stateful(p));  // I-STATEFUL
+  if (const auto ops = unassumable(p); !ops.empty()) out["unassumable"] = ops;  // I-STATEFUL-VAR
+  else if (r.complete) add_assumptions(out, uninterpreted_stateful(p));  // I-STATEFUL
   if (!report.ranks.empty()) out["ranks"] = ranks_json(report.ranks);
   return out;
 }

@@ -21,6 +21,26 @@ std::vector<std::string> uninterpreted_stateful(const Program& p) {
   return out;
 }
 
+std::vector<std::string> unassumable(const Program& p) {
+  std::vector<std::string> out;
+  for (std::uint32_t i = 0; i < p.nodes().size(); ++i) {
+    const auto& n = p.nodes()[i];
+    if (n.op.kind == Op::Kind::function && n.op.fn->uninterpreted && n.op.fn->stateful)
+      if (const auto x = p.variable_of(NodeId(i)))
+        out.push_back(std::string(n.name.view()) + " (" + std::string(n.op.fn->name) + ") takes variable " +
+                      p.variable(*x).name);
+  }
+  return out;
+}
+
+std::string unassumable_lines(const std::vector<std::string>& ops) {
+  std::string out;
+  for (const auto& o : ops)
+    out += "INCOMPLETE: uninterpreted stateful op " + o + ", whose value it may change unseen: no verdict can assume "
+           "it does not interact (I-STATEFUL-VAR)\n";
+  return out;
+}
+
 namespace {
 
 std::string assuming(std::size_t n) {

@@ -25,6 +25,14 @@ std::string verdict_line(std::string_view word);
 // of its own (an op tfsem does not model: a random op, a queue, a TensorArray,
 // an iterator, a table, a stateful call left uninterpreted), "NODE (FUNCTION)".
 std::vector<std::string> uninterpreted_stateful(const Program& p);
+// I-STATEFUL-VAR: the nodes of p applying an uninterpreted stateful function
+// that take a variable x (a variable edge, S-DEREF: a stateful op tfsem does
+// not model given a resource variable's handle), "NODE (FUNCTION) takes
+// variable x". Such an op may change x unseen, so no verdict can assume it
+// does not interact: the verdict is incomplete.
+std::vector<std::string> unassumable(const Program& p);
+// "INCOMPLETE: uninterpreted stateful op NODE (FUNCTION) takes variable x, ...", one line each.
+std::string unassumable_lines(const std::vector<std::string>& ops);
 // The verdict line, and when `assumed` lists such nodes (and the search is
 // complete), what the verdict assumes: "verdict: WORD, assuming the N
 // uninterpreted stateful ops below do not interact", then each on a line

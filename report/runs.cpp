@@ -33,10 +33,6 @@ std::string race_text(const explorer::RunRace& race) {
          (race.harmful ? "harmful" : "benign");
 }
 
-const char* verdict_of(const explorer::RunsResult& r) {
-  return verdict(r.complete(), r.violated, explorer::one_per_path(r.outcomes));
-}
-
 // A verified fix's outcomes, one per path condition.
 std::string fix_outcomes_text(const Program& last, const explorer::RunFix& f) {
   std::string out;
@@ -44,13 +40,29 @@ std::string fix_outcomes_text(const Program& last, const explorer::RunFix& f) {
   return out;
 }
 
-// I-STATEFUL: the uninterpreted stateful ops of every run's graph, each once.
-std::vector<std::string> assumed(const std::vector<std::shared_ptr<const Program>>& programs) {
+// Each item `of` gives for every run's graph, once.
+template <class Of>
+std::vector<std::string> every_run(const std::vector<std::shared_ptr<const Program>>& programs, Of of) {
   std::vector<std::string> out;
   for (const auto& p : programs)
-    for (auto& a : uninterpreted_stateful(*p))
+    for (auto& a : of(*p))
       if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(std::move(a));
   return out;
+}
+
+// I-STATEFUL: the uninterpreted stateful ops of every run's graph, each once.
+std::vector<std::string> assumed(const std::vector<std::shared_ptr<const Program>>& programs) {
+  return every_run(programs, uninterpreted_stateful);
+}
+
+// I-STATEFUL-VAR: those that take a variable, which leave the verdict incomplete.
+std::vector<std::string> unassumed(const std::vector<std::shared_ptr<const Program>>& programs) {
+  return every_run(programs, unassumable);
+}
+
+const char* verdict_of(const RunsReport& report) {
+  const auto& r = report.result;
+  return verdict(r.complete() && unassumed(report.programs).empty(), r.violated, explorer::one_per_path(r.outcomes));
 }
 
 }  // namespace
@@ -72,13 +84,14 @@ std::string runs_text(const RunsReport& report) {
         << programs[k]->hash_hex() << "\n";
   out << "por: " << report.por << "\n";
   if (!r.complete()) out << stopped_line(r.stopped_by);
+  out << unassumable_lines(unassumed(programs));  // I-STATEFUL-VAR
   out << count_line("outcomes", r.outcomes.size(), r.complete());
   for (const auto& o : r.outcomes) {
     std::string witness;
     for (const auto& w : o.witnesses) witness += (witness.empty() ? "" : ";") + w;
     out << "outcome: " << runs_outcome_text(last, o) << " | behaviours " << o.paths << " | witness " << witness << "\n";
   }
-  out << verdict_line(verdict_of(r), assumed(programs));
+  out << verdict_line(verdict_of(report), assumed(programs));
   for (const auto& race : r.races) out << "race: " << race_text(race) << "\n";
   for (const auto& f : r.fixes) out << fix_line(runs_of_graph(programs, f.run) + ": " + f.text, fix_outcomes_text(last, f));
   if (report.fixes_searched && r.complete() && !r.deterministic() && r.fixes.empty()) out << no_fix_line();
@@ -109,12 +122,13 @@ nlohmann::json runs_json(const RunsReport& report) {
           {"complete", r.complete()},
           {"stopped_by", r.stopped_by},
           {"outcomes", outcome_list},
-          {"verdict", verdict_of(r)},
+          {"verdict", verdict_of(report)},
           {"races", race_list},
           {"fixes", fix_list},
           {"counters", counters_json(r.counters)},
           {"seconds", r.seconds}};
-  if (r.complete()) add_assumptions(out, assumed(programs));
+  if (const auto ops = unassumed(programs); !ops.empty()) out["unassumable"] = ops;  // I-STATEFUL-VAR
+  else if (r.complete()) add_assumptions(out, assumed(programs));  // I-STATEFUL
   return out;
 }
 

@@ -98,6 +98,27 @@ std::vector<FunctionDef> builtin_functions() {
                         return alternatives;
                       },
                   .doc = "a relation (footnote 2): returns any one of the declared values"});
+  // S-ISINIT: whether a variable holds a value, from a Read of it (VarIsInitializedOp).
+  defs.push_back({.name = "IsInitialized",
+                  .inputs = 1,
+                  .total = true,
+                  .kernel =
+                      [](std::span<const Tensor> a, const Attrs&) {
+                        return one(Tensor::scalar(!(a[0].is_error() && a[0].as_error().kind == ErrorKind::uninitialized)));
+                      },
+                  .doc = "IsInitialized(v) = false when v is the error uninitialized, true otherwise (any other value, "
+                         "an error or a term): the one function that inspects an error"});
+  // S-DESTROY: Assign-Uninitialize leaves its variable uninitialized (DestroyResourceOp).
+  defs.push_back({.name = "Uninitialize",
+                  .inputs = 2,
+                  .ignored_args = 0b11,
+                  .total = true,
+                  .kernel =
+                      [](std::span<const Tensor>, const Attrs&) {
+                        return one(Tensor::error(ErrorKind::uninitialized, "the variable was destroyed"));
+                      },
+                  .doc = "Uninitialize(w, v) = the error uninitialized, whatever w and v: Assign-Uninitialize "
+                         "destroys a variable"});
   defs.push_back(binary("Add", Binary::add, ac, "elementwise x + y"));
   defs.push_back(binary("Sub", Binary::sub, {}, "elementwise x - y"));
   defs.push_back(binary("Mul", Binary::mul, ac, "elementwise x * y"));
@@ -201,6 +222,7 @@ namespace {
 // S-ERR-PROP, a forwarding function and S-FN-3 on symbolic arguments: f's
 // result when no kernel computes it.
 std::optional<Tuple> without_kernel(const FunctionDef& f, std::span<const Tensor> args, const TermOptions& opts) {
+  if (f.total) return std::nullopt;
   auto inspected = [&](std::size_t i) { return i >= 32 || (f.ignored_args >> i & 1U) == 0; };
   // S-ERR-PROP: errors propagate and are never caught.
   for (std::size_t i = 0; i < args.size(); ++i)

@@ -59,6 +59,10 @@ struct FunctionDef {
   // f returns its one inspected argument on every output (Identity, Copy, Snd),
   // for concrete and symbolic tensors alike; no kernel then.
   bool forwards = false;
+  // f's kernel takes every argument as it is, an error or a term included:
+  // neither S-ERR-PROP nor S-FN-3's terms apply (IsInitialized inspects the
+  // error "uninitialized", S-ISINIT; Uninitialize ignores its arguments, S-DESTROY).
+  bool total = false;
   // An uninterpreted function a graph declares (an op tfsem does not model,
   // such as an imported TensorFlow op): deterministic, its results are the
   // terms f(v_1..v_k) even on concrete arguments. `stateful` marks one whose

@@ -164,7 +164,7 @@ class Flattener {
     if (op == "While" || op == "StatelessWhile") return lower_while(i, n);
     const auto* f = library_.callee(n);
     if (f == nullptr || library_.recursive(*f) || (f->node_def_size() == 0 && f->ret_size() == 0)) return;
-    if (forced_.count(n.name()) || !library_.interpreted(*f)) inline_call(i, n, *f);
+    if (forced_.count(n.name()) || !library_.interpreted(*f) || library_.lowered(*f)) inline_call(i, n, *f);
   }
 
   // ---- Calls: TensorFlow's function inlining ----

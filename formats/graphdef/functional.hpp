@@ -10,6 +10,7 @@
 //   waiting for the body's control_ret nodes and results, is what a control
 //   edge from the call waits for. A recursive function stays a call (C-CALL),
 //   and so does a call of a function tfsem interprets as it is (library.hpp);
+//   the body of a function left a call is flattened in its turn when imported;
 // - If, Case and While (and their Stateless forms) are lowered as TensorFlow's
 //   lower_if_op, lower_case_op and lower_while_op passes lower them: Switch
 //   and Merge around the branches, and a frame of Enter, Merge, Switch,

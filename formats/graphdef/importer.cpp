@@ -588,6 +588,8 @@ class Importer {
       case Lowering::read: return read(i);
       case Lowering::assign: return assign(i, std::string(r->target));
       case Lowering::gradient_step: return gradient_step(i);
+      case Lowering::is_initialized: return is_initialized(i);
+      case Lowering::destroy: return destroy(i);
       case Lowering::constant:  // a node when it has control inputs, or when nothing reads its value
         if (!literal(i) || !used({i, 0})) single(i, "Const", {{"value", constant(i)}}, 1);
         return;
@@ -630,6 +632,26 @@ class Importer {
     variable_input(i, 0, name(i), 0);
     value_input(i, 1, name(i), 1, entries);
     gate(i, entries);
+  }
+
+  // S-ISINIT: VarIsInitializedOp, a Read of x then IsInitialized of its value
+  // (false when x holds the error uninitialized).
+  void is_initialized(std::uint32_t i) {
+    const auto read = name(i) + "@read";
+    wiring_.node(read, "Read", {}, "t", where(i));
+    variable_input(i, 0, read, 0);
+    wiring_.node(name(i), "IsInitialized", {}, "t", where(i));
+    wiring_.consume(wiring_.port(read, 0), name(i), 0);
+    gate(i, {read});
+  }
+
+  // S-DESTROY: DestroyResourceOp, Assign-Uninitialize of x: x is uninitialized
+  // after it (its operand, a constant, is not inspected).
+  void destroy(std::uint32_t i) {
+    wiring_.node(name(i), "Assign-Uninitialize", {}, "", where(i));
+    variable_input(i, 0, name(i), 0);
+    wiring_.consume(wiring_.literal(name(i) + "@operand", Tensor::scalar(true), where(i)), name(i), 1);
+    gate(i, {name(i)});
   }
 
   // var -= alpha * delta: atomically with use_locking, else read, compute, write.
@@ -769,7 +791,22 @@ class Importer {
     auto& note = uninterpreted_[op(i) + (call ? " (a function of the library)" : "")];
     ++note.first;
     note.second = is_stateful;
-    single(i, f, {}, outputs_used(i), true);
+    const auto& in = index_.node(i).inputs;
+    const auto takes = std::find_if(in.begin(), in.end(), [&](TfOutput src) {
+      const auto h = reference(src);
+      return h && h->resource;
+    });
+    if (!is_stateful || takes == in.end()) return single(i, f, {}, outputs_used(i), true);
+    // I-STATEFUL-VAR: a stateful op taking a resource variable's handle may
+    // change the variable; it takes the variable itself (S-DEREF), a reader of
+    // it, and the report cannot assume it does not interact.
+    wiring_.node(name(i), f, {}, std::string(outputs_used(i), 't'), where(i));
+    std::vector<std::string> entries = {name(i)};
+    for (std::uint32_t k = 0; k < in.size(); ++k) {
+      if (k == static_cast<std::uint32_t>(takes - in.begin())) link(in[k], name(i), k);
+      else value_input(i, k, name(i), k, entries);
+    }
+    gate(i, entries);
   }
 
   // ---- Functions of the library (library.hpp) ----
@@ -801,7 +838,9 @@ class Importer {
     const ImportOptions options{.fetches = body.results, .tf1_refs = options_.tf1_refs};
     Imported imported;
     try {
-      imported = Importer(body.graph, options, calls_, true).run(fname);
+      // Its functional ops lowered and its calls inlined but the recursive ones (I-CALL).
+      const auto flat = flatten_functions(body.graph, calls_->library, body.results);
+      imported = Importer(flat.graph, options, calls_, true, &flat).run(fname);
     } catch (const InputError& e) {
       auto diags = e.diagnostics();
       for (auto& d : diags) d.where = where + ": " + d.where;

@@ -18,6 +18,12 @@ const std::vector<std::string>* output_args(std::string_view op) {
   return nullptr;
 }
 
+// If, Case and While, and their Stateless forms: lowered by functional.cpp.
+bool functional(std::string_view op) {
+  if (op.starts_with("Stateless")) op.remove_prefix(9);
+  return op == "If" || op == "Case" || op == "While";
+}
+
 bool takes_values(const OpDef& signature) {
   const auto value = [](const OpDef::ArgDef& a) { return !a.is_ref() && a.type() != DT_RESOURCE; };
   return signature.input_arg_size() > 0 && signature.output_arg_size() > 0 &&
@@ -31,18 +37,33 @@ Library::Library(const FunctionDefLibrary& library) {
   for (const auto& f : library.function()) by_name_.emplace(f.signature().name(), &f);
   // The functions whose bodies compute on values, less those calling one that
   // does not, until none is left to remove (recursion stays in).
-  for (const auto& [name, f] : by_name_)
+  for (const auto& [name, f] : by_name_) {
+    if (std::any_of(f->node_def().begin(), f->node_def().end(), [](const NodeDef& n) { return functional(n.op()); }))
+      lowered_.insert(name);
     if (takes_values(f->signature()) &&
         std::all_of(f->node_def().begin(), f->node_def().end(),
-                    [&](const NodeDef& n) { return computes_on_values(n) || callee(n) != nullptr; }))
+                    [&](const NodeDef& n) { return computes_on_values(n) || !called(n).empty(); }))
       interpreted_.insert(name);
+  }
+  // A function calling one the import lowers is lowered with it (inlined, unless recursive).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [name, f] : by_name_)
+      if (!lowered_.count(name) && std::any_of(f->node_def().begin(), f->node_def().end(), [&](const NodeDef& n) {
+            const auto gs = called(n);
+            return std::any_of(gs.begin(), gs.end(), [&](const FunctionDef* g) { return g != nullptr && lowered(*g); });
+          })) {
+        lowered_.insert(name);
+        changed = true;
+      }
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (auto it = interpreted_.begin(); it != interpreted_.end();) {
       const auto& body = by_name_.at(*it)->node_def();
       const bool calls_other = std::any_of(body.begin(), body.end(), [&](const NodeDef& n) {
-        const auto* g = callee(n);
-        return g != nullptr && !interpreted(*g);
+        const auto gs = called(n);
+        return std::any_of(gs.begin(), gs.end(), [&](const FunctionDef* g) { return g == nullptr || !interpreted(*g); });
       });
       it = calls_other ? (changed = true, interpreted_.erase(it)) : std::next(it);
     }
@@ -82,6 +103,17 @@ const FunctionDef* Library::callee(const NodeDef& node) const {
   if (node.op() != "PartitionedCall" && node.op() != "StatefulPartitionedCall") return find(node.op());
   const auto f = node.attr().find("f");
   return f == node.attr().end() || !f->second.has_func() ? nullptr : find(f->second.func().name());
+}
+
+std::vector<const FunctionDef*> Library::called(const NodeDef& node) const {
+  if (const auto* g = callee(node)) return {g};
+  std::vector<const FunctionDef*> out;
+  if (!functional(node.op())) return out;
+  for (const auto& [key, value] : node.attr()) {
+    if (value.has_func()) out.push_back(find(value.func().name()));
+    for (const auto& g : value.list().func()) out.push_back(find(g.name()));
+  }
+  return out;
 }
 
 bool Library::computes_on_values(const NodeDef& node) const {

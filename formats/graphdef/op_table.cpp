@@ -18,6 +18,8 @@ std::vector<OpRule> make_rules() {
   r.push_back({"AssignVariableOp", L::assign, "Write", 2, 0, {0}});
   r.push_back({"AssignAddVariableOp", L::assign, "Assign-Add", 2, 0, {0}});
   r.push_back({"AssignSubVariableOp", L::assign, "Assign-Sub", 2, 0, {0}});
+  r.push_back({"VarIsInitializedOp", L::is_initialized, "IsInitialized", 1, 1, {0}});
+  r.push_back({"DestroyResourceOp", L::destroy, "Assign-Uninitialize", 1, 0, {0}});
   r.push_back({"ApplyGradientDescent", L::gradient_step, "Assign-Sub", 3, 1, {0}});
   r.push_back({"ResourceApplyGradientDescent", L::gradient_step, "Assign-Sub", 3, 0, {0}});
   r.push_back({"ApplyMomentum", L::update, "", 5, 1, {0, 1}});
@@ -75,6 +77,7 @@ bool updates_variables(std::string_view op) {
 
 bool stateful(std::string_view op) {
   return has(op, {"Random", "Queue", "Reader", "Iterator", "TensorArray", "Stack", "Table", "Barrier", "CountUpTo"}) ||
+         starts(op, {"Stateful", "Rng"}) ||
          op == "TruncatedNormal" || op == "Multinomial" || op == "ParameterizedTruncatedNormal" || op == "Assert" ||
          op == "PrintV2";
 }

@@ -17,6 +17,8 @@ enum class Lowering : std::uint8_t {
   assign,         // Assign, AssignAdd, AssignSub and the resource forms: Assign-f
   gradient_step,  // ApplyGradientDescent: Assign-Sub of alpha * delta, or Read, Sub, Write
   update,         // other updates of variables (ApplyAdam, ScatterAdd, ...): Assign-f or Read, f, Write
+  is_initialized, // VarIsInitializedOp: Read, then IsInitialized of the value (S-ISINIT)
+  destroy,        // DestroyResourceOp: Assign-Uninitialize (S-DESTROY)
   constant,       // Const: the value on its consumers' input edges
   placeholder,    // Placeholder: an input edge to feed
   no_op,          // NoOp: a node with control edges only
@@ -42,8 +44,9 @@ const OpRule* find_rule(std::string_view op);
 
 // An op tfsem does not model: whether it updates the variables it takes (by
 // its name: Apply*, Scatter*, *Assign*, CountUpTo), and whether it has state
-// of its own that an uninterpreted function leaves out (random numbers,
-// queues, readers, iterators, tables, TensorArrays, Assert).
+// of its own that an uninterpreted function leaves out (random numbers, the
+// Stateful* and Rng* ops of tf.random.Generator, queues, readers, iterators,
+// tables, TensorArrays, Assert).
 bool updates_variables(std::string_view op);
 bool stateful(std::string_view op);
 

@@ -71,6 +71,18 @@ TEST_CASE("errors propagate and are never caught; Snd ignores its first argument
   CHECK(call("Snd", {t("1"), err}) == "error(uninitialized: x)");
 }
 
+// S-ISINIT, S-DESTROY: the two total functions see every argument as it is.
+TEST_CASE("IsInitialized inspects the error uninitialized; Uninitialize gives it whatever its arguments") {
+  const auto uninit = Tensor::error(ErrorKind::uninitialized, "variable 'x' is not initialized");
+  CHECK(call("IsInitialized", {uninit}) == "bool:false");
+  CHECK(call("IsInitialized", {t("1")}) == "bool:true");
+  CHECK(call("IsInitialized", {Tensor::error(ErrorKind::domain, "Div")}) == "bool:true");
+  CHECK(call("IsInitialized", {Tensor::apply("restored", {Tensor::atom("w")})}) == "bool:true");
+  CHECK(call("Uninitialize", {t("1"), t("true")}) == "error(uninitialized: the variable was destroyed)");
+  CHECK(call("Uninitialize", {Tensor::atom("w"), t("true")}) == "error(uninitialized: the variable was destroyed)");
+  CHECK(call("Uninitialize", {uninit, t("true")}) == "error(uninitialized: the variable was destroyed)");
+}
+
 TEST_CASE("matrices, reductions, concatenation, split and projection") {
   CHECK(call("MatMul", {t("[[1,2],[3,4]]"), t("[[5],[6]]")}) == "i32:[[17],[39]]");
   CHECK(call("MatMul", {t("[[1.0,2.0]]"), t("[[3.0],[4.0]]")}) == "f32:[[11.0]]");
