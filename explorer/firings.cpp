@@ -12,12 +12,12 @@ namespace tfsem::explorer {
 namespace {
 
 // The semantics' view of a row that changes under it (contexts leave it):
-// every lookup reads the row as it is.
+// every lookup reads the row as it is, through a fresh RowView.
 struct ChangingRow {
   const Codec& codec;
   const Row& row;
-  [[nodiscard]] Holds holds(Slot s) const { return codec.holds(row, s); }
-  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return codec.fired(row, n, c); }
+  [[nodiscard]] Holds holds(Slot s) const { return RowView{codec, row}.holds(s); }
+  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return RowView{codec, row}.fired(n, c); }
   template <class F>
   void contexts(F&& f) const {
     codec.contexts(row, f);
@@ -93,11 +93,11 @@ void Firings::read(std::span<const Code> row, Transition t, const Frame& f) {
   }
 }
 
-bool Firings::dead(std::span<const Code> row, Transition t) const {
+bool Firings::dead(const RowView& v, Transition t) const {
   const auto& node = sem_.program().node(t.node);
   for (const auto* edges : {&node.in, &node.control_in})
     for (auto d : *edges)
-      if (codec_.holds(row, sem_.in_slot(d, t.context)) == Holds::dead) return true;
+      if (v.holds(sem_.in_slot(d, t.context)) == Holds::dead) return true;
   return false;
 }
 
