@@ -185,7 +185,7 @@ void StateTable::restride() {
   auto& c = chunks_.back();
   const auto stride = stride_with_headroom(layouts_.back().row_bytes());
   auto bytes = allocate(stride);
-  const auto filled = size_ & (kChunkRows - 1);
+  const auto filled = (size_ - 1) & (kChunkRows - 1);  // the rows before the one being inserted
   for (std::size_t k = 0; k < filled; ++k) {
     std::memcpy(bytes.get() + k * stride, c.bytes.get() + k * c.stride, c.stride);
     std::memset(bytes.get() + k * stride + c.stride, 0, stride - c.stride);
