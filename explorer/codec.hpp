@@ -18,6 +18,9 @@
 
 #include "semantics/semantics.hpp"
 
+#include <boost/container/small_vector.hpp>
+
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <span>
@@ -75,6 +78,13 @@ class Codec {
       if (row[at] > c.value) break;  // entries are in the order of their ids
     }
     return kNone;
+  }
+  // Calls f(c, start) for each context c in row other than the root, with
+  // where its block starts, in the order of their ids.
+  template <class F>
+  void blocks(std::span<const Code> row, F&& f) const {
+    for (auto at = fixed_; at < row.size() && row[at] != 0; at += 1 + size_of(row[at]))
+      f(ContextId(row[at]), static_cast<std::uint32_t>(at + 1));
   }
   // What row holds in slot s, in c's block if known (block(row, s.context)).
   [[nodiscard]] Code at(std::span<const Code> row, Slot s, std::uint32_t start) const {
@@ -166,16 +176,22 @@ class Codec {
 };
 
 // The semantics' view of a packed row (frontier.hpp). It remembers the last
-// context it looked up, as the rules read a context's slots one after another.
+// context it looked up, as the rules read a context's slots one after another;
+// past the first other context it looks up, it finds blocks in an index of
+// the row's entries, made once, so that a walk over every context of a deep
+// stack costs the row's length, not its square.
 struct RowView {
+  RowView(const Codec& c, std::span<const Code> r) : codec(c), row(r) {}
   const Codec& codec;
   std::span<const Code> row;
   mutable ContextId last{};
   mutable std::uint32_t start = Codec::kNone;
+  mutable std::uint32_t misses = 0;
+  mutable boost::container::small_vector<std::pair<Code, std::uint32_t>, 8> index;  // (id, start), by id
   [[nodiscard]] std::uint32_t block(ContextId c) const {
     if (c != last) {
       last = c;
-      start = codec.block(row, c);
+      start = c == kRootContext || ++misses < 2 ? codec.block(row, c) : indexed(c);
     }
     return start;
   }
@@ -184,6 +200,13 @@ struct RowView {
   template <class F>
   void contexts(F&& f) const {
     codec.contexts(row, f);
+  }
+
+ private:
+  [[nodiscard]] std::uint32_t indexed(ContextId c) const {
+    if (index.empty()) codec.blocks(row, [&](ContextId k, std::uint32_t at) { index.emplace_back(k.value, at); });
+    const auto it = std::lower_bound(index.begin(), index.end(), c.value, [](const auto& e, Code id) { return e.first < id; });
+    return it != index.end() && it->first == c.value ? it->second : Codec::kNone;
   }
 };
 

@@ -58,8 +58,9 @@ void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vec
     if (commutes(t)) accessing_.push_back(t);
   enum : std::uint8_t { unknown, live, dead };
   liveness_.assign(accessing_.size(), unknown);
+  const auto view = firings.view(row);
   const auto is_live = [&](std::size_t i) {
-    if (liveness_[i] == unknown) liveness_[i] = firings.dead(row, accessing_[i]) ? dead : live;
+    if (liveness_[i] == unknown) liveness_[i] = firings.dead(view, accessing_[i]) ? dead : live;
     return liveness_[i] == live;
   };
   for (std::size_t i = 0; i < others; ++i) {

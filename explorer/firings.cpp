@@ -5,23 +5,28 @@
 #include "support/prefetch.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 namespace tfsem::explorer {
 
 namespace {
 
-// The semantics' view of a row that changes under it (contexts leave it):
-// every lookup reads the row as it is.
+// The semantics' view of a row that changes under it (contexts leave it): a
+// RowView, made afresh after each change.
 struct ChangingRow {
-  const Codec& codec;
-  const Row& row;
-  [[nodiscard]] Holds holds(Slot s) const { return codec.holds(row, s); }
-  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return codec.fired(row, n, c); }
+  ChangingRow(const Codec& codec, const Row& row) : row_(row), view_(std::in_place, codec, row) {}
+  [[nodiscard]] Holds holds(Slot s) const { return view_->holds(s); }
+  [[nodiscard]] bool fired(NodeId n, ContextId c) const { return view_->fired(n, c); }
   template <class F>
   void contexts(F&& f) const {
-    codec.contexts(row, f);
+    view_->contexts(f);
   }
+  void changed() { view_.emplace(view_->codec, row_); }
+
+ private:
+  const Row& row_;
+  std::optional<RowView> view_;
 };
 
 }  // namespace
@@ -93,11 +98,11 @@ void Firings::read(std::span<const Code> row, Transition t, const Frame& f) {
   }
 }
 
-bool Firings::dead(std::span<const Code> row, Transition t) const {
+bool Firings::dead(const RowView& v, Transition t) const {
   const auto& node = sem_.program().node(t.node);
   for (const auto* edges : {&node.in, &node.control_in})
     for (auto d : *edges)
-      if (codec_.holds(row, sem_.in_slot(d, t.context)) == Holds::dead) return true;
+      if (v.holds(sem_.in_slot(d, t.context)) == Holds::dead) return true;
   return false;
 }
 
@@ -130,7 +135,11 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
   if (finish) {
     // C-FINISHED: the contexts no token can reach any more leave the state.
     sem_.touched(t, work_);
-    sem_.finished(ChangingRow{codec_, out}, work_, [&](ContextId c) { codec_.leave(out, c); });
+    ChangingRow changing(codec_, out);
+    sem_.finished(changing, work_, [&](ContextId c) {
+      codec_.leave(out, c);
+      changing.changed();
+    });
   }
   return exceeds;
 }

@@ -59,7 +59,8 @@ class Firings {
   // Dependence::overwrites of t, enabled in row.
   bool overwrites(std::span<const Code> row, Transition t) { return effect(row, t).overwrites; }
   // Whether t fires with a DEAD input (C-DEAD): then it accesses no variable.
-  [[nodiscard]] bool dead(std::span<const Code> row, Transition t) const;
+  // Given a view (of a row), which may serve many lookups.
+  [[nodiscard]] bool dead(const RowView& v, Transition t) const;
 
   [[nodiscard]] std::size_t bytes() const {
     return effects_.capacity() * sizeof(Effect) + (keys_.capacity() + writes_.capacity()) * sizeof(Code) +

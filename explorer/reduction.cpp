@@ -77,7 +77,7 @@ FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds)
     std::sort(seeds.begin(), seeds.end());
     seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
     for (auto n : seeds)
-      if (const Transition t{n, kRootContext}; sem_.locally_enabled(f_.view(row), t) && eager(row, t))
+      if (const Transition t{n, kRootContext}; sem_.locally_enabled(f_.view(row), t) && eager(f_.view(row), t))
         pass.push_back(t);
     seeds.clear();
     if (pass.empty()) return {};
@@ -98,11 +98,12 @@ bool Reduction::eager_now(std::span<const Code> row, Waiting w) {
   if (!w.started)
     for (auto c = t.context; c != kRootContext; c = ctx[c].parent)
       if (!ctx.is_call(c) && ctx[c].iteration >= p.frame(ctx[c].frame).parallel_iterations) return false;
-  return sem_.locally_enabled(f_.view(row), t) && eager(row, t);
+  const auto view = f_.view(row);
+  return sem_.locally_enabled(view, t) && eager(view, t);
 }
 
-bool Reduction::eager(std::span<const Code> row, Transition t) {
-  return dep_.eager(f_.view(row), t) && (!sem_.branches(t.node) || f_.find(row, t).results == 1);
+bool Reduction::eager(const RowView& v, Transition t) {
+  return dep_.eager(v, t) && (!sem_.branches(t.node) || f_.find(v.row, t).results == 1);
 }
 
 bool Reduction::starts(std::span<const Code> row, ContextId from, ContextId to) const {
@@ -154,7 +155,8 @@ FrameId Reduction::settle_depth_first(Row& row, Schedule& steps) {
     Waiting w;
     if (stack.empty()) {
       f_.frontier(row, frontier_);
-      const auto it = std::find_if(frontier_.enabled.begin(), frontier_.enabled.end(), [&](Transition t) { return eager(row, t); });
+      const auto view = f_.view(row);  // one view for the whole frontier: its index serves every lookup
+      const auto it = std::find_if(frontier_.enabled.begin(), frontier_.enabled.end(), [&](Transition t) { return eager(view, t); });
       if (it == frontier_.enabled.end()) return {};
       w = {*it, true};
     } else {

@@ -180,7 +180,7 @@ class Reduction {
   // Dependence::eager, and one result in row: a Switch on a term that the
   // path condition does not decide has two (C-SWITCH-SYMBOLIC), a choice for
   // the search to make. Precondition: t is enabled in row.
-  [[nodiscard]] bool eager(std::span<const Code> row, Transition t);
+  [[nodiscard]] bool eager(const RowView& v, Transition t);
   // Whether context `to`, where a firing in the started context `from` put
   // a token, is started too (C-BOUND), as far as row tells cheaply.
   [[nodiscard]] bool starts(std::span<const Code> row, ContextId from, ContextId to) const;

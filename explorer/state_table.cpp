@@ -22,8 +22,7 @@ std::uint32_t bits_for(std::size_t n) { return n <= 1 ? 0 : static_cast<std::uin
 StateTable::StateTable(std::size_t width)
     : width_(width), columns_(width, Column{{kEmptyCode}, {1}}), layouts_(1), slots_(std::size_t{1} << 12, 0) {
   layouts_[0].bits.assign(width, 0);
-  for (std::uint32_t col = 0; col < width; ++col) layouts_[0].blank.push_back(col);
-  held_bytes_ = width * (2 * sizeof(Code) + 1 + sizeof(Code));  // each column's dictionary {EMPTY}, its layout
+  held_bytes_ = width * (2 * sizeof(Code) + 1);  // each column's dictionary {EMPTY}, its bits
 }
 
 std::uint64_t StateTable::hash(std::span<const Code> row) {
@@ -58,118 +57,152 @@ std::uint32_t StateTable::add_code(std::size_t col, Code c) {
 void StateTable::plan() {
   const auto& l = layouts_.back();
   plan_.clear();
-  for (const auto col : l.live) {
-    const auto& c = columns_[col];
-    const std::uint32_t bits = l.bits[col];
-    plan_.push_back({c.direct.data(), c.codes.data(), static_cast<std::uint32_t>(c.direct.size()), col, bits,
-                     static_cast<std::uint32_t>((std::uint64_t{1} << bits) - 1)});
+  plan_width_ = 0;
+  for (const auto& f : l.fields) {
+    const auto& c = columns_[f.col];
+    plan_.push_back({c.direct.data(), c.codes.data(), static_cast<std::uint32_t>(c.direct.size()), f.col, f.bits, f.shift,
+                     static_cast<std::uint32_t>((std::uint64_t{1} << f.bits) - 1)});
+    plan_width_ = std::max<std::size_t>(plan_width_, f.col + 1);
   }
-  plan_width_ = l.live.empty() ? 0 : l.live.back() + 1;
   plan_stale_ = false;
 }
 
-// Rows are bit strings: each column's index, its layout's bits wide, least
-// significant bit first, written and read a 64-bit word at a time. Buffers are
-// followed by 8 spare bytes, so the last word may be written or read whole.
+// Rows are bit strings: each field, its bits wide, least significant bit
+// first, written and read a 64-bit word at a time. Buffers are followed by 8
+// spare bytes, so the last word may be written or read whole.
 bool StateTable::pack(std::span<const Code> row) {
   if (plan_stale_) plan();
   const auto& l = layouts_.back();
   // A column without bits has held EMPTY only (code 0): any other code is new to it.
   Code stray = 0;
-  for (const auto col : l.blank) {
-    if (col >= row.size()) break;
-    stray |= row[col];
-  }
-  for (auto col = l.bits.size(); col < row.size(); ++col) stray |= row[col];
+  const auto known = std::min(row.size(), l.bits.size());
+  for (std::size_t col = 0; col < known; ++col) stray |= l.bits[col] == 0 ? row[col] : 0;
+  for (auto col = known; col < row.size(); ++col) stray |= row[col];
   if (stray != 0) return false;
   row = padded(row, plan_width_, padded_);  // columns past the row are EMPTY, index 0
-  packed_.resize(l.row_bytes + sizeof(std::uint64_t));
+  packed_.resize(l.row_bytes() + sizeof(std::uint64_t));
   auto* out = packed_.data();
   std::uint64_t word = 0;
   unsigned used = 0;
   for (const auto& p : plan_) {
     const auto i = index_in(p.direct, p.direct_size, p.col, row[p.col]);
     if (i == kNone) return false;
-    word |= std::uint64_t{i} << used;
+    const auto v = (i >> p.shift) & p.mask;
+    word |= std::uint64_t{v} << used;
     used += p.bits;
     if (used >= 64) {
       std::memcpy(out, &word, sizeof word);
       out += sizeof word;
       used -= 64;
-      word = std::uint64_t{i} >> (p.bits - used);  // 0 when i ended the word (i < 2^bits)
+      word = std::uint64_t{v} >> (p.bits - used);  // 0 when v ended the word (v < 2^bits)
     }
   }
   std::memcpy(out, &word, sizeof word);
   // Columns past the row are EMPTY, index 0: the rest of the row is zeros.
-  const auto end = packed_.data() + l.row_bytes;
+  const auto end = packed_.data() + l.row_bytes();
   if (out + sizeof word < end) std::memset(out + sizeof word, 0, static_cast<std::size_t>(end - out - sizeof word));
   return true;
 }
 
-void StateTable::unpack(const Layout& l, const std::uint8_t* in, Code* row, std::size_t width) const {
+void StateTable::unpack(const Layout& l, const std::uint8_t* in, std::size_t stride, Code* row, std::size_t width) const {
   // A column without bits holds its dictionary's only code, EMPTY; so do
-  // the columns past the row's own width.
+  // the columns past the row's own width. A field that ends past the stride
+  // was added after the row was stored: it reads 0, as do those after it.
   std::fill(row, row + width, kEmptyCode);
+  const auto limit = stride * 8;
   std::size_t offset = 0;
-  if (&l == &layouts_.back() && !plan_stale_) {  // the plan reads the same, in one array
+  auto field = [&](std::uint32_t bits) {
+    std::uint64_t w;
+    std::memcpy(&w, in + (offset >> 3), sizeof w);
+    const auto v = static_cast<std::uint32_t>((w >> (offset & 7)) & ((std::uint64_t{1} << bits) - 1));
+    offset += bits;
+    return v;
+  };
+  if (&l == &layouts_.back() && !plan_stale_ && !l.split()) {  // the plan reads the same, in one array
     for (const auto& p : plan_) {
-      if (p.col >= width) break;
-      std::uint64_t w;
-      std::memcpy(&w, in + (offset >> 3), sizeof w);
-      row[p.col] = p.codes[(w >> (offset & 7)) & p.mask];
-      offset += p.bits;
+      if (offset + p.bits > limit) break;
+      const auto v = field(p.bits);
+      if (p.col < width) row[p.col] = p.codes[v];
     }
     return;
   }
-  for (const auto col : l.live) {
-    if (col >= width) break;
-    const unsigned bits = l.bits[col];
-    std::uint64_t w;
-    std::memcpy(&w, in + (offset >> 3), sizeof w);
-    row[col] = columns_[col].codes[(w >> (offset & 7)) & ((std::uint64_t{1} << bits) - 1)];
-    offset += bits;
+  // Each column's index put together from its fields, then its code.
+  for (const auto& f : l.fields) {
+    if (offset + f.bits > limit) break;
+    const auto v = field(f.bits);
+    if (f.col < width) row[f.col] |= v << f.shift;
   }
+  for (const auto col : l.live)
+    if (col < width) row[col] = columns_[col].codes[row[col]];
 }
 
-std::size_t StateTable::chunk_bytes(const Layout& l) { return kChunkRows * l.row_bytes + sizeof(std::uint64_t); }
+std::unique_ptr<std::uint8_t[]> StateTable::allocate(std::size_t stride) {
+  held_bytes_ += chunk_bytes(stride);
+  auto bytes = std::make_unique_for_overwrite<std::uint8_t[]>(chunk_bytes(stride));
+  std::memset(bytes.get() + kChunkRows * stride, 0, sizeof(std::uint64_t));
+  return bytes;
+}
 
-std::unique_ptr<std::uint8_t[]> StateTable::allocate(const Layout& l) {
-  held_bytes_ += chunk_bytes(l);
-  return std::make_unique_for_overwrite<std::uint8_t[]>(chunk_bytes(l));
+void StateTable::widen(std::uint32_t col) {
+  auto& l = layouts_.back();
+  const auto need = bits_for(columns_[col].codes.size());
+  if (l.bits.size() <= col) {
+    held_bytes_ += col + 1 - l.bits.size();
+    l.bits.resize(col + 1, 0);
+  }
+  const auto have = l.bits[col];
+  if (need <= have) return;
+  if (have == 0) l.live.push_back(col);
+  l.fields.push_back({col, static_cast<std::uint8_t>(need - have), have});
+  l.bits[col] = static_cast<std::uint8_t>(need);
+  l.row_bits += need - have;
+  held_bytes_ += sizeof(Field) + (have == 0 ? sizeof(std::uint32_t) : 0);
+  plan_stale_ = true;
 }
 
 void StateTable::new_layout() {
   Layout l;
-  std::size_t bits = 0;
   for (std::uint32_t col = 0; col < columns_.size(); ++col) {
-    l.bits.push_back(static_cast<std::uint8_t>(bits_for(columns_[col].codes.size())));
-    (l.bits.back() != 0 ? l.live : l.blank).push_back(col);
-    bits += l.bits.back();
+    const auto bits = static_cast<std::uint8_t>(bits_for(columns_[col].codes.size()));
+    l.bits.push_back(bits);
+    if (bits == 0) continue;
+    l.live.push_back(col);
+    l.fields.push_back({col, bits, 0});
+    l.row_bits += bits;
   }
-  l.row_bytes = (bits + 7) / 8;
-  held_bytes_ += l.bits.size() * (1 + 2 * sizeof(Code));
+  held_bytes_ += l.bits.size() + l.live.size() * (sizeof(std::uint32_t) + sizeof(Field));
   layouts_.push_back(std::move(l));
   plan_stale_ = true;
-  const auto layout = static_cast<std::uint32_t>(layouts_.size() - 1);
-  const auto filled = size_ & (kChunkRows - 1);
-  if (filled == 0) return;  // the next chunk starts in the new layout
-  // The chunk being filled, rewritten in the new layout.
-  const auto first = static_cast<StateIndex>(size_ - filled);
-  const auto row_bytes = layouts_.back().row_bytes;
-  auto bytes = allocate(layouts_.back());
-  Row r;
+}
+
+void StateTable::start_chunk() {
+  if (layouts_.back().split()) new_layout();
+  const auto stride = layouts_.back().row_bytes();
+  chunks_.push_back({allocate(stride), static_cast<std::uint32_t>(layouts_.size() - 1), static_cast<std::uint32_t>(stride)});
+}
+
+void StateTable::restride() {
+  auto& c = chunks_.back();
+  const auto stride = stride_with_headroom(layouts_.back().row_bytes());
+  auto bytes = allocate(stride);
+  const auto filled = (size_ - 1) & (kChunkRows - 1);  // the rows before the one being inserted
   for (std::size_t k = 0; k < filled; ++k) {
-    load(static_cast<StateIndex>(first + k), r);
-    pack(r);
-    std::memcpy(bytes.get() + k * row_bytes, packed_.data(), row_bytes);
+    std::memcpy(bytes.get() + k * stride, c.bytes.get() + k * c.stride, c.stride);
+    std::memset(bytes.get() + k * stride + c.stride, 0, stride - c.stride);
   }
-  held_bytes_ -= chunk_bytes(layouts_[chunks_.back().layout]);
-  chunks_.back() = {std::move(bytes), layout};
+  held_bytes_ -= chunk_bytes(c.stride);
+  c.bytes = std::move(bytes);
+  c.stride = static_cast<std::uint32_t>(stride);
 }
 
 bool StateTable::equal(StateIndex i, std::span<const Code> r) {
-  const auto layout = layout_of(i);
-  if (layout == layouts_.size() - 1) return std::memcmp(at(i), packed_.data(), layouts_[layout].row_bytes) == 0;
+  if (layout_of(i) == layouts_.size() - 1) {
+    // Both zero past their own fields: the common bytes equal, and the rest zeros.
+    const std::size_t stride = chunks_[i >> kChunkBits].stride, bytes = layouts_.back().row_bytes();
+    const auto common = std::min<std::size_t>(stride, bytes);
+    return std::memcmp(at(i), packed_.data(), common) == 0 &&
+           std::all_of(packed_.data() + common, packed_.data() + bytes, [](std::uint8_t b) { return b == 0; });
+  }
   load(i, scratch_);  // padded with EMPTY to the table's width
   return same_row(r, scratch_);
 }
@@ -179,7 +212,10 @@ void StateTable::load(StateIndex i, Row& r) const {
   load(i, r.data(), width_);
 }
 
-void StateTable::load(StateIndex i, Code* r, std::size_t width) const { unpack(layouts_[layout_of(i)], at(i), r, width); }
+void StateTable::load(StateIndex i, Code* r, std::size_t width) const {
+  const auto& c = chunks_[i >> kChunkBits];
+  unpack(layouts_[c.layout], at(i), c.stride, r, width);
+}
 
 std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uint64_t h) {
   if (r.size() > width_) {
@@ -204,20 +240,24 @@ std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uin
   }
   if (size_ >= std::numeric_limits<StateIndex>::max() - 1) throw std::length_error("state table: 2^32 states");
   if (packing != known && !pack(r)) {
-    bool wider = false;
-    const auto& bits = layouts_.back().bits;
     for (std::size_t col = 0; col < r.size(); ++col)
       if (index_of(col, r[col]) == kNone) {
         add_code(col, r[col]);
-        wider = wider || bits_for(columns_[col].codes.size()) > (col < bits.size() ? bits[col] : 0U);
+        widen(static_cast<std::uint32_t>(col));
       }
-    if (wider) new_layout();
     pack(r);
   }
   const auto i = static_cast<StateIndex>(size_++);
-  if ((i >> kChunkBits) == chunks_.size())
-    chunks_.push_back({allocate(layouts_.back()), static_cast<std::uint32_t>(layouts_.size() - 1)});
-  std::memcpy(at(i), packed_.data(), layouts_.back().row_bytes);
+  if ((i >> kChunkBits) == chunks_.size()) {
+    const auto layout = layouts_.size();
+    start_chunk();
+    if (layouts_.size() != layout) pack(r);  // in the new layout
+  } else if (chunks_.back().stride < layouts_.back().row_bytes()) {
+    restride();
+  }
+  const std::size_t stride = chunks_.back().stride, bytes = layouts_.back().row_bytes();
+  std::memcpy(at(i), packed_.data(), bytes);
+  std::memset(at(i) + bytes, 0, stride - bytes);
   slots_[pos] = frag << 32 | (std::uint64_t{i} + 1);
   return {i, true};
 }
@@ -240,8 +280,8 @@ std::size_t StateTable::bytes() const {
 
 std::size_t StateTable::growth_bytes(std::size_t rows, std::size_t width) const {
   const auto slots = full(rows) ? 2 * slots_.size() * sizeof(std::uint64_t) : 0;
-  // A new layout may give each column one more bit; the chunk being filled is rewritten in it.
-  return slots + kChunkRows * (layouts_.back().row_bytes + (std::max(width, width_) + 7) / 8);
+  // A row may gain a bit in each column; the chunk being filled is copied to a stride that holds it.
+  return slots + chunk_bytes(stride_with_headroom(layouts_.back().row_bytes() + (std::max(width, width_) + 7) / 8));
 }
 
 }  // namespace tfsem::explorer

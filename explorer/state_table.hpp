@@ -3,13 +3,18 @@
 // (codec.hpp), and a row stores, for each column, the code's index in that
 // dictionary in as few bits as the dictionary needs (0 bits for a column that
 // has only ever held EMPTY). Rows are bit strings in an arena of fixed-size
-// chunks, so rows never move, found through an open-addressing table of (hash
-// fragment, index) words. A dictionary that outgrows its bits starts a new
-// layout; only the chunk being filled is rewritten in it, and every chunk
-// remembers its layout. Rows are as wide as the longest row so far; a column
-// a layout lacks reads as EMPTY, so a new context's columns cost nothing until
-// they hold something. A row's hash ignores trailing EMPTY codes, so padding
-// never changes it.
+// chunks, found through an open-addressing table of (hash fragment, index)
+// words. A row is a sequence of fields, each some bits of one column's
+// index; a dictionary that outgrows its column's bits gets a field for the
+// bits it lacks, appended at the end, so a row stored before reads 0 there
+// (its zero padding) and stays a row of the grown layout: growing rewrites
+// nothing. A chunk holds rows at a fixed stride; when the rows outgrow it,
+// only the chunk being filled is copied, to a stride with headroom. A new
+// chunk starts a compact layout (one field per column, in column order) when
+// the current one has split columns; every chunk remembers its layout. Rows
+// are as wide as the longest row so far; a column a layout lacks reads as
+// EMPTY, so a new context's columns cost nothing until they hold something.
+// A row's hash ignores trailing EMPTY codes, so padding never changes it.
 #pragma once
 
 #include "explorer/codec.hpp"
@@ -50,7 +55,7 @@ class StateTable {
   }
   // Brings stored row i into the cache, ahead of a load.
   void prefetch_stored(StateIndex i) const {
-    tfsem::prefetch_lines(std::span<const std::uint8_t>(at(i), layouts_[layout_of(i)].row_bytes));
+    tfsem::prefetch_lines(std::span<const std::uint8_t>(at(i), chunks_[i >> kChunkBits].stride));
   }
   // Copies row i to out (width() codes).
   void load(StateIndex i, Row& out) const;
@@ -62,7 +67,7 @@ class StateTable {
   [[nodiscard]] std::size_t bytes() const;
   // What inserting up to `rows` more rows, none longer than `width` codes,
   // may allocate while the storage it replaces is still held: a slot array
-  // twice as large, the chunk being filled rewritten in a wider layout.
+  // twice as large, the chunk being filled copied to a wider stride.
   [[nodiscard]] std::size_t growth_bytes(std::size_t rows, std::size_t width) const;
 
  private:
@@ -71,12 +76,20 @@ class StateTable {
   // Codes below this are looked up in a column's array, the others in a map.
   static constexpr Code kDirectCodes = 4096;
 
-  // Each column's bits, one after the other; a row is ceil(sum / 8) bytes.
+  // Some bits of a column's index: bits [shift, shift + bits) of it.
+  struct Field {
+    std::uint32_t col;
+    std::uint8_t bits, shift;
+  };
+  // The fields one after the other; a row is ceil(row_bits / 8) bytes.
   struct Layout {
-    std::vector<std::uint8_t> bits;    // by column; columns past the end hold EMPTY
-    std::vector<std::uint32_t> live;   // the columns with bits, in order,
-    std::vector<std::uint32_t> blank;  // and those without
-    std::size_t row_bytes = 0;
+    std::vector<std::uint8_t> bits;    // by column, the sum of its fields'; columns past the end hold EMPTY
+    std::vector<std::uint32_t> live;   // the columns with bits
+    std::vector<Field> fields;         // in row order
+    std::size_t row_bits = 0;
+    [[nodiscard]] std::size_t row_bytes() const { return (row_bits + 7) / 8; }
+    // Whether some column has several fields (its index is put together from them).
+    [[nodiscard]] bool split() const { return fields.size() != live.size(); }
   };
   struct Column {
     std::vector<Code> codes;            // the dictionary: index -> code
@@ -85,6 +98,7 @@ class StateTable {
   struct Chunk {
     std::unique_ptr<std::uint8_t[]> bytes;
     std::uint32_t layout;
+    std::uint32_t stride;  // bytes per row: at least its rows' own, the rest zeros
   };
 
   // Whether n more rows fill the slots past 70%, so that the slot array doubles.
@@ -104,28 +118,33 @@ class StateTable {
   std::uint32_t add_code(std::size_t col, Code c);
   // The row in the current layout, in packed_; false when a code is new to its column.
   bool pack(std::span<const Code> row);
-  // What pack() and unpack() read for each column with bits in the current
-  // layout, in order: its dictionary (codes and direct lookup) and its bits,
+  // What pack() and unpack() read for each field of the current layout, in
+  // order: its column's dictionary (codes and direct lookup) and its bits,
   // in one array. Stale after a code is added (a dictionary may have moved),
-  // a layout has started or the table has widened; pack() rebuilds it, and
-  // unpack() reads it only while it is current.
-  struct PlanColumn {
+  // a layout has grown or started or the table has widened; pack() rebuilds
+  // it, and unpack() reads it only while it is current.
+  struct PlanField {
     const std::uint32_t* direct;
     const Code* codes;
-    std::uint32_t direct_size, col, bits, mask;
+    std::uint32_t direct_size, col, bits, shift, mask;
   };
   void plan();
-  // A row of layout l from in, into `width` codes.
-  void unpack(const Layout& l, const std::uint8_t* in, Code* row, std::size_t width) const;
-  void new_layout();  // the current dictionaries' bits; rewrites the chunk being filled
+  // A row of layout l from in (stride bytes), into `width` codes.
+  void unpack(const Layout& l, const std::uint8_t* in, std::size_t stride, Code* row, std::size_t width) const;
+  // Gives column col the bits its dictionary needs: a field for those it lacks.
+  void widen(std::uint32_t col);
+  void new_layout();     // the current dictionaries' bits, one field per column
+  void start_chunk();    // for row size_: compact layout if the current one is split
+  void restride();       // the chunk being filled, copied to a stride that holds the current rows
+  [[nodiscard]] static std::size_t stride_with_headroom(std::size_t row_bytes) { return row_bytes + row_bytes / 8 + 8; }
   [[nodiscard]] std::uint8_t* at(StateIndex i) const {
     const auto& c = chunks_[i >> kChunkBits];
-    return c.bytes.get() + std::size_t{i & (kChunkRows - 1)} * layouts_[c.layout].row_bytes;
+    return c.bytes.get() + std::size_t{i & (kChunkRows - 1)} * c.stride;
   }
   [[nodiscard]] std::uint32_t layout_of(StateIndex i) const { return chunks_[i >> kChunkBits].layout; }
   [[nodiscard]] bool equal(StateIndex i, std::span<const Code> row);
-  [[nodiscard]] static std::size_t chunk_bytes(const Layout& l);
-  std::unique_ptr<std::uint8_t[]> allocate(const Layout& l);
+  [[nodiscard]] static std::size_t chunk_bytes(std::size_t stride) { return kChunkRows * stride + sizeof(std::uint64_t); }
+  std::unique_ptr<std::uint8_t[]> allocate(std::size_t stride);
 
   static constexpr std::uint32_t kNone = UINT32_MAX;
   std::size_t width_, size_ = 0;
@@ -134,7 +153,7 @@ class StateTable {
   std::vector<Layout> layouts_;                                    // the last is current
   std::vector<Chunk> chunks_;
   std::size_t held_bytes_ = 0;        // chunks, dictionaries and layouts, counted as they grow
-  std::vector<PlanColumn> plan_;
+  std::vector<PlanField> plan_;
   std::size_t plan_width_ = 0;  // one past the last column with bits
   bool plan_stale_ = true;
   std::vector<std::uint8_t> packed_;  // the row being inserted, packed

@@ -24,6 +24,8 @@
 // have the same behaviours, the same races, the same terminal outcomes.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <vector>
 
@@ -75,7 +77,7 @@ void Semantics::finished(const View& v, std::vector<ContextId>& work, Leave&& le
     return std::all_of(nodes.begin(), nodes.end(), [&](NodeId n) { return !keep(n) || v.fired(n, c); });
   };
   auto any = [](NodeId) { return true; };
-  std::vector<ContextId> iterations;
+  boost::container::small_vector<ContextId, 8> iterations;
   while (!work.empty()) {
     const auto c = work.back();
     work.pop_back();

@@ -80,3 +80,20 @@ TEST_CASE("the memo of recent arrivals finds equal rows of its chunk only") {
   CHECK(StateTable::same_row(std::vector<Code>{}, std::vector<Code>{kEmptyCode}));
   CHECK_FALSE(StateTable::same_row(std::vector<Code>{1}, std::vector<Code>{1, 2}));
 }
+
+TEST_CASE("a chunk's last row that outgrows its stride keeps the rows before it") {
+  StateTable table(100);
+  std::vector<Row> rows;
+  for (Code k = 0; k + 1 < 4096; ++k) {
+    Row r(100, kEmptyCode);
+    r[0] = k + 1;
+    rows.push_back(r);
+  }
+  rows.emplace_back(100, Code{5});  // row 4,095, the chunk's last: a bit more in each of 100 columns
+  for (const auto& r : rows) CHECK(table.insert(r, StateTable::hash(r)).second);
+  Row back;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    table.load(static_cast<StateIndex>(k), back);
+    CHECK(back == rows[k]);
+  }
+}
