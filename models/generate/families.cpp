@@ -1,6 +1,7 @@
 #include "models/generate/families.hpp"
 
 #include "models/generate/spec_builder.hpp"
+#include "models/generate/training.hpp"
 #include "semantics/diagnostic.hpp"
 
 namespace tfsem::generate {
@@ -107,6 +108,9 @@ const std::vector<Family>& families() {
       {"lost-update", "n Read/Add/Write replicas on one variable (Figure 4)", lost_update},
       {"assign-add", "n Assign-Add nodes: a benign race, one outcome", assign_add},
       {"sgd-workers", "n lock-free SGD workers on one weight", sgd_workers},
+      {"lstm-training", "an n-layer LSTM training step in the shape TensorFlow 1 gives it: a tf.while_loop, its gradient loop, Adam",
+       lstm_training},
+      {"cnn-training", "a CNN training step of n bottleneck blocks with batch norm, Adam and a Saver", cnn_training},
   };
   return all;
 }

@@ -16,7 +16,8 @@ struct Family {
   ProgramSpec (*make)(int n);
 };
 
-// independent-chains, lastwrite, lost-update, assign-add, sgd-workers.
+// independent-chains, lastwrite, lost-update, assign-add, sgd-workers, and the
+// training-shaped lstm-training and cnn-training (training.hpp).
 const std::vector<Family>& families();
 // Throws InputError for an unknown family or n < 1.
 ProgramSpec family_graph(std::string_view name, int n);

@@ -18,6 +18,18 @@ void SpecBuilder::variable(const std::string& name, std::optional<Tensor> init) 
   spec_.variables.push_back({name, std::move(init), ""});
 }
 
+std::vector<std::string> SpecBuilder::variables() const {
+  std::vector<std::string> out;
+  for (const auto& v : spec_.variables) out.push_back(v.name);
+  return out;
+}
+
+void SpecBuilder::declare(const std::string& name, bool stateful) {
+  for (const auto& f : spec_.functions)
+    if (f.name == name) return;
+  spec_.functions.push_back({name, stateful, "", ""});
+}
+
 std::string SpecBuilder::node(const std::string& id, const std::string& op, const std::string& var, Attrs attrs) {
   spec_.nodes.push_back({id, op, var, std::move(attrs), ""});
   return id;

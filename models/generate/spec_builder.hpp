@@ -23,6 +23,10 @@ class SpecBuilder {
   explicit SpecBuilder(std::string name, std::string description = "");
 
   void variable(const std::string& name, std::optional<Tensor> init);
+  // The variables declared so far, in order.
+  [[nodiscard]] std::vector<std::string> variables() const;
+  // Declares an uninterpreted function (G-FUNCTION), once per name.
+  void declare(const std::string& name, bool stateful);
   // Adds a node; returns its id.
   std::string node(const std::string& id, const std::string& op, const std::string& var = "", Attrs attrs = {});
 

@@ -1,0 +1,36 @@
+#!/bin/sh
+# check on graphs in the shape of real training steps, beside lost-update-7:
+# an LSTM training step over a tf.while_loop with Adam (lstm-training), a CNN
+# training step with batch norm, Adam and a Saver (cnn-training), each checked
+# as a training step's session.run: the loss fetched, the Saver pruned away.
+# Usage: bench/real_shapes.sh [TFSEM] [TIMEOUT_S] [LSTM_LAYERS] [CNN_BLOCKS]
+#   (prints a Markdown table: graph, nodes, states stored, seconds, states per second)
+set -eu
+TFSEM=${1:-./build/cli/tfsem}
+TIMEOUT=${2:-60}
+LSTM=${3:-2}
+CNN=${4:-60}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+printf '| graph | nodes | nodes run | states stored | seconds | states per second | result |\n'
+printf '|---|---|---|---|---|---|---|\n'
+row() {
+  family=$1 n=$2
+  shift 2
+  "$TFSEM" generate "$family" "$n" -o "$tmp/g.json"
+  "$TFSEM" check "$tmp/g.json" --no-fix --timeout "$TIMEOUT" --json "$@" > "$tmp/r.json" || true
+  python3 - "$tmp/g.json" "$tmp/r.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+s = r.get("stats", {})
+states, seconds = s.get("states-stored", 0), s.get("seconds", 0.0)
+rate = "%.0f" % (states / seconds) if seconds > 0 else "n/a"
+print("| %s | %d | %s | %d | %.3f | %s | %s |" % (g["name"], len(g["nodes"]), s.get("nodes", "?"), states, seconds, rate,
+      r.get("verdict", "?")))
+PY
+}
+row lost-update 7
+row lstm-training "$LSTM" --fetch loss
+row cnn-training "$CNN" --fetch loss
