@@ -8,13 +8,13 @@
 set -eu
 TFSEM=${1:-./build/cli/tfsem}
 TIMEOUT=${2:-60}
-LSTM=${3:-2}
-CNN=${4:-60}
+LSTM=${3:-12}
+CNN=${4:-49}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-printf '| graph | nodes | nodes run | states stored | seconds | states per second | result |\n'
-printf '|---|---|---|---|---|---|---|\n'
+printf '| graph | nodes | states stored | seconds | states per second | result |\n'
+printf '|---|---|---|---|---|---|\n'
 row() {
   family=$1 n=$2
   shift 2
@@ -24,11 +24,10 @@ row() {
 import json, sys
 g = json.load(open(sys.argv[1]))
 r = json.load(open(sys.argv[2]))
-s = r.get("stats", {})
-states, seconds = s.get("states-stored", 0), s.get("seconds", 0.0)
+states, seconds = r["counters"]["states_stored"], r["seconds"]
 rate = "%.0f" % (states / seconds) if seconds > 0 else "n/a"
-print("| %s | %d | %s | %d | %.3f | %s | %s |" % (g["name"], len(g["nodes"]), s.get("nodes", "?"), states, seconds, rate,
-      r.get("verdict", "?")))
+result = r["verdict"] if r["complete"] else "stopped by " + r["stopped_by"]
+print("| %s | %d | %d | %.2f | %s | %s |" % (g["name"], len(g["nodes"]), states, seconds, rate, result))
 PY
 }
 row lost-update 7
