@@ -25,7 +25,8 @@ struct GenerateCmd {
 
 int run_generate(const GenerateCmd& o) {
   if (o.list || o.family.empty()) {
-    for (const auto& f : generate::families()) std::cout << f.name << ": " << f.description << "\n";
+    for (const auto* list : {&generate::families(), &generate::training_shapes()})
+      for (const auto& f : *list) std::cout << f.name << ": " << f.description << "\n";
     for (const auto& k : generate::kRandomKinds) std::cout << k.name << ": " << k.description << "\n";
     return o.list ? kSuccess : kBadInput;
   }

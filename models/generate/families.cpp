@@ -108,6 +108,12 @@ const std::vector<Family>& families() {
       {"lost-update", "n Read/Add/Write replicas on one variable (Figure 4)", lost_update},
       {"assign-add", "n Assign-Add nodes: a benign race, one outcome", assign_add},
       {"sgd-workers", "n lock-free SGD workers on one weight", sgd_workers},
+  };
+  return all;
+}
+
+const std::vector<Family>& training_shapes() {
+  static const std::vector<Family> all = {
       {"lstm-training", "an n-layer LSTM training step in the shape TensorFlow 1 gives it: a tf.while_loop, its gradient loop, Adam",
        lstm_training},
       {"cnn-training", "a CNN training step of n bottleneck blocks with batch norm, Adam and a Saver", cnn_training},
@@ -117,10 +123,12 @@ const std::vector<Family>& families() {
 
 ProgramSpec family_graph(std::string_view name, int n) {
   if (n < 1) throw InputError("G-FAMILY", "", std::string(name), "the size must be at least 1");
-  for (const auto& f : families())
-    if (f.name == name) return f.make(n);
   std::string known;
-  for (const auto& f : families()) known += (known.empty() ? "" : ", ") + std::string(f.name);
+  for (const auto* list : {&families(), &training_shapes()})
+    for (const auto& f : *list) {
+      if (f.name == name) return f.make(n);
+      known += (known.empty() ? "" : ", ") + std::string(f.name);
+    }
   throw InputError("G-FAMILY", "", std::string(name), "unknown family; known: " + known);
 }
 

@@ -16,10 +16,13 @@ struct Family {
   ProgramSpec (*make)(int n);
 };
 
-// independent-chains, lastwrite, lost-update, assign-add, sgd-workers, and the
-// training-shaped lstm-training and cnn-training (training.hpp).
+// independent-chains, lastwrite, lost-update, assign-add, sgd-workers.
 const std::vector<Family>& families();
-// Throws InputError for an unknown family or n < 1.
+// Graphs in the shape of real training steps, for the benchmark of check on
+// real graphs: lstm-training, cnn-training (training.hpp). Too large for the
+// unreduced searches the families are compared with.
+const std::vector<Family>& training_shapes();
+// A family's or a training shape's graph; throws InputError for an unknown name or n < 1.
 ProgramSpec family_graph(std::string_view name, int n);
 
 }  // namespace tfsem::generate
