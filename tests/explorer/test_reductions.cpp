@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "explorer/explore.hpp"
+#include "semantics/concurrent.hpp"
 #include "semantics/dependence.hpp"
 #include "models/generate/families.hpp"
 #include "models/generate/random_graph.hpp"
@@ -126,14 +127,25 @@ bool check_reductions(const std::shared_ptr<const Program>& program, std::uint64
   return true;
 }
 
+// Random graph `seed` of the kind `options`, run in `copies` concurrent copies
+// (S-CONCURRENT) when there are several.
+std::shared_ptr<const Program> random_program(std::uint64_t seed, const generate::RandomGraphOptions& options, int copies) {
+  auto program = Program::build(generate::random_graph(seed, options));
+  if (copies == 1) return program;
+  std::vector<ConcurrentRun> runs;
+  for (int k = 0; k < copies; ++k) runs.push_back({"r" + std::to_string(k), program});
+  return Program::build(concurrent_runs(runs));
+}
+
 // `wanted` random graphs of the kind `options` from first_seed on, each checked
-// by check_reductions. Graphs whose full search stores more states than `cap`
-// are left out, and counted (the full search is the cost here); returns how many.
-int sweep(const generate::RandomGraphOptions& options, int wanted, std::uint64_t first_seed, std::uint64_t cap) {
+// by check_reductions (in `copies` concurrent copies). Graphs whose full search
+// stores more states than `cap` are left out, and counted (the full search is
+// the cost here); returns how many.
+int sweep(const generate::RandomGraphOptions& options, int wanted, std::uint64_t first_seed, std::uint64_t cap, int copies = 1) {
   int checked = 0, left_out = 0;
   for (auto seed = first_seed; checked < wanted; ++seed) {
     CAPTURE(seed);
-    if (check_reductions(Program::build(generate::random_graph(seed, options)), cap)) ++checked;
+    if (check_reductions(random_program(seed, options, copies), cap)) ++checked;
     else ++left_out;
   }
   MESSAGE(checked << " random graphs agree with the full search (" << left_out << " left out: over " << cap << " states)");
@@ -181,6 +193,12 @@ TEST_CASE("1,000 seeded random graphs with conditionals and loops, and 100 with 
 
 TEST_CASE("200 seeded random graphs whose conditionals branch on unknown inputs") {
   CHECK(sweep(generate::kRandomSymbolic, 200 / kSweepShare, 1, 20'000) < kLeftOutSlack * 200 / kSweepShare);
+}
+
+TEST_CASE("1,000 small random graphs run concurrently in 2 copies, and 1,000 in 3 (S-CONCURRENT)") {
+  const generate::RandomGraphOptions small{.max_variables = 1, .max_accesses = 2, .max_functions = 1};
+  CHECK(sweep(small, 1000 / kSweepShare, 1, 20'000, 2) < kLeftOutSlack * 1000 / kSweepShare);
+  CHECK(sweep(small, 1000 / kSweepShare, 1, 20'000, 3) < kLeftOutSlack * 1000 / kSweepShare);
 }
 
 TEST_CASE("20 seeded random graphs with a recursive function") {
