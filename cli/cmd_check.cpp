@@ -11,6 +11,7 @@
 #include "explorer/session_search.hpp"
 #include "formats/json/graph_json.hpp"
 #include "report/check.hpp"
+#include "report/forms.hpp"
 #include "report/runs.hpp"
 #include "semantics/diagnostic.hpp"
 
@@ -45,8 +46,10 @@ int check_runs(const CheckOptions& o) {
   for (const auto& r : o.runs) runs.push_back(parse_run(r));
   if (runs.empty()) runs.push_back({"", o.graph.fetches});
   for (unsigned k = 0; k < o.repeats; ++k) all.insert(all.end(), runs.begin(), runs.end());
+  const auto& stop = o.search.start();
+  const auto programs = session_programs(o.graph, all, &stop);
   const auto explore = o.search.make();
-  const auto programs = session_programs(o.graph, all);
+  stop.enter("in the search");
   const explorer::RunsOptions options{explore, o.no_fix ? 0 : o.fix_budget,
                                       [&explore](const explorer::Result& r) { end_progress(explore, r); }};
   const auto result = explorer::explore_runs(programs, o.graph.options(), options);
@@ -57,30 +60,51 @@ int check_runs(const CheckOptions& o) {
   return result.deterministic() && !result.violated ? kSuccess : kPropertyViolated;
 }
 
+// The facts found so far when a stop interrupts the report: the stop, the
+// number of outcomes and races, the counters.
+void print_stopped_report(const explorer::Result& r, const Stopped& e) {
+  std::cout << report::stopped_line(e.what(), " " + e.phase()) << report::count_line("outcomes", r.outcomes.size(), r.complete)
+            << report::count_line("races", r.races.size(), r.complete) << report::counters_text(r.counters, r.seconds);
+}
+
 int run_check(const CheckOptions& o) {
   if (!o.runs.empty() || o.repeats > 1) return check_runs(o);
-  const auto sem = o.graph.load();
+  const auto& stop = o.search.start();
+  const auto sem = o.graph.load(&stop);
   const auto opts = o.search.make();
+  stop.enter("in the search");
   std::vector<explorer::distributed::RankReport> ranks;
   const auto result = o.search.explore(sem, opts, &ranks);
   end_progress(opts, result);
   // Rank 0 reports, and searches for fixes on its own (the candidates are explored by one process).
   if (!o.search.reports()) return o.search.exit_code(kSuccess);
-  report::CheckFixes fixes{!o.no_fix, {}, false};
-  if (fixes.searched) {
+  report::CheckFixes fixes{!o.no_fix, {}, {}};
+  if (fixes.searched && result.complete && (!result.deterministic() || result.violated())) {
+    stop.enter("in the search for fixes");
     fixes.found = explorer::suggest_fixes(sem, result, {opts, o.fix_budget});
-    // The explorations verifying fixes stop on an interrupt too; the outcomes are complete, the fixes not.
-    fixes.stopped = result.complete && opts.limits.stop && opts.limits.stop->load();
+    // The explorations verifying fixes stop on the token too; the outcomes are complete, the fixes not.
+    if (stop.stopped()) fixes.stopped_by = stop.reason_text();
   }
-  const report::CheckReport report{sem, result, fixes, ranks};
+  const report::CheckReport report{sem, result, fixes, ranks, o.search.memory_bound(), &stop};
   const report::CheckTextForm form{o.witnesses == "full" ? report::WitnessForm::full : report::WitnessForm::brief,
                                    o.races == "full"};
-  std::cout << (o.json ? report::check_json(report).dump(2) + "\n" : report::check_text(report, form));
-  if (!o.fixed_graph.empty() && !fixes.found.empty())
-    write_text(format::program_to_json(fixes.found.front().fixed).dump(2) + "\n", o.fixed_graph);
-  if (!o.witness_dir.empty()) write_witnesses(sem, result, o.witness_dir);
-  if (!o.html.empty()) write_text(report::check_page(report), o.html);
-  if (!result.complete || fixes.stopped) return o.search.exit_code(kIncomplete);
+  stop.enter("while writing the report");
+  bool printed = false;
+  try {
+    std::cout << (o.json ? report::check_json(report).dump(2) + "\n" : report::check_text(report, form));
+    printed = true;
+    if (!o.fixed_graph.empty() && !fixes.found.empty())
+      write_text(format::program_to_json(fixes.found.front().fixed).dump(2) + "\n", o.fixed_graph);
+    stop.enter("while writing witnesses");
+    if (!o.witness_dir.empty()) write_witnesses(sem, result, o.witness_dir, &stop);
+    stop.enter("while writing the report");
+    if (!o.html.empty()) write_text(report::check_page(report), o.html);
+  } catch (const Stopped& e) {
+    if (printed) std::cout << report::stopped_line(e.what(), " " + e.phase());
+    else print_stopped_report(result, e);
+    return o.search.exit_code(kIncomplete);
+  }
+  if (!result.complete || !fixes.stopped_by.empty()) return o.search.exit_code(kIncomplete);
   return o.search.exit_code(result.deterministic() && !result.violated() ? kSuccess : kPropertyViolated);
 }
 

@@ -32,12 +32,13 @@ report::RunLabel parse_run(const std::string& text) {
   return run;
 }
 
-std::vector<std::shared_ptr<const Program>> session_programs(const GraphOptions& graph, const std::vector<report::RunLabel>& runs) {
+std::vector<std::shared_ptr<const Program>> session_programs(const GraphOptions& graph, const std::vector<report::RunLabel>& runs,
+                                                             const StopToken* stop) {
   std::vector<std::shared_ptr<const Program>> programs;
   for (const auto& r : runs) {
     auto g = graph;
     g.fetches = r.fetches;
-    programs.push_back(g.program(programs.empty()));  // the import's notes once
+    programs.push_back(g.program(programs.empty(), stop));  // the import's notes once
     const auto& vars = programs.back()->variables();
     const auto& first = programs.front()->variables();
     for (std::size_t x = 0; x < vars.size(); ++x)
