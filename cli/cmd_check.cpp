@@ -60,16 +60,22 @@ int check_runs(const CheckOptions& o) {
   return result.deterministic() && !result.violated ? kSuccess : kPropertyViolated;
 }
 
+// The report is written whatever stopped the search, with at least this
+// long before the deadline.
+constexpr std::chrono::milliseconds kReportGrace{250};
+
 // The facts found so far when a stop interrupts the report: the stop, the
-// number of outcomes and races, the counters.
+// number of outcomes and races, the verdict, the counters.
 void print_stopped_report(const explorer::Result& r, const Stopped& e) {
   std::cout << report::stopped_line(e.what(), " " + e.phase()) << report::count_line("outcomes", r.outcomes.size(), r.complete)
-            << report::count_line("races", r.races.size(), r.complete) << report::counters_text(r.counters, r.seconds);
+            << report::count_line("races", r.races.size(), r.complete)
+            << report::verdict_line(report::verdict(r.complete, r.violated(), explorer::one_per_path(r.outcomes)))
+            << report::counters_text(r.counters, r.seconds);
 }
 
 int run_check(const CheckOptions& o) {
   if (!o.runs.empty() || o.repeats > 1) return check_runs(o);
-  const auto& stop = o.search.start();
+  auto& stop = o.search.start();
   const auto sem = o.graph.load(&stop);
   const auto opts = o.search.make();
   stop.enter("in the search");
@@ -88,6 +94,7 @@ int run_check(const CheckOptions& o) {
   const report::CheckReport report{sem, result, fixes, ranks, o.search.memory_bound(), &stop};
   const report::CheckTextForm form{o.witnesses == "full" ? report::WitnessForm::full : report::WitnessForm::brief,
                                    o.races == "full"};
+  stop.begin_report(kReportGrace);
   stop.enter("while writing the report");
   bool printed = false;
   try {

@@ -53,7 +53,7 @@ MemoryBound SearchOptions::memory_bound() const {
   return default_max_memory();
 }
 
-const StopToken& SearchOptions::start() const {
+StopToken& SearchOptions::start() const {
   auto& token = command_stop();
   if (timeout_s > 0)
     token.set_deadline(StopToken::Clock::now() +

@@ -26,7 +26,7 @@ struct SearchOptions {
   // Arms the command's stop token (command_stop) with these limits, the
   // timeout counted from now: called as the command starts, so that every
   // phase, the import first, keeps to them.
-  const StopToken& start() const;
+  StopToken& start() const;
   // The limit on the resident memory, and what sets it.
   [[nodiscard]] MemoryBound memory_bound() const;
 

@@ -113,9 +113,7 @@ std::shared_ptr<const Program> load_program(const std::filesystem::path& file, c
     }
     const auto* stop = options.import.stop;
     if (stop) stop->enter("during validation");
-    StopPoll(stop).check();
-    auto program = Program::build(std::move(loaded.spec));
-    StopPoll(stop).check();
+    auto program = Program::build(std::move(loaded.spec), stop);
     if (options.prune || (!loaded.fetches.empty() && !loaded.pruned)) program = tfsem::prune(*program, loaded.fetches);
     StopPoll(stop).check();
     return program;

@@ -68,6 +68,13 @@ void StopToken::out_of_memory() const {
   stop(StopReason::out_of_memory);
 }
 
+void StopToken::begin_report(std::chrono::milliseconds grace) {
+  const auto why = reason_.exchange(StopReason::none);
+  if (why == StopReason::interrupt) interrupt_ = nullptr;  // a second signal ends the process (cli/interrupt.hpp)
+  if (why == StopReason::memory) max_memory_ = 0;
+  if (deadline_ && *deadline_ < Clock::now() + grace) set_deadline(Clock::now() + grace);
+}
+
 std::string StopToken::reason_text() const {
   switch (reason()) {
     case StopReason::none: return "";

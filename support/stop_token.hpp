@@ -62,7 +62,12 @@ class StopToken {
   [[nodiscard]] StopReason reason() const { return reason_.load(std::memory_order_relaxed); }
   // "interrupt", "timeout", "max-memory N MiB", "out of memory".
   [[nodiscard]] std::string reason_text() const;
-  // The phase under way, for the message of a stop ("import", "search").
+  // Starts the last phase, the report of what was found: the stop that
+  // ended the work before, if any, does not stop it (an interrupt seen or
+  // the resident memory passed are given up), and the deadline leaves it at
+  // least `grace`. Called while no other thread polls.
+  void begin_report(std::chrono::milliseconds grace);
+  // The phase under way, for the message of a stop ("during import").
   void enter(const char* phase) const { phase_.store(phase, std::memory_order_relaxed); }
   [[nodiscard]] const char* phase() const { return phase_.load(std::memory_order_relaxed); }
   // Seconds to the deadline, if there is one.
