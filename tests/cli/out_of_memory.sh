@@ -10,11 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 case $phase in
   import)  # a text GraphDef of 200,000 Adds, which the import holds in about 400 MiB
-    awk 'BEGIN {
-      print "node { name: \"c\" op: \"Const\" attr { key: \"dtype\" value { type: DT_FLOAT } } attr { key: \"value\" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }"
-      for (i = 0; i < 200000; i++)
-        printf "node { name: \"a%d\" op: \"Add\" input: \"c\" input: \"c\" attr { key: \"T\" value { type: DT_FLOAT } } }\n", i
-    }' > "$work/g.pbtxt"
+    bash "$(dirname "$0")/wide_graphdef.sh" 200000 > "$work/g.pbtxt"
     file=$work/g.pbtxt kib=200000
     lines=('^INCOMPLETE: out of memory during import$') ;;
   search)  # lost-update-8, whose search needs far more than 200 MiB

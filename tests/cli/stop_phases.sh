@@ -11,11 +11,7 @@ trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }
 case $phase in
   import)  # a text GraphDef of 200,000 Adds: seconds to parse and import
-    awk 'BEGIN {
-      print "node { name: \"c\" op: \"Const\" attr { key: \"dtype\" value { type: DT_FLOAT } } attr { key: \"value\" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }"
-      for (i = 0; i < 200000; i++)
-        printf "node { name: \"a%d\" op: \"Add\" input: \"c\" input: \"c\" attr { key: \"T\" value { type: DT_FLOAT } } }\n", i
-    }' > "$work/g.pbtxt"
+    bash "$(dirname "$0")/wide_graphdef.sh" 200000 > "$work/g.pbtxt"
     args=(check "$work/g.pbtxt") after=0.5
     lines=("^INCOMPLETE: stopped by %s during import$") ;;
   search)  # lost-update-8: minutes of search
