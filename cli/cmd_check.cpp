@@ -54,17 +54,19 @@ int check_runs(const CheckOptions& o) {
   std::vector<report::RunLabel> runs, all;
   for (const auto& r : o.runs) runs.push_back(parse_run(r));
   if (runs.empty()) runs.push_back({"", o.graph.fetches});
+  const auto& stop = o.search.start();
   std::vector<std::shared_ptr<const Program>> programs;
   if (o.concurrent.empty()) {
     for (unsigned k = 0; k < o.repeats; ++k) all.insert(all.end(), runs.begin(), runs.end());
-    programs = session_programs(o.graph, all);
+    programs = session_programs(o.graph, all, &stop);
   } else {  // rounds, each the concurrent runs at once
     std::string round;
     for (const auto& c : o.concurrent) round += (round.empty() ? "" : " | ") + c;
     all.assign(o.repeats, {round, {}});
-    programs.assign(o.repeats, concurrent_program(o.graph, o.concurrent));
+    programs.assign(o.repeats, concurrent_program(o.graph, o.concurrent, &stop));
   }
   const auto explore = o.search.make();
+  stop.enter("in the search");
   // An uninterpreted stateful op taking a variable leaves the verdict incomplete (I-STATEFUL-VAR): no fix is verified.
   const bool assumable =
       std::all_of(programs.begin(), programs.end(), [](const auto& p) { return report::unassumable(*p).empty(); });
@@ -78,12 +80,28 @@ int check_runs(const CheckOptions& o) {
   return result.deterministic() && !result.violated ? kSuccess : kPropertyViolated;
 }
 
+// The report is written whatever stopped the search, with at least this
+// long before the deadline.
+constexpr std::chrono::milliseconds kReportGrace{250};
+
+// The facts found so far when a stop interrupts the report: the stop, the
+// number of outcomes and races, the verdict, the counters.
+void print_stopped_report(const explorer::Result& r, const Stopped& e) {
+  std::cout << report::stopped_line(e.what(), " " + e.phase()) << report::count_line("outcomes", r.outcomes.size(), r.complete)
+            << report::count_line("races", r.races.size(), r.complete)
+            << report::verdict_line(report::verdict(r.complete, r.violated(), explorer::one_per_path(r.outcomes)))
+            << report::counters_text(r.counters, r.seconds);
+}
+
 int run_check(const CheckOptions& o) {
   if (!o.runs.empty() && !o.concurrent.empty())
     throw InputError("", "--concurrent", "", "concurrent runs repeat in rounds (--runs K), not beside --run");
   if (!o.runs.empty() || o.repeats > 1) return check_runs(o);
-  const auto sem = o.concurrent.empty() ? o.graph.load() : Semantics(concurrent_program(o.graph, o.concurrent), o.graph.options());
+  auto& stop = o.search.start();
+  const auto sem = o.concurrent.empty() ? o.graph.load(&stop)
+                                        : Semantics(concurrent_program(o.graph, o.concurrent, &stop), o.graph.options());
   const auto opts = o.search.make();
+  stop.enter("in the search");
   std::vector<explorer::distributed::RankReport> ranks;
   const auto result = o.search.explore(sem, opts, &ranks);
   end_progress(opts, result);
@@ -91,23 +109,36 @@ int run_check(const CheckOptions& o) {
   if (!o.search.reports()) return o.search.exit_code(kSuccess);
   // An uninterpreted stateful op taking a variable leaves the verdict incomplete (I-STATEFUL-VAR): no fix is verified.
   const bool assumable = report::unassumable(sem.program()).empty();
-  report::CheckFixes fixes{!o.no_fix && assumable, {}, false};
-  if (fixes.searched) {
+  report::CheckFixes fixes{!o.no_fix && assumable, {}, {}};
+  if (fixes.searched && result.complete && (!result.deterministic() || result.violated())) {
+    stop.enter("in the search for fixes");
     explorer::FixOptions fix{opts, o.fix_budget, {}};
     if (const auto order = may_order(o)) fix.may_order = [order, &sem](NodeId a, NodeId b) { return order(sem.program(), a, b); };
     fixes.found = explorer::suggest_fixes(sem, result, fix);
-    // The explorations verifying fixes stop on an interrupt too; the outcomes are complete, the fixes not.
-    fixes.stopped = result.complete && opts.limits.stop && opts.limits.stop->load();
+    // The explorations verifying fixes stop on the token too; the outcomes are complete, the fixes not.
+    if (stop.stopped()) fixes.stopped_by = stop.reason_text();
   }
-  const report::CheckReport report{sem, result, fixes, ranks};
+  const report::CheckReport report{sem, result, fixes, ranks, o.search.memory_bound(), &stop};
   const report::CheckTextForm form{o.witnesses == "full" ? report::WitnessForm::full : report::WitnessForm::brief,
                                    o.races == "full"};
-  std::cout << (o.json ? report::check_json(report).dump(2) + "\n" : report::check_text(report, form));
-  if (!o.fixed_graph.empty() && !fixes.found.empty())
-    write_text(format::program_to_json(fixes.found.front().fixed).dump(2) + "\n", o.fixed_graph);
-  if (!o.witness_dir.empty()) write_witnesses(sem, result, o.witness_dir);
-  if (!o.html.empty()) write_text(report::check_page(report), o.html);
-  if (!result.complete || fixes.stopped || !assumable) return o.search.exit_code(kIncomplete);
+  stop.begin_report(kReportGrace);
+  stop.enter("while writing the report");
+  bool printed = false;
+  try {
+    std::cout << (o.json ? report::check_json(report).dump(2) + "\n" : report::check_text(report, form));
+    printed = true;
+    if (!o.fixed_graph.empty() && !fixes.found.empty())
+      write_text(format::program_to_json(fixes.found.front().fixed).dump(2) + "\n", o.fixed_graph);
+    stop.enter("while writing witnesses");
+    if (!o.witness_dir.empty()) write_witnesses(sem, result, o.witness_dir, &stop);
+    stop.enter("while writing the report");
+    if (!o.html.empty()) write_text(report::check_page(report), o.html);
+  } catch (const Stopped& e) {
+    if (printed) std::cout << report::stopped_line(e.what(), " " + e.phase());
+    else print_stopped_report(result, e);
+    return o.search.exit_code(kIncomplete);
+  }
+  if (!result.complete || !fixes.stopped_by.empty() || !assumable) return o.search.exit_code(kIncomplete);
   return o.search.exit_code(result.deterministic() && !result.violated() ? kSuccess : kPropertyViolated);
 }
 

@@ -26,7 +26,9 @@ struct ConformCmd {
 };
 
 int run_conform(const ConformCmd& o) {
-  const auto sem = o.graph.load();
+  const auto& stop = o.search.start();
+  const auto sem = o.graph.load(&stop);
+  stop.enter("in the search");
   conform::Options opts;
   opts.runs = o.runs;
   opts.exec = o.exec.make(sem.options().terms);

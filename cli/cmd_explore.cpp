@@ -26,7 +26,9 @@ struct ExploreCmd {
 };
 
 int run_explore(const ExploreCmd& o) {
-  const auto sem = o.graph.load();
+  const auto& stop = o.search.start();
+  const auto sem = o.graph.load(&stop);
+  stop.enter("in the search");
   const auto& p = sem.program();
   if (o.search.distributed && !o.dot.empty()) throw InputError("", "--dot", "", "--distributed draws no state graph");
   std::vector<explorer::Result> results;
@@ -39,7 +41,7 @@ int run_explore(const ExploreCmd& o) {
     if (draw) opts.observer = dot.observer();
     results.push_back(o.search.explore(sem, opts, &ranks[results.size()]));
     end_progress(opts, results.back());
-    if (results.back().stopped_by == "interrupt") break;  // the reductions not run yet are left out
+    if (stop.stopped()) break;  // the reductions not run yet are left out
     if (draw) dot.write(o.dot, results.back().counters.states_stored);
   }
   if (!o.search.reports()) return o.search.exit_code(kSuccess);

@@ -21,7 +21,9 @@ struct RefinesCmd {
 };
 
 int run_refines(const RefinesCmd& o) {
-  const auto spec_sem = o.graph.load(), impl_sem = o.graph.load(o.implementation);
+  const auto& stop = o.search.start();
+  const auto spec_sem = o.graph.load(&stop), impl_sem = o.graph.load(o.implementation, &stop);
+  stop.enter("in the search");
   const auto options = o.search.make();
   const auto r = explorer::refines(spec_sem, impl_sem, options);
   end_progress(options, r.implementation);

@@ -1,7 +1,10 @@
 #include "cli/graph_options.hpp"
 
+#include "cli/exit_codes.hpp"
 #include "formats/load.hpp"
+#include "report/forms.hpp"
 
+#include <cstdlib>
 #include <iostream>
 
 namespace tfsem::cli {
@@ -33,10 +36,33 @@ void GraphOptions::add_to(CLI::App& app) {
                  "--fetch names others (default: serving_default, if there is one)");
 }
 
-std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bool notes) const {
+namespace {
+
+// A stop while a graph loads: nothing is found yet, so the stop is reported
+// and the process ends at once, INCOMPLETE (exit 3).
+[[noreturn]] void end_at_once(const Stopped& e) {
+  std::cerr << std::flush;
+  std::cout << report::stopped_line(e.what(), " " + e.phase()) << std::flush;
+  std::_Exit(kIncomplete);
+}
+
+}  // namespace
+
+std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bool notes, const StopToken* stop) const {
   std::function<void(const std::string&)> print;
   if (notes) print = [](const std::string& note) { std::cerr << "tfsem: import: " << note << "\n"; };
-  graphdef::ImportOptions import{.fetches = fetches, .initialized = initialized, .tf1_refs = tf1_refs};
+  graphdef::ImportOptions import{.fetches = fetches, .initialized = initialized, .tf1_refs = tf1_refs, .stop = stop};
+  struct EndAtOnce {  // while the graph loads
+    const StopToken* stop;
+    explicit EndAtOnce(const StopToken* s) : stop(s) {
+      if (stop) stop->end_on_stop(&end_at_once);
+    }
+    ~EndAtOnce() {
+      if (stop) stop->end_on_stop(nullptr);
+    }
+    EndAtOnce(const EndAtOnce&) = delete;
+    EndAtOnce& operator=(const EndAtOnce&) = delete;
+  } const ending(stop);
   return format::load_program(path, {import, feeds, prune, {tag, signature}}, print);
 }
 
@@ -46,6 +72,8 @@ Options GraphOptions::options() const {
   return opts;
 }
 
-Semantics GraphOptions::load(const std::string& path) const { return Semantics(program(path), options()); }
+Semantics GraphOptions::load(const std::string& path, const StopToken* stop) const {
+  return Semantics(program(path, true, stop), options());
+}
 
 }  // namespace tfsem::cli

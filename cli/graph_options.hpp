@@ -5,6 +5,7 @@
 #include "semantics/diagnostic.hpp"
 #include "semantics/program.hpp"
 #include "semantics/semantics.hpp"
+#include "support/stop_token.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -25,14 +26,18 @@ struct GraphOptions {
 
   void add_to(CLI::App& app);
   // Loads (importing a GraphDef, with its notes on stderr unless not `notes`),
-  // feeds, validates and (optionally) prunes (format::load_program); throws InputError.
-  [[nodiscard]] std::shared_ptr<const Program> program(bool notes = true) const { return program(file, notes); }
-  [[nodiscard]] Semantics load() const { return load(file); }
+  // feeds, validates and (optionally) prunes (format::load_program); throws
+  // InputError, and Stopped when `stop` (may be null) stops the work.
+  [[nodiscard]] std::shared_ptr<const Program> program(bool notes = true, const StopToken* stop = nullptr) const {
+    return program(file, notes, stop);
+  }
+  [[nodiscard]] Semantics load(const StopToken* stop = nullptr) const { return load(file, stop); }
   // The semantics' options these give (--normalize).
   [[nodiscard]] Options options() const;
   // The same, for another file with these options (refines reads two).
-  [[nodiscard]] std::shared_ptr<const Program> program(const std::string& path, bool notes = true) const;
-  [[nodiscard]] Semantics load(const std::string& path) const;
+  [[nodiscard]] std::shared_ptr<const Program> program(const std::string& path, bool notes = true,
+                                                       const StopToken* stop = nullptr) const;
+  [[nodiscard]] Semantics load(const std::string& path, const StopToken* stop = nullptr) const;
 };
 
 }  // namespace tfsem::cli

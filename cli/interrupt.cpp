@@ -40,4 +40,11 @@ const std::atomic<bool>& stop_on_interrupt() {
   return stop_requested;
 }
 
+StopToken& command_stop() {
+  static StopToken token;
+  static const bool watching = (token.watch(&stop_on_interrupt()), true);
+  (void)watching;
+  return token;
+}
+
 }  // namespace tfsem::cli

@@ -2,10 +2,20 @@
 #include "build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/interrupt.hpp"
+#include "report/forms.hpp"
 #include "semantics/diagnostic.hpp"
 
 #include <iostream>
+#include <new>
 #include <vector>
+
+namespace {
+
+// " during import", or nothing outside the phases.
+std::string in_phase(std::string_view phase) { return phase.empty() ? "" : " " + std::string(phase); }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace tfsem::cli;
@@ -22,6 +32,14 @@ int main(int argc, char** argv) {
     for (const auto& c : commands)
       if (c.app->parsed()) return c.run();
     return kBadInput;
+  } catch (const tfsem::Stopped& e) {  // a phase with nothing to report so far
+    std::cout << tfsem::report::stopped_line(e.what(), in_phase(e.phase()));
+    return kIncomplete;
+  } catch (const std::bad_alloc&) {  // outside the search, which reports what it found
+    const auto& stop = command_stop();
+    stop.out_of_memory();
+    std::cout << tfsem::report::stopped_line("out of memory", in_phase(stop.phase()));
+    return kIncomplete;
   } catch (const tfsem::InputError& e) {
     for (const auto& d : e.diagnostics()) std::cerr << "tfsem: error: " << d.to_string() << "\n";
     return kBadInput;

@@ -42,8 +42,8 @@ std::string search_progress_text(const explorer::Progress& p, const explorer::Li
       bound = "--max-memory";
     }
   }
-  if (limits.timeout && limits.timeout->count() - p.seconds < left) {
-    left = limits.timeout->count() - p.seconds;
+  if (const auto timeout = limits.stop ? limits.stop->seconds_left() : std::nullopt; timeout && *timeout < left) {
+    left = std::max(0.0, *timeout);
     bound = "--timeout";
   }
   return text + ", at most ~" + duration_text(left) + " left (" + bound + ")";

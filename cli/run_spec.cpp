@@ -33,12 +33,13 @@ report::RunLabel parse_run(const std::string& text) {
   return run;
 }
 
-std::vector<std::shared_ptr<const Program>> session_programs(const GraphOptions& graph, const std::vector<report::RunLabel>& runs) {
+std::vector<std::shared_ptr<const Program>> session_programs(const GraphOptions& graph, const std::vector<report::RunLabel>& runs,
+                                                             const StopToken* stop) {
   std::vector<std::shared_ptr<const Program>> programs;
   for (const auto& r : runs) {
     auto g = graph;
     g.fetches = r.fetches;
-    programs.push_back(g.program(programs.empty()));  // the import's notes once
+    programs.push_back(g.program(programs.empty(), stop));  // the import's notes once
     const auto& vars = programs.back()->variables();
     const auto& first = programs.front()->variables();
     for (std::size_t x = 0; x < vars.size(); ++x)
@@ -48,7 +49,8 @@ std::vector<std::shared_ptr<const Program>> session_programs(const GraphOptions&
   return programs;
 }
 
-std::shared_ptr<const Program> concurrent_program(const GraphOptions& graph, const std::vector<std::string>& runs) {
+std::shared_ptr<const Program> concurrent_program(const GraphOptions& graph, const std::vector<std::string>& runs,
+                                                  const StopToken* stop) {
   std::vector<std::string> labels;
   std::vector<report::RunLabel> parsed;
   for (const auto& text : runs) {
@@ -59,7 +61,7 @@ std::shared_ptr<const Program> concurrent_program(const GraphOptions& graph, con
     labels.push_back(text.substr(0, colon));
     parsed.push_back(parse_run(first == std::string::npos ? "" : text.substr(first)));
   }
-  const auto programs = session_programs(graph, parsed);
+  const auto programs = session_programs(graph, parsed, stop);
   std::vector<ConcurrentRun> concurrent;
   for (std::size_t k = 0; k < programs.size(); ++k) concurrent.push_back({labels[k], programs[k]});
   return Program::build(concurrent_runs(concurrent));

@@ -8,6 +8,13 @@
 
 namespace tfsem::cli {
 
+namespace {
+
+// The address space kept for the report when an allocation fails.
+constexpr std::size_t kReserve = std::size_t{32} << 20;
+
+}  // namespace
+
 void add_bounds(CLI::App& app, Bounds& bounds, const std::string& stop) {
   app.add_option("--max-iterations", bounds.max_iterations,
                  stop + " naming the loop, when a behaviour would start this iteration of a loop")
@@ -25,9 +32,11 @@ void SearchOptions::add_to(CLI::App& app, bool with_por, const std::string& thre
         ->check(CLI::IsMember({"none", "stubborn", "rf"}))
         ->capture_default_str();
   app.add_option("--max-states", max_states, "stop, INCOMPLETE, once more than this many states are stored")->capture_default_str();
-  app.add_option("--max-memory", max_memory_mib, "stop, INCOMPLETE, before the process's resident memory would exceed this many MiB")
-      ->capture_default_str();
-  app.add_option("--timeout", timeout_s, "stop, INCOMPLETE, after this many seconds (0: none)");
+  app.add_option("--max-memory", max_memory_mib,
+                 "stop, INCOMPLETE, before the process's resident memory would exceed this many MiB (default: the "
+                 "smallest of the physical memory, RLIMIT_AS, RLIMIT_DATA and the cgroup's limit, less an eighth)");
+  app.add_option("--timeout", timeout_s,
+                 "stop, INCOMPLETE, this many seconds after the command starts, in whatever phase (0: none)");
   add_bounds(app, bounds, "stop, INCOMPLETE,");
   app.add_option(threads_flag, threads, "threads expanding states (the results do not depend on it)")
       ->check(CLI::Range(1U, 256U))
@@ -39,15 +48,29 @@ void SearchOptions::add_distributed(CLI::App& app) {
                "under mpirun: the states partitioned over the ranks, rank 0 reporting (docs/distributed.md)");
 }
 
+MemoryBound SearchOptions::memory_bound() const {
+  if (max_memory_mib > 0) return {max_memory_mib << 20, "--max-memory"};
+  return default_max_memory();
+}
+
+StopToken& SearchOptions::start() const {
+  auto& token = command_stop();
+  if (timeout_s > 0)
+    token.set_deadline(StopToken::Clock::now() +
+                       std::chrono::duration_cast<StopToken::Clock::duration>(std::chrono::duration<double>(timeout_s)));
+  token.set_max_memory(memory_bound().bytes);
+  token.reserve(kReserve);
+  return token;
+}
+
 explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
   explorer::ExploreOptions o;
   o.por = p;
   o.threads = threads;
   o.limits.max_states = max_states;
-  o.limits.max_memory_bytes = max_memory_mib << 20;
+  o.limits.max_memory_bytes = memory_bound().bytes;
   o.limits.bounds = bounds;
-  if (timeout_s > 0) o.limits.timeout = std::chrono::duration<double>(timeout_s);
-  o.limits.stop = &stop_on_interrupt();
+  o.limits.stop = &command_stop();
   if (progress_shown())
     o.progress = [limits = o.limits](const explorer::Progress& pr) {
       if (pr.seconds >= 1) draw_progress(search_progress_text(pr, limits));

@@ -4,6 +4,7 @@
 
 #include "explorer/distributed.hpp"
 #include "explorer/explore.hpp"
+#include "support/resident_memory.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -16,18 +17,25 @@ namespace tfsem::cli {
 struct SearchOptions {
   std::string por = "rf";
   std::uint64_t max_states = 50'000'000;
-  std::uint64_t max_memory_mib = 16384;
+  std::uint64_t max_memory_mib = 0;  // 0: the machine's bound, less a margin (default_max_memory)
   double timeout_s = 0;
   Bounds bounds{};
   unsigned threads = 1;
   bool distributed = false;
 
+  // Arms the command's stop token (command_stop) with these limits, the
+  // timeout counted from now: called as the command starts, so that every
+  // phase, the import first, keeps to them.
+  StopToken& start() const;
+  // The limit on the resident memory, and what sets it.
+  [[nodiscard]] MemoryBound memory_bound() const;
+
   // threads_flag: another name where --threads means something else (conform).
   void add_to(CLI::App& app, bool with_por = true, const std::string& threads_flag = "--threads");
   // --distributed (check and explore).
   void add_distributed(CLI::App& app);
-  // The explorer's options for `por`; progress goes to stderr when it is a
-  // terminal; SIGINT and SIGTERM stop the search (cli/interrupt.hpp).
+  // The explorer's options for `por`, stopped by the command's stop token;
+  // progress goes to stderr when it is a terminal.
   [[nodiscard]] explorer::ExploreOptions make(explorer::Por por) const;
   [[nodiscard]] explorer::ExploreOptions make() const { return make(*explorer::parse_por(por)); }
 

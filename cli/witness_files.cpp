@@ -20,13 +20,17 @@ std::string file_part(std::string_view node) {
 
 }  // namespace
 
-void write_witnesses(const Semantics& sem, const explorer::Result& r, const std::string& dir) {
+void write_witnesses(const Semantics& sem, const explorer::Result& r, const std::string& dir, const StopToken* stop) {
   const auto& p = sem.program();
+  const StopPoll poll(stop);
   std::filesystem::create_directories(dir);
-  for (std::size_t k = 0; k < r.outcomes.size(); ++k)
+  for (std::size_t k = 0; k < r.outcomes.size(); ++k) {
+    poll.check();
     write_schedule_file(sem, dir + "/outcome-" + std::to_string(k + 1) + ".schedule", {r.outcomes[k].witness},
                         "witness of outcome " + explorer::outcome_text(sem, r.outcomes[k]));
+  }
   for (std::size_t k = 0; k < r.races.size(); ++k) {
+    poll.check();
     const auto& race = r.races[k];
     const auto base = dir + "/race-" + std::to_string(k + 1);
     write_schedule_file(sem, base + "-" + file_part(p.node(race.first.node).name) + "-first.schedule", {race.first_then_second},

@@ -12,8 +12,9 @@
 namespace tfsem::cli {
 
 // outcome-K.schedule for each outcome, and race-K-NODE-first.schedule for each
-// order of each race (a '/' in NODE written '_').
-void write_witnesses(const Semantics& sem, const explorer::Result& r, const std::string& dir);
+// order of each race (a '/' in NODE written '_'); `stop` (may be null) is
+// polled before each file, and a stop throws Stopped.
+void write_witnesses(const Semantics& sem, const explorer::Result& r, const std::string& dir, const StopToken* stop = nullptr);
 // A session's: outcome-K.schedule, each run's graph hash before its steps, for
 // trace with the same --run options.
 void write_witnesses(const std::vector<std::shared_ptr<const Program>>& programs, const explorer::RunsResult& r,

@@ -160,8 +160,8 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
   r.executor_hash = executor.graph().program->hash_hex();
   const auto* stop = o.explore.limits.stop;
   for (std::size_t k = 1; k <= o.runs; ++k) {
-    if (stop && stop->load()) {
-      r.stopped_by = "interrupt";
+    if (stop && stop->stopped()) {
+      r.stopped_by = stop->reason_text();
       break;
     }
     executor.reset();  // each run starts from the initial VarValue

@@ -150,11 +150,11 @@ class Search {
     report_.idle_seconds += std::chrono::duration<double>(Clock::now() - t).count();
   }
 
-  // After each state expanded and each rank's successors merged: an
-  // interrupt, --timeout, --max-memory (--max-states is looked at as states
-  // are stored, and over every rank after each round).
+  // After each state expanded and each rank's successors merged: the stop
+  // token (an interrupt, --timeout), --max-memory (--max-states is looked at
+  // as states are stored, and over every rank after each round).
   void check_limits() {
-    if (!stopping_.interrupted() && !stopping_.past_timeout()) stopping_.past_memory(memory());
+    if (!stopping_.stopped_by_token()) stopping_.past_memory(memory());
   }
 
   // ---- Expanding: this rank's states of the level, at most kRound a round. ----

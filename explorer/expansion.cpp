@@ -25,7 +25,7 @@ std::size_t RaceFlags::bytes() const {
 }
 
 Expander::Expander(const Semantics& sem, Codec& codec, Por por, const Limits& limits)
-    : firings(sem, codec, limits.bounds), reduction(firings, por, Cutoff(limits.stop, limits.timeout)), sem_(sem) {}
+    : firings(sem, codec, limits.bounds), reduction(firings, por, Cutoff(limits.stop)), sem_(sem) {}
 
 FrameId Expander::initial(Row& row, Schedule& steps) {
   firings.codec().pack(sem_.initial(), row);

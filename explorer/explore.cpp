@@ -15,6 +15,7 @@
 #include <cassert>
 #include <exception>
 #include <memory>
+#include <new>
 #include <numeric>
 #include <stdexcept>
 #include <tuple>
@@ -184,16 +185,10 @@ class Search {
   Result run() {
     stopping_.start();
     result_.por = opts_.por;
-    if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
-      stopping_.at_bound(exceeds);
-    } else {
-      const auto level = initial_steps_.size();
-      queue(level, visited_.add(initial_row_, StateTable::hash(initial_row_), kNoParent, level, {}, 1).first);
-    }
-    for (std::size_t depth = 0; depth < levels_.size() && !stopping_.stopped(); ++depth) {
-      const auto bucket = std::exchange(levels_[depth], {});
-      search_bucket(bucket, depth);
-      visited_.drop_level(depth);
+    try {
+      search();
+    } catch (const std::bad_alloc&) {
+      stopping_.out_of_memory();  // what the chunks reported before stays found
     }
     stopping_.into(result_);
     workers_[0]->reduction.uncut();  // path_to replays settles
@@ -249,6 +244,20 @@ class Search {
   Result result_;
   MemoryGauge gauge_;
 
+  void search() {
+    if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
+      stopping_.at_bound(exceeds);
+    } else {
+      const auto level = initial_steps_.size();
+      queue(level, visited_.add(initial_row_, StateTable::hash(initial_row_), kNoParent, level, {}, 1).first);
+    }
+    for (std::size_t depth = 0; depth < levels_.size() && !stopping_.stopped(); ++depth) {
+      const auto bucket = std::exchange(levels_[depth], {});
+      search_bucket(bucket, depth);
+      visited_.drop_level(depth);
+    }
+  }
+
   // The search's own count of its largest structures (between phases).
   std::uint64_t counted() const {
     std::uint64_t firings = 0;
@@ -260,11 +269,9 @@ class Search {
   // The memory --max-memory limits: the process's, as the gauge reads it.
   std::uint64_t memory() { return gauge_.bytes(counted()); }
 
-  // After each chunk: an interrupt, --max-states, --timeout (--max-memory is
-  // looked at before the chunk is merged: room_for).
-  bool within_limits() {
-    return !stopping_.interrupted() && !stopping_.past_states(visited_.size()) && !stopping_.past_timeout();
-  }
+  // After each chunk: the stop token, --max-states (--max-memory is looked
+  // at before the chunk is merged: room_for).
+  bool within_limits() { return !stopping_.stopped_by_token() && !stopping_.past_states(visited_.size()); }
 
   // The states of the next chunk: fewer as --max-states comes near, so that
   // the search stops within two blocks of states past it (it looks after each chunk).
@@ -305,6 +312,7 @@ class Search {
     Chunk* next = &chunks_[1];
     take(*now);
     step(nullptr, {}, now, depth);
+    if (!within_limits()) return;
     while (!now->states.empty()) {
       const auto cut = cut_of(*now);
       if (!room_for(*now, cut, depth)) return;
@@ -329,11 +337,14 @@ class Search {
       const auto b = task - shards;
       auto& batch = expanding->batches[b];
       batch.clear();
-      for (auto k = b * Chunk::kBlock; k < expanding->block_end(b); ++k)
+      // A stop leaves the rest unexpanded: the chunk is not merged (within_limits).
+      for (auto k = b * Chunk::kBlock; k < expanding->block_end(b) && !token_stopped(); ++k)
         expand(w, *expanding, k, batch);
       batch.group(visited_.shards(), [&](std::uint64_t h) { return visited_.shard_of(h); });
     });
   }
+
+  [[nodiscard]] bool token_stopped() const { return opts_.limits.stop != nullptr && opts_.limits.stop->stopped(); }
 
   // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
 

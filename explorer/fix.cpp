@@ -19,7 +19,7 @@ class FixSearch {
   // and running `loops` one iteration at a time makes it deterministic
   // without violations.
   std::optional<Fix> verify(const Edges& edges, const Loops& loops) {
-    if (spent_ >= o_.max_explorations) return std::nullopt;
+    if (spent_ >= o_.max_explorations || stopped()) return std::nullopt;
     if (o_.may_order && !std::all_of(edges.begin(), edges.end(), [&](const auto& e) { return o_.may_order(e.first, e.second); }))
       return std::nullopt;
     ++spent_;
@@ -47,7 +47,9 @@ class FixSearch {
     return Fix{edges, loops, std::move(spec), r.outcomes};
   }
 
-  [[nodiscard]] bool budget_left() const { return spent_ < o_.max_explorations; }
+  [[nodiscard]] bool budget_left() const { return spent_ < o_.max_explorations && !stopped(); }
+  // The stop token (an interrupt, the timeout, the memory) ends the search for fixes.
+  [[nodiscard]] bool stopped() const { return o_.explore.limits.stop != nullptr && o_.explore.limits.stop->stopped(); }
 
  private:
   const Semantics& sem_;

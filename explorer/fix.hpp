@@ -33,9 +33,10 @@ struct FixOptions {
 // iterations race, when they fit in half the budget), then, if none suffices,
 // every harmful race ordered as one outcome's witness orders it (and every
 // racing loop made sequential), with the parts that turn out unnecessary
-// dropped. Empty when nothing within the budget makes the graph deterministic
-// without violations (for instance, when the nondeterminism comes from a
-// relation f, not from a race).
+// dropped. The explorations share the options' stop token: once it stops,
+// no candidate is verified any more. Empty when nothing within the budget
+// makes the graph deterministic without violations (for instance, when the
+// nondeterminism comes from a relation f, not from a race).
 std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixOptions& options = {});
 
 // "a -> b, c -> d" and "parallel_iterations 1 for loop 'while'".

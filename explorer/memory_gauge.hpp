@@ -7,13 +7,11 @@
 // grew by since the last one. Without /proc, the count alone.
 #pragma once
 
+#include "support/resident_memory.hpp"
+
 #include <cstdint>
-#include <optional>
 
 namespace tfsem::explorer {
-
-// The process's resident set in bytes, if the system says.
-std::optional<std::uint64_t> resident_set_bytes();
 
 class MemoryGauge {
  public:

@@ -4,12 +4,10 @@
 
 #include "explorer/reduction.hpp"
 #include "semantics/semantics.hpp"
+#include "support/stop_token.hpp"
 
-#include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <functional>
-#include <optional>
 
 namespace tfsem::explorer {
 
@@ -17,15 +15,15 @@ struct Limits {
   std::uint64_t max_states = 50'000'000;
   // The process's peak resident memory (explorer/memory_gauge.hpp).
   std::uint64_t max_memory_bytes = std::uint64_t{16} << 30;
-  std::optional<std::chrono::duration<double>> timeout;
   // A behaviour that would start iteration max_iterations of a loop (in any
   // of its frame instances), or make a call max_depth + 1 deep, stops the
   // search, naming the loop or the function.
   Bounds bounds{};
-  // Set from outside (another thread, a signal handler): the search stops
-  // after the chunk of states it is expanding, "stopped by interrupt", with
-  // what it has found.
-  const std::atomic<bool>* stop = nullptr;
+  // The command's stop token (support/stop_token.hpp): an interrupt, the
+  // deadline, the resident memory past the token's limit. Polled after each
+  // chunk of states, before each state is expanded and within long settles:
+  // the search stops, "stopped by" the token's reason, with what it has found.
+  const StopToken* stop = nullptr;
 };
 
 struct Progress {

@@ -15,9 +15,8 @@
 #include "semantics/dependence.hpp"
 #include "support/hash.hpp"
 #include "semantics/session.hpp"
+#include "support/stop_token.hpp"
 
-#include <atomic>
-#include <chrono>
 #include <optional>
 #include <span>
 #include <string>
@@ -79,27 +78,23 @@ class Landings {
 
 using SleepSet = std::vector<Transition>;  // sorted
 
-// When a long run of firings without a choice (settling) must give up: an
-// interrupt or the timeout, looked at every few thousand firings, so that a
-// search deep in a deterministic run still stops within a fraction of a second.
+// When a long run of firings without a choice (settling) must give up: the
+// stop token (an interrupt, the timeout, the memory), polled every few
+// thousand firings, so that a search deep in a deterministic run still stops
+// within a fraction of a second.
 class Cutoff {
  public:
   Cutoff() = default;
-  // The search's stop flag (may be null) and timeout, from now.
-  Cutoff(const std::atomic<bool>* stop, std::optional<std::chrono::duration<double>> timeout)
-      : stop_(stop),
-        deadline_(timeout ? std::optional(Clock::now() + std::chrono::duration_cast<Clock::duration>(*timeout)) : std::nullopt) {}
+  explicit Cutoff(const StopToken* stop) : stop_(stop) {}
   // Whether to give up, after one more firing.
   bool reached() {
     if (++count_ % kEvery != 0) return false;
-    return (stop_ != nullptr && stop_->load(std::memory_order_relaxed)) || (deadline_ && Clock::now() >= *deadline_);
+    return stop_ != nullptr && stop_->stopped();
   }
 
  private:
-  using Clock = std::chrono::steady_clock;
   static constexpr std::uint64_t kEvery = 4096;
-  const std::atomic<bool>* stop_ = nullptr;
-  std::optional<Clock::time_point> deadline_;
+  const StopToken* stop_ = nullptr;
   std::uint64_t count_ = 0;
 };
 
@@ -116,9 +111,9 @@ class Reduction {
   // (every node, for the initial state) and the consumers of what settling
   // fires, fired in passes; with loops or calls, depth first. Returns the
   // loop or function frame whose bound (--max-iterations, --max-depth) a
-  // firing would pass. Seeds is used up (left empty or holding scratch). An
-  // interrupt or the timeout (the cutoff) leaves the row settled in part: a
-  // state all the same, from which the rest is still enabled.
+  // firing would pass. Seeds is used up (left empty or holding scratch). A
+  // stop (the cutoff) leaves the row settled in part: a state all the same,
+  // from which the rest is still enabled.
   FrameId settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds);
   // Settles in full from now on, whatever the cutoff: a witness is rebuilt
   // after the search by replaying its settles, which the deadline, passed

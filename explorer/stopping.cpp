@@ -24,24 +24,23 @@ void Stopping::at_bound(FrameId frame) {
                         (unknown.empty() ? "" : ", whose condition depends on unknown " + unknown_inputs_text(unknown)));
 }
 
-bool Stopping::interrupted() {
-  const auto* flag = options_.limits.stop;
-  if (flag == nullptr || !flag->load(std::memory_order_relaxed)) return false;
-  stop(Stop::interrupt, "interrupt");
+bool Stopping::stopped_by_token() {
+  const auto* token = options_.limits.stop;
+  if (token == nullptr || !token->stopped()) return false;
+  static constexpr Stop kWhy[] = {Stop::none, Stop::interrupt, Stop::timeout, Stop::memory, Stop::memory};
+  stop(kWhy[static_cast<std::size_t>(token->reason())], token->reason_text());
   return true;
+}
+
+void Stopping::out_of_memory() {
+  if (const auto* token = options_.limits.stop) token->out_of_memory();
+  stop(Stop::memory, "out of memory");
 }
 
 bool Stopping::past_states(std::uint64_t stored) {
   const auto max = options_.limits.max_states;
   if (stored <= max) return false;
   stop(Stop::states, "max-states " + std::to_string(max));
-  return true;
-}
-
-bool Stopping::past_timeout() {
-  const auto& timeout = options_.limits.timeout;
-  if (!timeout || elapsed() <= timeout->count()) return false;
-  stop(Stop::timeout, "timeout");
   return true;
 }
 

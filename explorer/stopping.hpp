@@ -1,7 +1,7 @@
 // When a search (explore.cpp, distributed.cpp) stops before it is complete,
 // and why: the limits of ExploreOptions and the bounds, each with the text
-// Result::stopped_by gives it, and the clock that the timeout and the
-// progress callback read. Which limits a search looks at, and when, is its
+// Result::stopped_by gives it, and the clock that the progress callback
+// reads. Which limits a search looks at, and when, is its
 // own; the first limit reached stops it, and a later one changes nothing.
 #pragma once
 
@@ -35,12 +35,14 @@ class Stopping {
   // for a loop the unknown inputs its condition depends on.
   void at_bound(FrameId frame);
   // Whether each limit is reached (then the search stops, if it has not yet):
-  // an interrupt, more than max_states states stored, the timeout passed,
-  // more than max_memory_bytes held.
-  bool interrupted();
+  // the stop token's (an interrupt, the timeout, its memory limit), more
+  // than max_states states stored, more than max_memory_bytes held.
+  bool stopped_by_token();
   bool past_states(std::uint64_t stored);
-  bool past_timeout();
   bool past_memory(std::uint64_t bytes);
+  // An allocation failed: the search stops, "out of memory" (and so does the
+  // token's work, whose reserve is freed for the report).
+  void out_of_memory();
 
   // Calls the progress callback, if there is one and 0.25 s have passed
   // since its last call, with `states` and the memory memory() reads.

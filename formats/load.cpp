@@ -43,6 +43,8 @@ void refuse_options(const graphdef::ImportOptions& options, const graphdef::Meta
 
 LoadedGraph load_graph_file(const std::filesystem::path& path, const graphdef::ImportOptions& options,
                             const graphdef::MetaGraphChoice& choice) {
+  const StopPoll poll(options.stop);
+  if (options.stop) options.stop->enter("during import");
   const auto file = graph_file(path);
   const FileText file_text(file);
   const auto contents = file_text.text();
@@ -51,6 +53,7 @@ LoadedGraph load_graph_file(const std::filesystem::path& path, const graphdef::I
   if (!sniffed) {
     refuse_options(options, choice, file.string(), true);
     out.spec = parse_program_text(contents, file.string());
+    poll.check();
     out.fetches = options.fetches;
     return out;
   }
@@ -62,11 +65,11 @@ LoadedGraph load_graph_file(const std::filesystem::path& path, const graphdef::I
   std::vector<std::string> skipped;
   if (sniffed->container == graphdef::Container::graph_def) {
     refuse_options(options, choice, file.string(), false);
-    auto read = graphdef::parse(contents, sniffed->encoding, file.string());
+    auto read = graphdef::parse(contents, sniffed->encoding, file.string(), options.stop);
     graph.Swap(&read.graph);
     skipped = std::move(read.skipped);
   } else {
-    auto read = graphdef::parse_meta_graphs(contents, sniffed->encoding, sniffed->container, file.string());
+    auto read = graphdef::parse_meta_graphs(contents, sniffed->encoding, sniffed->container, file.string(), options.stop);
     auto chosen = graphdef::choose_graph(read.meta_graphs, choice);
     graph.Swap(&chosen.graph);
     skipped = std::move(read.skipped);
@@ -108,8 +111,11 @@ std::shared_ptr<const Program> load_program(const std::filesystem::path& file, c
       if (!edge.empty()) apply_feed(loaded.spec, edge + "=" + feeds[k].second);
       else parse_tensor(parse_json_text(feeds[k].second, "--feed " + feeds[k].first), "--feed " + feeds[k].first);  // unused, but a value
     }
-    auto program = Program::build(std::move(loaded.spec));
+    const auto* stop = options.import.stop;
+    if (stop) stop->enter("during validation");
+    auto program = Program::build(std::move(loaded.spec), stop);
     if (options.prune || (!loaded.fetches.empty() && !loaded.pruned)) program = tfsem::prune(*program, loaded.fetches);
+    StopPoll(stop).check();
     return program;
   } catch (const InputError& e) {
     throw in_file(e, file.string());

@@ -43,7 +43,9 @@ struct LoadOptions {
 };
 
 // The program in `file`, fed, validated and pruned: each import note goes to
-// `on_note` as soon as the file is read. Throws InputError, each problem naming
+// `on_note` as soon as the file is read. The import options' stop token (may
+// be null) is polled throughout, and told the phase ("during import", "during
+// validation"); a stop throws Stopped. Throws InputError, each problem naming
 // the file, when the file cannot be loaded, a feed names no input edge (of an
 // imported graph: no placeholder), a fetch names no edge, or the program
 // breaks a rule. An imported graph's placeholder that is not fed holds the

@@ -49,12 +49,14 @@ std::string check_text(const CheckReport& report, const CheckTextForm& form) {
   std::ostringstream out;
   out << "graph: " << p.name() << "\nhash: " << p.hash_hex() << "\npor: " << explorer::por_name(r.por) << "\n";
   if (!r.complete) out << stopped_line(r.stopped_by);
-  if (fixes.stopped) out << stopped_line("interrupt", " in the search for fixes");
+  if (!fixes.stopped_by.empty()) out << stopped_line(fixes.stopped_by, " in the search for fixes");
   out << unassumable_lines(unassumable(p));  // I-STATEFUL-VAR
   out << count_line("outcomes", r.outcomes.size(), r.complete);
   const auto deciding = deciding_nodes(r);
   const auto decides = [&deciding](const Step& s) { return s.choice != 0 || deciding.contains(s.node); };
+  const StopPoll poll(report.stop);
   for (const auto& o : r.outcomes) {
+    poll.check();
     SharedTerms terms;
     const auto text = terms([&] { return explorer::outcome_text(sem, o); });
     out << terms.lines() << "outcome: " << text << " | " << paths_key(r) << " " << o.paths << "\n  witness: "
@@ -63,12 +65,14 @@ std::string check_text(const CheckReport& report, const CheckTextForm& form) {
   }
   out << verdict_line(verdict_of(r, p), uninterpreted_stateful(p));  // I-STATEFUL
   for (const auto& g : race_groups(r.races)) {
+    poll.check();
     const auto where = contexts_summary(sem, r.races, g), when = path_summary(r.races, g);
     out << "race: " << p.node(g.first).name << " " << p.node(g.second).name << " | variable " << p.variable(g.var).name
         << " | " << harm_summary(g) << (where.empty() ? "" : " | " + where) << (when.empty() ? "" : " | " + when)
         << (g.races.size() > 1 ? " | " + std::to_string(g.races.size()) + " instances" : "") << "\n";
     if (!form.race_instances) continue;
     for (auto k : g.races) {
+      poll.check();
       const auto& race = r.races[k];
       const auto racing = [&race](const Step& s) { return s.transition() == race.first || s.transition() == race.second; };
       const auto a = transition_to_string(p, sem.contexts(), race.first), b = transition_to_string(p, sem.contexts(), race.second);
@@ -82,9 +86,9 @@ std::string check_text(const CheckReport& report, const CheckTextForm& form) {
     const auto text = terms([&] { return explorer::fix_outcomes_text(sem, f); });
     out << terms.lines() << fix_line(explorer::fix_text(p, f), text);
   }
-  if (fixes.searched && r.complete && (!r.deterministic() || r.violated()) && fixes.found.empty() && !fixes.stopped)
+  if (fixes.searched && r.complete && (!r.deterministic() || r.violated()) && fixes.found.empty() && fixes.stopped_by.empty())
     out << no_fix_line();
-  out << counters_text(r.counters, r.seconds) << ranks_text(report.ranks);
+  out << counters_text(r.counters, r.seconds) << memory_line(r.memory_bytes, report.max_memory) << ranks_text(report.ranks);
   return out.str();
 }
 
@@ -95,7 +99,9 @@ nlohmann::json check_json(const CheckReport& report) {
   const auto& p = sem.program();
   auto name = [&](Transition t) { return transition_to_string(p, sem.contexts(), t); };
   json outcomes = json::array(), races = json::array();
+  const StopPoll poll(report.stop);
   for (const auto& o : r.outcomes) {
+    poll.check();
     json stuck = json::array(), violations = json::array();
     for (const auto& s : o.stuck) stuck.push_back(name(s.transition));
     for (const auto& v : o.violations)
@@ -112,6 +118,7 @@ nlohmann::json check_json(const CheckReport& report) {
     outcomes.push_back(std::move(outcome));
   }
   for (const auto& race : r.races) {
+    poll.check();
     json j{{"nodes", {name(race.first), name(race.second)}},
            {"variable", p.variable(race.var).name}, {"harmful", race.harmful},
            {"first_then_second", schedule_to_string(sem, race.first_then_second)},
@@ -147,9 +154,12 @@ nlohmann::json check_json(const CheckReport& report) {
               {"races", races},
               {"race_groups", groups},
               {"fixes", fix_list},
-              {"fixes_complete", !report.fixes.stopped},
+              {"fixes_complete", report.fixes.stopped_by.empty()},
               {"counters", counters_json(r.counters)},
-              {"seconds", r.seconds}};
+              {"seconds", r.seconds},
+              {"memory_bytes", r.memory_bytes},
+              {"max_memory", max_memory_json(report.max_memory)}};
+  if (!report.fixes.stopped_by.empty()) out["fixes_stopped_by"] = report.fixes.stopped_by;
   if (const auto ops = unassumable(p); !ops.empty()) out["unassumable"] = ops;  // I-STATEFUL-VAR
   else if (r.complete) add_assumptions(out, uninterpreted_stateful(p));  // I-STATEFUL
   if (!report.ranks.empty()) out["ranks"] = ranks_json(report.ranks);

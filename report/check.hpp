@@ -9,6 +9,8 @@
 #include "explorer/explore.hpp"
 #include "explorer/fix.hpp"
 #include "report/witness.hpp"
+#include "support/resident_memory.hpp"
+#include "support/stop_token.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -18,11 +20,11 @@
 namespace tfsem::report {
 
 // The fixes of a check: whether they were searched for, those found, and
-// whether an interrupt stopped the search for them.
+// what stopped the search for them ("timeout"; empty when nothing did).
 struct CheckFixes {
   bool searched = false;
   std::vector<explorer::Fix> found;
-  bool stopped = false;
+  std::string stopped_by;
 };
 
 struct CheckReport {
@@ -30,6 +32,9 @@ struct CheckReport {
   const explorer::Result& result;
   const CheckFixes& fixes;
   const std::vector<explorer::distributed::RankReport>& ranks;  // empty unless distributed
+  MemoryBound max_memory{};  // the limit on the resident memory, and what set it
+  // Polled as each outcome and race is written: a stop throws Stopped. May be null.
+  const StopToken* stop = nullptr;
 };
 
 // How much of the races and witnesses the text shows: by default each race

@@ -7,7 +7,7 @@ std::string check_page(const CheckReport& report) {
   const auto& sem = report.semantics;
   const auto& r = report.result;
   auto json = check_json(report);
-  json.erase("seconds");  // a page of the same check is the same page
+  for (const auto* key : {"seconds", "memory_bytes", "max_memory"}) json.erase(key);  // a page of the same check is the same page
   PageWitnesses witnesses(sem);
   for (std::size_t k = 0; k < r.outcomes.size(); ++k) {
     json["outcomes"][k]["text"] = explorer::outcome_text(sem, r.outcomes[k]);

@@ -64,7 +64,8 @@ void add_assumptions(nlohmann::json& j, const std::vector<std::string>& assumed)
 }
 
 std::string stopped_line(std::string_view by, std::string_view where) {
-  return "INCOMPLETE: stopped by " + std::string(by) + std::string(where) + "\n";
+  const std::string what = by == "out of memory" ? "out of memory" : "stopped by " + std::string(by);
+  return "INCOMPLETE: " + what + std::string(where) + "\n";
 }
 
 std::string count_line(std::string_view key, std::size_t n, bool complete) {
@@ -103,6 +104,13 @@ std::string counters_text(const explorer::Counters& c, double seconds) {
   out << "time: " << t << "s\n";
   return out.str();
 }
+
+std::string memory_line(std::uint64_t peak_bytes, const MemoryBound& max) {
+  return "memory: peak " + std::to_string(peak_bytes >> 20) + " MiB | max-memory " + std::to_string(max.bytes >> 20) +
+         " MiB (" + max.source + ")\n";
+}
+
+nlohmann::json max_memory_json(const MemoryBound& max) { return {{"bytes", max.bytes}, {"from", max.source}}; }
 
 nlohmann::json counters_json(const explorer::Counters& c) {
   return {{"states_stored", c.states_stored},         {"states_matched", c.states_matched},

@@ -6,6 +6,7 @@
 #include "explorer/distributed.hpp"
 #include "explorer/explore.hpp"
 #include "semantics/term_text.hpp"
+#include "support/resident_memory.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -40,7 +41,13 @@ std::string unassumable_lines(const std::vector<std::string>& ops);
 std::string verdict_line(std::string_view word, const std::vector<std::string>& assumed);
 // The same as JSON: {"assuming": ..., "uninterpreted": [...]}, added to j when any is listed.
 void add_assumptions(nlohmann::json& j, const std::vector<std::string>& assumed);
-// "INCOMPLETE: stopped by LIMIT", then `where` (" in the reference search").
+// "memory: peak P MiB | max-memory M MiB (SOURCE)": the peak resident memory,
+// and the limit with what set it (the machine's bound, or --max-memory).
+std::string memory_line(std::uint64_t peak_bytes, const MemoryBound& max);
+// {"bytes": M, "from": SOURCE}.
+nlohmann::json max_memory_json(const MemoryBound& max);
+// "INCOMPLETE: stopped by LIMIT" ("INCOMPLETE: out of memory" when an
+// allocation failed), then `where` (" in the reference search").
 std::string stopped_line(std::string_view by, std::string_view where = "");
 // "KEY: N", and " (at least)" when the search stopped before the end.
 std::string count_line(std::string_view key, std::size_t n, bool complete);

@@ -175,7 +175,7 @@ std::string Program::label(NodeId n) const {
 // Builds a Program from a spec, collecting every violated rule (G-*).
 class ProgramBuilder {
  public:
-  explicit ProgramBuilder(ProgramSpec spec) : p_(new Program()) { p_->spec_ = std::move(spec); }
+  ProgramBuilder(ProgramSpec spec, const StopToken* stop) : p_(new Program()), poll_(stop, 256) { p_->spec_ = std::move(spec); }
 
   std::shared_ptr<const Program> build() {
     // G-EMPTY: a graph without nodes has no behaviour to trace, explore or
@@ -192,8 +192,10 @@ class ProgramBuilder {
     add_nodes();
     add_edges();
     resolve_uninterpreted();
+    poll_.check();
     for (std::size_t i = 0; i < p_->nodes_.size(); ++i)
       if (op_ok_[i]) check_arity(NodeId(i));
+    poll_.check();
     // Frames need well-formed nodes: a node whose op or arity is wrong would
     // only add confusing follow-on errors.
     if (diags_.empty()) build_frames(*p_, diags_);
@@ -203,6 +205,7 @@ class ProgramBuilder {
 
  private:
   std::unique_ptr<Program> p_;
+  StopPoll poll_;
   std::vector<Diagnostic> diags_;
   std::vector<bool> op_ok_;  // per node: its op parsed
   std::map<std::string, const FunctionSpec*, std::less<>> declared_;  // the graph's uninterpreted functions
@@ -379,6 +382,7 @@ class ProgramBuilder {
     };
     Ahead<std::uint32_t, decltype(start)> ahead(nodes.size(), start);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
+      poll_.tick_check();
       const auto hash = ahead.next(i);
       const auto& n = nodes[i];
       if (n.id.empty()) {
@@ -502,6 +506,7 @@ class ProgramBuilder {
     };
     Ahead<Hashes, decltype(start)> ahead(edges.size(), start);
     for (std::size_t i = 0; i < edges.size(); ++i) {
+      poll_.tick_check();
       const auto hash = ahead.next(i);
       const auto& e = edges[i];
       const auto subject = [&] { return edge_subject(e.id); };
@@ -669,8 +674,8 @@ class ProgramBuilder {
   }
 };
 
-std::shared_ptr<const Program> Program::build(ProgramSpec spec) {
-  return ProgramBuilder(make_static(std::move(spec))).build();  // the semantics runs functions statically (C-CALL)
+std::shared_ptr<const Program> Program::build(ProgramSpec spec, const StopToken* stop) {
+  return ProgramBuilder(make_static(std::move(spec)), stop).build();  // the semantics runs functions statically (C-CALL)
 }
 
 }  // namespace tfsem

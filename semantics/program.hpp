@@ -8,6 +8,7 @@
 #pragma once
 
 #include "support/compact_string.hpp"
+#include "support/stop_token.hpp"
 #include "semantics/content.hpp"
 #include "semantics/edge_list.hpp"
 #include "semantics/ids.hpp"
@@ -161,8 +162,9 @@ struct ProgramSpec {
 class Program {
  public:
   // Validates spec against every rule of specs/semantics.md (G-*); throws
-  // InputError listing every problem found.
-  static std::shared_ptr<const Program> build(ProgramSpec spec);
+  // InputError listing every problem found, and Stopped when `stop` (may be
+  // null) stops the work.
+  static std::shared_ptr<const Program> build(ProgramSpec spec, const StopToken* stop = nullptr);
 
   [[nodiscard]] const std::string& name() const { return spec_.name; }
   [[nodiscard]] const ProgramSpec& spec() const { return spec_; }

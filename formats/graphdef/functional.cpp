@@ -41,8 +41,12 @@ class Flattener {
       if (f.find(':') == std::string::npos) waited_.insert(f);  // a target: the op runs
   }
 
-  Flattened run(const std::vector<std::string>& fetches) {
-    for (int i = 0; i < g_.node_size(); ++i) expand(i);  // the nodes added are expanded in turn
+  Flattened run(const std::vector<std::string>& fetches, const StopToken* stop) {
+    StopPoll poll(stop, 64);
+    for (int i = 0; i < g_.node_size(); ++i) {  // the nodes added are expanded in turn
+      poll.tick_check();
+      expand(i);
+    }
     Flattened out;
     out.graph.CopyFrom(g_);
     out.graph.clear_node();
@@ -392,8 +396,9 @@ class Flattener {
 
 }  // namespace
 
-Flattened flatten_functions(const GraphDef& graph, const Library& library, const std::vector<std::string>& fetches) {
-  return Flattener(graph, library, fetches).run(fetches);
+Flattened flatten_functions(const GraphDef& graph, const Library& library, const std::vector<std::string>& fetches,
+                            const StopToken* stop) {
+  return Flattener(graph, library, fetches).run(fetches, stop);
 }
 
 }  // namespace tfsem::graphdef

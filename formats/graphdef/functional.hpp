@@ -19,6 +19,7 @@
 
 #include "formats/graphdef/graphdef.pb.h"
 #include "formats/graphdef/library.hpp"
+#include "support/stop_token.hpp"
 
 #include <map>
 #include <string>
@@ -37,7 +38,9 @@ struct Flattened {
   std::vector<std::string> notes;
 };
 
-// Throws InputError (I-NODE, I-ATTR) naming the call or functional op.
-Flattened flatten_functions(const GraphDef& graph, const Library& library, const std::vector<std::string>& fetches);
+// Throws InputError (I-NODE, I-ATTR) naming the call or functional op, and
+// Stopped when `stop` (may be null) stops the work.
+Flattened flatten_functions(const GraphDef& graph, const Library& library, const std::vector<std::string>& fetches,
+                            const StopToken* stop = nullptr);
 
 }  // namespace tfsem::graphdef

@@ -39,7 +39,8 @@ std::optional<std::uint32_t> GraphIndex::find(std::string_view name) const {
   return it == index_.end() ? std::nullopt : std::optional(it->second);
 }
 
-GraphIndex::GraphIndex(const GraphDef& graph) {
+GraphIndex::GraphIndex(const GraphDef& graph, const StopToken* stop) {
+  StopPoll poll(stop, 64);
   std::vector<Diagnostic> diags;
   auto error = [&](const std::string& where, const std::string& subject, const std::string& message) {
     diags.push_back({"I-NODE", where, subject, message});
@@ -50,6 +51,7 @@ GraphIndex::GraphIndex(const GraphDef& graph) {
   ports_used_.assign(n, 0);
   used_.assign(n, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
+    poll.tick_check();
     const auto& def = graph.node(static_cast<int>(i));
     nodes_[i].def = &def;
     nodes_[i].where = "node " + std::to_string(i) + " '" + def.name() + "'";
@@ -61,6 +63,7 @@ GraphIndex::GraphIndex(const GraphDef& graph) {
     if (def.op().empty()) error(nodes_[i].where, "field op", "the node has no op");
   }
   for (std::uint32_t i = 0; i < n; ++i) {
+    poll.tick_check();
     auto& node = nodes_[i];
     for (int k = 0; k < node.def->input_size(); ++k) {
       const std::string& text = node.def->input(k);

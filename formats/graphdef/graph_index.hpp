@@ -4,6 +4,7 @@
 #pragma once
 
 #include "formats/graphdef/graphdef.pb.h"
+#include "support/stop_token.hpp"
 
 #include <compare>
 #include <cstdint>
@@ -31,7 +32,8 @@ struct TfNode {
 
 class GraphIndex {
  public:
-  explicit GraphIndex(const GraphDef& graph);
+  // Throws InputError, and Stopped when `stop` (may be null) stops the work.
+  explicit GraphIndex(const GraphDef& graph, const StopToken* stop = nullptr);
 
   [[nodiscard]] const std::vector<TfNode>& nodes() const { return nodes_; }
   [[nodiscard]] const TfNode& node(std::uint32_t i) const { return nodes_[i]; }

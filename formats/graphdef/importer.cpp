@@ -54,7 +54,7 @@ class Importer {
   // `calls`: null when the graph has no library; `body`: importing a function's body;
   // `flat`: the graph's calls inlined and functional ops lowered (functional.hpp).
   Importer(const GraphDef& graph, const ImportOptions& options, Calls* calls, bool body, const Flattened* flat = nullptr)
-      : graph_(graph), index_(graph), options_(options), calls_(calls), body_(body) {
+      : graph_(graph), poll_(options.stop, 64), index_(graph, options.stop), options_(options), calls_(calls), body_(body) {
     for (const auto& n : index_.nodes()) rules_.push_back(find_rule(n.def->op()));
     passers_.assign(rules_.size(), -1);
     wiring_.reserve(2 * rules_.size());
@@ -75,14 +75,18 @@ class Importer {
     find_feeds();
     if (options_.initialized) find_initializers();
     find_needed();
+    poll_.check();
     check_ports();
     if (options_.tf1_refs) find_replaced_buffers();
+    poll_.check();
     const std::set<std::string> fetches(options_.fetches.begin(), options_.fetches.end());
     for (const auto& f : fetches)
       if (const auto parsed = GraphIndex::split_output(fetched(f)); parsed && f.find(':') != std::string::npos)
         if (const auto i = index_.find(parsed->first)) fetched_.insert({*i, parsed->second});
-    for (std::uint32_t i = 0; i < index_.nodes().size(); ++i)
+    for (std::uint32_t i = 0; i < index_.nodes().size(); ++i) {
+      poll_.tick_check();
       if (needed_[i] && !removed_.count(i)) lower(i);
+    }
     for (const auto& f : fetches) fetch(f);
     if (!diags_.empty()) throw InputError(std::move(diags_));
     if (calls_ && !body_) import_library();
@@ -95,13 +99,14 @@ class Importer {
       out_.fed.push_back(consumed_placeholders_.count(i) ? index_.name(i) : "");
     }
     for (const auto& [fname, stateful] : functions_) out_.spec.functions.push_back({fname, stateful, "", ""});
-    wiring_.finish(out_.spec);
+    wiring_.finish(out_.spec, options_.stop);
     write_notes();
     return std::move(out_);
   }
 
  private:
   const GraphDef& graph_;
+  StopPoll poll_{nullptr};
   GraphIndex index_;
   const ImportOptions& options_;
   Calls* calls_;
@@ -835,7 +840,7 @@ class Importer {
     const auto& fname = f.signature().name();
     const auto where = "function '" + fname + "'";
     const auto body = calls_->library.body(f);
-    const ImportOptions options{.fetches = body.results, .tf1_refs = options_.tf1_refs};
+    const ImportOptions options{.fetches = body.results, .tf1_refs = options_.tf1_refs, .stop = options_.stop};
     Imported imported;
     try {
       // Its functional ops lowered and its calls inlined but the recursive ones (I-CALL).
@@ -947,7 +952,7 @@ class Importer {
 Imported import_graph(const GraphDef& graph, const std::string& name, const ImportOptions& options) {
   if (graph.library().function_size() == 0) return Importer(graph, options, nullptr, false).run(name);
   Calls calls{Library(graph.library()), {}};
-  const auto flat = flatten_functions(graph, calls.library, options.fetches);
+  const auto flat = flatten_functions(graph, calls.library, options.fetches, options.stop);
   return Importer(flat.graph, options, &calls, false, &flat).run(name);
 }
 

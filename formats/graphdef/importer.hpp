@@ -6,6 +6,7 @@
 
 #include "formats/graphdef/graphdef.pb.h"
 #include "semantics/program.hpp"
+#include "support/stop_token.hpp"
 
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct ImportOptions {
   // Variables start as restored from a checkpoint (a SavedModel's): the
   // symbolic value restored(x), unless an initializer gives one (--initialized).
   bool restored = false;
+  // Polled as the import goes through the nodes and the functions: a stop
+  // throws Stopped (support/stop_token.hpp). May be null.
+  const StopToken* stop = nullptr;
 };
 
 struct Imported {

@@ -4,6 +4,7 @@
 #include "formats/graphdef/wire_locator.hpp"
 
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
@@ -216,16 +217,38 @@ std::string_view encoding_name(Encoding e) {
 
 namespace {
 
+// The contents in blocks, the stop token (may be null) polled before each:
+// a stop ends the input there, and the parse fails.
+class PollingInput : public pb::io::ZeroCopyInputStream {
+ public:
+  static constexpr int kBlock = 1 << 16;
+  PollingInput(std::string_view contents, const StopToken* stop)
+      : in_(contents.data(), static_cast<int>(std::min<std::size_t>(contents.size(), INT32_MAX)), kBlock), stop_(stop) {}
+  bool Next(const void** data, int* size) override { return (stop_ == nullptr || !stop_->stopped()) && in_.Next(data, size); }
+  void BackUp(int count) override { in_.BackUp(count); }
+  bool Skip(int count) override { return in_.Skip(count); }
+  std::int64_t ByteCount() const override { return in_.ByteCount(); }
+
+ private:
+  pb::io::ArrayInputStream in_;
+  const StopToken* stop_;
+};
+
 // Parses `contents` into m, a `what` ("GraphDef"). Unknown fields of the text
 // and JSON encodings are errors, unless `skipped` takes them (a text file's by
 // name and line; a JSON file's, which protobuf does not name, as one entry).
 void parse_message(std::string_view contents, Encoding encoding, const std::string& origin, const std::string& what,
-                   pb::Message& m, std::vector<std::string>* skipped) {
+                   pb::Message& m, std::vector<std::string>* skipped, const StopToken* stop) {
   const pb::LogSilencer quiet;  // the errors below say it all, with their place
+  const StopPoll poll(stop);
+  poll.check();
+  if (contents.size() > static_cast<std::size_t>(INT32_MAX) && encoding != Encoding::json)
+    fail(origin, std::string(encoding == Encoding::binary ? "a binary " : "a text ") + what + " is at most 2 GiB");
+  PollingInput input(contents, stop);
   switch (encoding) {
     case Encoding::binary:
-      if (contents.size() > static_cast<std::size_t>(INT32_MAX)) fail(origin, "a binary " + what + " is at most 2 GiB");
-      if (!m.ParseFromArray(contents.data(), static_cast<int>(contents.size()))) {
+      if (!m.ParseFromZeroCopyStream(&input)) {
+        poll.check();
         const auto where = locate_wire_error(contents, *m.GetDescriptor());
         fail(origin, "not a binary " + what + ": " + (where.empty() ? std::string("protobuf rejects it") : where));
       }
@@ -235,7 +258,8 @@ void parse_message(std::string_view contents, Encoding encoding, const std::stri
       pb::TextFormat::Parser parser;
       parser.RecordErrorsTo(&errors);
       parser.AllowUnknownField(skipped != nullptr);
-      if (!parser.ParseFromString(std::string(contents), &m)) {
+      if (!parser.Parse(&input, &m)) {
+        poll.check();
         const auto& first = errors.first();
         const auto nl = first.find('\n');
         fail(first.substr(0, nl), "not a text " + what + ": " + first.substr(nl + 1));
@@ -255,6 +279,7 @@ void parse_message(std::string_view contents, Encoding encoding, const std::stri
         }
       }
       if (!status.ok()) fail(origin, "not a " + what + " in JSON: " + std::string(status.message()));
+      poll.check();
       return;
     }
   }
@@ -262,23 +287,24 @@ void parse_message(std::string_view contents, Encoding encoding, const std::stri
 
 }  // namespace
 
-ReadGraph parse(std::string_view contents, Encoding encoding, const std::string& origin) {
+ReadGraph parse(std::string_view contents, Encoding encoding, const std::string& origin, const StopToken* stop) {
   ReadGraph out;
-  parse_message(contents, encoding, origin, "GraphDef", out.graph, nullptr);
+  parse_message(contents, encoding, origin, "GraphDef", out.graph, nullptr, stop);
   if (encoding == Encoding::binary) collect_skipped(out.graph, out.skipped);
   return out;
 }
 
-ReadMetaGraphs parse_meta_graphs(std::string_view contents, Encoding encoding, Container container, const std::string& origin) {
+ReadMetaGraphs parse_meta_graphs(std::string_view contents, Encoding encoding, Container container, const std::string& origin,
+                                 const StopToken* stop) {
   ReadMetaGraphs out;
   if (container == Container::saved_model) {
     SavedModel model;
-    parse_message(contents, encoding, origin, "SavedModel", model, &out.skipped);
+    parse_message(contents, encoding, origin, "SavedModel", model, &out.skipped, stop);
     if (encoding == Encoding::binary) collect_top_skipped(model, out.skipped);
     for (auto& g : *model.mutable_meta_graphs()) out.meta_graphs.push_back(std::move(g));
   } else {
     out.meta_graphs.emplace_back();
-    parse_message(contents, encoding, origin, "MetaGraphDef", out.meta_graphs.back(), &out.skipped);
+    parse_message(contents, encoding, origin, "MetaGraphDef", out.meta_graphs.back(), &out.skipped, stop);
   }
   if (encoding == Encoding::binary)
     for (const auto& g : out.meta_graphs) {

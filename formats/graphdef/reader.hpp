@@ -6,6 +6,7 @@
 #pragma once
 
 #include "formats/graphdef/graphdef.pb.h"
+#include "support/stop_token.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -44,7 +45,9 @@ struct ReadGraph {
 };
 
 // Parses `contents`; `origin` (the file name) starts every error's place.
-ReadGraph parse(std::string_view contents, Encoding encoding, const std::string& origin);
+// Throws Stopped when `stop` (may be null) stops the work: polled every 64 KiB
+// of a binary or text file, before and after a JSON one.
+ReadGraph parse(std::string_view contents, Encoding encoding, const std::string& origin, const StopToken* stop = nullptr);
 
 struct ReadMetaGraphs {
   // A SavedModel's MetaGraphs, or the one MetaGraphDef of a .meta file.
@@ -56,6 +59,7 @@ struct ReadMetaGraphs {
 };
 
 // Parses `contents` as a SavedModel or a MetaGraphDef (`container`).
-ReadMetaGraphs parse_meta_graphs(std::string_view contents, Encoding encoding, Container container, const std::string& origin);
+ReadMetaGraphs parse_meta_graphs(std::string_view contents, Encoding encoding, Container container, const std::string& origin,
+                                 const StopToken* stop = nullptr);
 
 }  // namespace tfsem::graphdef

@@ -130,9 +130,14 @@ void Wiring::wire(const Value& v) {
   }
 }
 
-void Wiring::finish(ProgramSpec& spec) {
-  for (const auto& v : values_) wire(v);
+void Wiring::finish(ProgramSpec& spec, const StopToken* stop) {
+  StopPoll poll(stop, 64);
+  for (const auto& v : values_) {
+    poll.tick_check();
+    wire(v);
+  }
   for (std::size_t i = 0; i < nodes_spec_.size(); ++i) {
+    poll.tick_check();
     const auto& n = nodes_spec_[i];
     for (std::size_t p = 0; p < info_[i].ports.size(); ++p)
       if (!info_[i].wired[p])

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "support/hash.hpp"
+#include "support/stop_token.hpp"
 #include "semantics/program.hpp"
 
 #include <cstdint>
@@ -41,7 +42,8 @@ class Wiring {
   void target(const std::string& node, const std::string& fetch);
 
   // Copy chains, constants, unread outputs and triggers: the finished spec.
-  void finish(ProgramSpec& spec);
+  // Throws Stopped when `stop` (may be null) stops the work.
+  void finish(ProgramSpec& spec, const StopToken* stop = nullptr);
 
  private:
   struct Consumer {

@@ -124,8 +124,10 @@ TEST_CASE("a limit stops the search as incomplete, never with a verdict") {
 TEST_CASE("a stop flag set from outside stops the search at the next state, as an interrupt") {
   Semantics sem(test::program_file("models/first-example-no-control.json"));
   const std::atomic<bool> stop{true};
+  StopToken token;
+  token.watch(&stop);
   explorer::ExploreOptions o;
-  o.limits.stop = &stop;
+  o.limits.stop = &token;
   const auto r = explorer::explore(sem, o);
   CHECK_FALSE(r.complete);
   CHECK(r.stopped_by == "interrupt");
@@ -133,7 +135,7 @@ TEST_CASE("a stop flag set from outside stops the search at the next state, as a
 }
 
 TEST_CASE("the memory gauge reads the resident set, and adds what the search counts between two readings") {
-  const auto resident = explorer::resident_set_bytes();
+  const auto resident = tfsem::resident_set_bytes();
   REQUIRE(resident);  // Linux has /proc/self/statm
   CHECK(*resident > 0);
   explorer::MemoryGauge gauge;

@@ -111,10 +111,12 @@ TEST_CASE("a search stopped by --max-states in the middle of a level stops at th
 TEST_CASE("a search stopped by a flag set from another thread (an interrupt) stops while its threads expand") {
   const Semantics sem(Program::build(generate::family_graph("lost-update", 7)));
   std::atomic<bool> stop{false};
+  StopToken token;
+  token.watch(&stop);
   explorer::ExploreOptions o;
   o.por = Por::rf;
   o.threads = 2;
-  o.limits.stop = &stop;
+  o.limits.stop = &token;
   std::thread interrupt([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     stop = true;

@@ -10,12 +10,14 @@
 
 namespace {
 
-tfsem::explorer::ExploreOptions small_limits(tfsem::explorer::Por por) {
+// `stop`: two seconds from now.
+tfsem::explorer::ExploreOptions small_limits(tfsem::explorer::Por por, tfsem::StopToken& stop) {
   tfsem::explorer::ExploreOptions o;
   o.por = por;
   o.limits.max_states = 2000;
-  o.limits.max_memory_bytes = tfsem::explorer::resident_set_bytes().value_or(0) + (std::uint64_t{256} << 20);
-  o.limits.timeout = std::chrono::seconds(2);
+  o.limits.max_memory_bytes = tfsem::resident_set_bytes().value_or(0) + (std::uint64_t{256} << 20);
+  stop.set_deadline(tfsem::StopToken::Clock::now() + std::chrono::seconds(2));
+  o.limits.stop = &stop;
   o.limits.bounds = {.max_iterations = 8, .max_depth = 4};
   return o;
 }
@@ -28,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!program) return 0;
   const Semantics sem(program);
   constexpr explorer::Por reductions[] = {explorer::Por::none, explorer::Por::stubborn, explorer::Por::rf};
-  const auto options = small_limits(reductions[size % 3]);
+  StopToken stop;
+  const auto options = small_limits(reductions[size % 3], stop);
   const auto result = explorer::explore(sem, options);
   for (const auto& o : result.outcomes) {
     State s = sem.initial();

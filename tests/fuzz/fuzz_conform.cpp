@@ -15,8 +15,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.runs = 3;
   o.exec.threads = 2;
   o.explore.limits.max_states = 2000;
-  o.explore.limits.max_memory_bytes = explorer::resident_set_bytes().value_or(0) + (std::uint64_t{256} << 20);
-  o.explore.limits.timeout = std::chrono::seconds(2);
+  o.explore.limits.max_memory_bytes = tfsem::resident_set_bytes().value_or(0) + (std::uint64_t{256} << 20);
+  StopToken stop;
+  stop.set_deadline(StopToken::Clock::now() + std::chrono::seconds(2));
+  o.explore.limits.stop = &stop;
   o.explore.limits.bounds = {.max_iterations = 8, .max_depth = 4};
   try {
     const auto report = conform::conform(program, o);

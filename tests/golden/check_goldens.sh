@@ -26,7 +26,7 @@ for golden in models/golden/*.txt; do
   grep '^# tfsem ' "$golden" | while IFS= read -r header; do
     echo "$header"
     # shellcheck disable=SC2086
-    "$TFSEM" ${header#\# tfsem } 2>&1 | grep -v -E '^(time: |seconds |memory-kib |bytes-per-state |store-bytes-per-state )'
+    "$TFSEM" ${header#\# tfsem } 2>&1 | grep -v -E '^(time: |memory: |seconds |memory-kib |bytes-per-state |store-bytes-per-state )'
   done > "$actual"
   if ! diff -u "$golden" "$actual" > "$actual.diff"; then
     if [ "${TFSEM_PROMOTE:-0}" = 1 ]; then

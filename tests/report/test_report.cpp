@@ -21,6 +21,9 @@ TEST_CASE("the shared lines") {
   CHECK(report::verdict_line("refines") == "verdict: refines\n");
   CHECK(report::stopped_line("max-states") == "INCOMPLETE: stopped by max-states\n");
   CHECK(report::stopped_line("interrupt", " after 3 executor runs") == "INCOMPLETE: stopped by interrupt after 3 executor runs\n");
+  CHECK(report::stopped_line("out of memory", " during import") == "INCOMPLETE: out of memory during import\n");
+  CHECK(report::memory_line(std::uint64_t{3} << 20, {std::uint64_t{7} << 20, "RLIMIT_AS, less an eighth"}) ==
+        "memory: peak 3 MiB | max-memory 7 MiB (RLIMIT_AS, less an eighth)\n");
   CHECK(report::count_line("outcomes", 2, true) == "outcomes: 2\n");
   CHECK(report::count_line("outcomes", 2, false) == "outcomes: 2 (at least)\n");
   CHECK(report::fix_line("add control edge a -> b", "y=B") == "fix: add control edge a -> b | verified deterministic: y=B\n");
@@ -40,7 +43,7 @@ TEST_CASE("the shared lines") {
 TEST_CASE("check's report of the first example without its control edge") {
   const Semantics sem(test::program_file("models/first-example-no-control.json"));
   const auto r = explorer::explore(sem);
-  const report::CheckFixes fixes{true, {}, false};
+  const report::CheckFixes fixes{true, {}, {}};
   const std::vector<explorer::distributed::RankReport> ranks;
   const report::CheckReport report{sem, r, fixes, ranks};
   const auto text = report::check_text(report);
@@ -60,6 +63,23 @@ TEST_CASE("check's report of the first example without its control edge") {
   CHECK(json["races"][0]["variable"] == "x");
   CHECK(json["race_groups"][0]["races"] == nlohmann::json::array({0}));
   CHECK(!json.contains("ranks"));
+  CHECK(json["max_memory"]["from"] == "");
+  CHECK(text.find("\nmemory: peak ") != std::string::npos);
+}
+
+TEST_CASE("the report polls the stop token: a stop while it is written throws Stopped") {
+  const Semantics sem(test::program_file("models/first-example-no-control.json"));
+  const auto r = explorer::explore(sem);
+  const report::CheckFixes fixes;
+  const std::vector<explorer::distributed::RankReport> ranks;
+  StopToken stop;
+  stop.enter("while writing the report");
+  const report::CheckReport report{sem, r, fixes, ranks, {std::uint64_t{1} << 30, "--max-memory"}, &stop};
+  CHECK(report::check_text(report).find("\nmemory: peak ") != std::string::npos);
+  CHECK(report::check_text(report).find(" | max-memory 1024 MiB (--max-memory)\n") != std::string::npos);
+  stop.stop(StopReason::timeout);
+  CHECK_THROWS_AS((void)report::check_text(report), Stopped);
+  CHECK_THROWS_AS((void)report::check_json(report), Stopped);
 }
 
 TEST_CASE("a brief witness shows the steps that matter and counts the rest") {

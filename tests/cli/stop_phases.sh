@@ -1,0 +1,49 @@
+#!/bin/bash
+# Every limit holds in every phase: --timeout and SIGTERM stop the import, the
+# search and the search for fixes, INCOMPLETE (exit 3), naming the phase, with
+# what was found so far, well within a margin of the limit (the limit itself
+# is half a second; the margin here is wide, for a loaded machine).
+# Usage: stop_phases.sh TFSEM PHASE HOW, PHASE import, search or fixes, HOW timeout or sigterm
+set -u
+tfsem=$1 phase=$2 how=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+now() { date +%s.%N; }
+case $phase in
+  import)  # a text GraphDef of 200,000 Adds: seconds to parse and import
+    bash "$(dirname "$0")/wide_graphdef.sh" 200000 > "$work/g.pbtxt"
+    args=(check "$work/g.pbtxt") after=0.5
+    lines=("^INCOMPLETE: stopped by %s during import$") ;;
+  search)  # lost-update-8: minutes of search
+    "$tfsem" generate lost-update 8 -o "$work/g.json" || exit 1
+    args=(check "$work/g.json") after=1
+    lines=("^INCOMPLETE: stopped by %s$" '^outcomes: [0-9]+ \(at least\)$' '^verdict: incomplete$' '^states-stored: [1-9][0-9]*$') ;;
+  fixes)  # lost-update-6: a search under a second, then every single fix verified, about 20 s
+    "$tfsem" generate lost-update 6 -o "$work/g.json" || exit 1
+    args=(check "$work/g.json" --fix-budget 1000) after=3
+    lines=("^INCOMPLETE: stopped by %s in the search for fixes$" '^outcomes: 21$' '^verdict: nondeterministic$'
+           '^states-stored: 49368$') ;;
+  *) echo "no phase $phase"; exit 1 ;;
+esac
+start=$(now)
+if [ "$how" = timeout ]; then
+  "$tfsem" "${args[@]}" --timeout "$after" > "$work/out" 2> "$work/err"
+  rc=$? reason=timeout
+else
+  "$tfsem" "${args[@]}" > "$work/out" 2> "$work/err" &
+  pid=$!
+  sleep "$after"
+  kill -TERM "$pid"
+  wait "$pid"
+  rc=$? reason=interrupt
+fi
+took=$(awk -v a="$start" -v b="$(now)" -v l="$after" 'BEGIN { printf "%.2f", b - a - l }')
+cat "$work/out" "$work/err"
+echo "phase $phase, $how after ${after}s: exit $rc, ${took}s after the limit"
+[ "$rc" -eq 3 ] || { echo "exit code $rc, expected 3"; exit 1; }
+for line in "${lines[@]}"; do
+  # shellcheck disable=SC2059
+  pattern=$(printf "$line" "$reason")
+  grep -Eq "$pattern" "$work/out" || { echo "no line matches '$pattern'"; exit 1; }
+done
+awk -v t="$took" 'BEGIN { exit !(t < 2.5) }' || { echo "stopped ${took}s after the limit"; exit 1; }
