@@ -1,6 +1,7 @@
 #include "cli/graph_options.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "cli/progress.hpp"
 #include "formats/load.hpp"
 #include "report/forms.hpp"
 
@@ -50,7 +51,8 @@ namespace {
 
 std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bool notes, const StopToken* stop) const {
   std::function<void(const std::string&)> print;
-  if (notes) print = [](const std::string& note) { std::cerr << "tfsem: import: " << note << "\n"; };
+  if (notes)  // over the progress line, if one is drawn
+    print = [](const std::string& note) { std::cerr << (progress_shown() ? "\r\033[K" : "") << "tfsem: import: " << note << "\n"; };
   graphdef::ImportOptions import{.fetches = fetches, .initialized = initialized, .tf1_refs = tf1_refs, .stop = stop};
   struct EndAtOnce {  // while the graph loads
     const StopToken* stop;
@@ -63,6 +65,7 @@ std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bo
     EndAtOnce(const EndAtOnce&) = delete;
     EndAtOnce& operator=(const EndAtOnce&) = delete;
   } const ending(stop);
+  const ElapsedProgress progress("loading " + path, stop);
   return format::load_program(path, {import, feeds, prune, {tag, signature}}, print);
 }
 

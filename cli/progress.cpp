@@ -73,4 +73,31 @@ void CountProgress::end(bool other_drawn) {
   drawn_ = false;
 }
 
+ElapsedProgress::ElapsedProgress(std::string what, const StopToken* phase_of) {
+  if (!progress_shown()) return;
+  drawer_ = std::thread([this, what = std::move(what), phase_of] {
+    const auto start = std::chrono::steady_clock::now();
+    bool drawn = false;
+    std::unique_lock lock(mutex_);
+    for (auto next = start + std::chrono::seconds(1); !wake_.wait_until(lock, next, [this] { return done_; });
+         next += std::chrono::milliseconds(250)) {
+      const std::string phase = phase_of ? phase_of->phase() : "";
+      draw_progress(what + (phase.empty() ? "" : " (" + phase + ")") + ", " +
+                    duration_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()) + " elapsed");
+      drawn = true;
+    }
+    if (drawn) draw_progress("");  // erased: what follows starts the line
+  });
+}
+
+ElapsedProgress::~ElapsedProgress() {
+  if (!drawer_.joinable()) return;
+  {
+    const std::lock_guard lock(mutex_);
+    done_ = true;
+  }
+  wake_.notify_one();
+  drawer_.join();
+}
+
 }  // namespace tfsem::cli

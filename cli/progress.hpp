@@ -5,10 +5,13 @@
 #include "explorer/options.hpp"
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 namespace tfsem::cli {
@@ -50,6 +53,24 @@ class CountProgress {
   // The first update's time and count: the estimate is the rate since then
   // (conform's runs start after its reference search).
   std::optional<std::pair<Clock::time_point, std::size_t>> first_;
+};
+
+// Progress of work that has no count (loading a graph): "WHAT (PHASE), ELAPSED
+// elapsed", the phase the token is in, drawn by a thread of its own from 1 s
+// after it is made on, every 0.25 s; erased when it is destroyed. Nothing when
+// stderr is not a terminal.
+class ElapsedProgress {
+ public:
+  ElapsedProgress(std::string what, const StopToken* phase_of);
+  ~ElapsedProgress();
+  ElapsedProgress(const ElapsedProgress&) = delete;
+  ElapsedProgress& operator=(const ElapsedProgress&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread drawer_;
 };
 
 }  // namespace tfsem::cli

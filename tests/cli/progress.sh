@@ -3,7 +3,8 @@
 # run under script(1) (a pseudo-terminal, from bsdutils) draw a progress line
 # on stderr (states, rate, memory, elapsed and the time left before the
 # search's bound; runs or graphs done of all, elapsed and an estimate of the
-# time left), and write nothing on stderr when it is a file. A command that
+# time left; a large graph's loading, its phase and the time elapsed), and
+# write nothing on stderr when it is a file. A command that
 # finished in under 2 s (a fast machine) need not have drawn one.
 # Exits 77 (skipped) where script is absent.
 # Usage: progress.sh TFSEM
@@ -39,6 +40,9 @@ expect() {
 n='[0-9]+'
 expect check "$n states, $n states/s, $n MiB, ${n}s elapsed, at most ~${n}s left \(--timeout\)" \
   "$tfsem" check "$work/g.json" --timeout 2
+bash "$(dirname "$0")/wide_graphdef.sh" 200000 > "$work/wide.pbtxt"
+expect import "loading $work/wide.pbtxt \(during (import|validation)\), ${n}s elapsed" \
+  "$tfsem" validate "$work/wide.pbtxt"
 expect conform "run $n of 20000, ${n}s elapsed(, ~${n}s left)?" \
   "$tfsem" conform models/figure-4-lost-update.json --runs 20000
 expect fuzz "graph $n of 100, $n failed, $n incomplete, ${n}s elapsed(, ~${n}s left)?" \
