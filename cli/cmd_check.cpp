@@ -112,9 +112,7 @@ int run_check(const CheckOptions& o) {
   report::CheckFixes fixes{!o.no_fix && assumable, {}, {}};
   if (fixes.searched && result.complete && (!result.deterministic() || result.violated())) {
     stop.enter("in the search for fixes");
-    explorer::FixOptions fix{opts, o.fix_budget, {}};
-    if (const auto order = may_order(o)) fix.may_order = [order, &sem](NodeId a, NodeId b) { return order(sem.program(), a, b); };
-    fixes.found = explorer::suggest_fixes(sem, result, fix);
+    fixes.found = explorer::suggest_fixes(sem, result, {opts, o.fix_budget, may_order(o)});
     // The explorations verifying fixes stop on the token too; the outcomes are complete, the fixes not.
     if (stop.stopped()) fixes.stopped_by = stop.reason_text();
   }

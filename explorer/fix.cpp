@@ -20,7 +20,7 @@ class FixSearch {
   // without violations.
   std::optional<Fix> verify(const Edges& edges, const Loops& loops) {
     if (spent_ >= o_.max_explorations || stopped()) return std::nullopt;
-    if (o_.may_order && !std::all_of(edges.begin(), edges.end(), [&](const auto& e) { return o_.may_order(e.first, e.second); }))
+    if (o_.may_order && !std::all_of(edges.begin(), edges.end(), [&](const auto& e) { return o_.may_order(sem_.program(), e.first, e.second); }))
       return std::nullopt;
     ++spent_;
     const auto& p = sem_.program();

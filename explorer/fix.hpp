@@ -23,9 +23,9 @@ struct Fix {
 struct FixOptions {
   ExploreOptions explore{};
   std::size_t max_explorations = 32;  // a budget: each candidate costs one exploration
-  // Whether the user can add a control edge from node a to node b (concurrent
-  // runs: only within one run); none: every edge.
-  std::function<bool(NodeId a, NodeId b)> may_order{};
+  // Whether the user can add a control edge from node a to node b of the
+  // graph (concurrent runs: only within one run); none: every edge.
+  std::function<bool(const Program&, NodeId a, NodeId b)> may_order{};
 };
 
 // Single fixes first (a control edge in each direction of each harmful race

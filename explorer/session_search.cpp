@@ -116,9 +116,7 @@ class RunsSearch {
   // The fixes that make run k deterministic from this start; whether one makes
   // the session deterministic is for explore_runs to see.
   void record_fixes(const Semantics& sem, const Result& r, std::size_t k) {
-    FixOptions fix{options_.explore, options_.fix_budget, {}};
-    if (options_.may_order) fix.may_order = [&](NodeId a, NodeId b) { return options_.may_order(sem.program(), a, b); };
-    for (auto& f : suggest_fixes(sem, r, fix)) {
+    for (auto& f : suggest_fixes(sem, r, {options_.explore, options_.fix_budget, options_.may_order})) {
       auto text = fix_text(sem.program(), f);
       const bool seen = std::any_of(candidates_.begin(), candidates_.end(), [&](const Candidate& x) {
         return programs_[x.run]->hash() == programs_[k]->hash() && x.text == text;  // one graph, one fix

@@ -26,7 +26,7 @@ struct RunsOptions {
   std::size_t fix_budget = 0;
   // Called after each exploration of a run (the command line ends its progress line).
   std::function<void(const Result&)> explored{};
-  // Whether a fix may add a control edge from a to b in a run's graph (FixOptions::may_order); none: every edge.
+  // Whether a fix may add a control edge from a to b in a run's graph (as FixOptions::may_order); none: every edge.
   std::function<bool(const Program&, NodeId a, NodeId b)> may_order{};
 };
 
