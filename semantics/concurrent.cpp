@@ -54,7 +54,9 @@ ProgramSpec concurrent_runs(const std::vector<ConcurrentRun>& runs) {
       add_shared(out.functions, f, label, "function", [](const FunctionSpec& a, const FunctionSpec& b) { return a.stateful == b.stateful; });
     for (const auto& f : spec.library)
       add_shared(out.library, f, label, "library function", [](const LibraryFunction& a, const LibraryFunction& b) {
-        return a.args == b.args && a.results == b.results && a.nodes.size() == b.nodes.size() && a.edges.size() == b.edges.size();
+        const auto same_node = [](const NodeSpec& x, const NodeSpec& y) { return x.id == y.id && x.op == y.op && x.var == y.var; };
+        return a.args == b.args && a.results == b.results && a.edges.size() == b.edges.size() &&
+               std::equal(a.nodes.begin(), a.nodes.end(), b.nodes.begin(), b.nodes.end(), same_node);
       });
     for (auto n : spec.nodes) {
       n.id = named(label, n.id);
