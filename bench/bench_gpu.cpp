@@ -22,7 +22,7 @@ constexpr int kLayers = 4;
 
 Tensor random_matrix(std::int64_t rows, std::int64_t cols, RandomScheduler& rng, float scale) {
   Buffer<float> b(rows * cols);
-  for (Eigen::Index i = 0; i < b.size(); ++i) b[i] = scale * (static_cast<float>(rng.below(2001)) / 1000.0F - 1.0F);
+  for (std::ptrdiff_t i = 0; i < b.size(); ++i) b[i] = scale * (static_cast<float>(rng.below(2001)) / 1000.0F - 1.0F);
   return Tensor::dense({rows, cols}, Storage{std::move(b)});
 }
 

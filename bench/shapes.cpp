@@ -50,8 +50,8 @@ ProgramSpec trivial_graph(const Shape& s) {
 
 ProgramSpec matmul_graph(std::size_t width, std::size_t n) {
   generate::SpecBuilder b("matmul-" + std::to_string(width) + "x" + std::to_string(n));
-  Buffer<float> data(static_cast<Eigen::Index>(n * n));
-  for (Eigen::Index i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i % 7) * 0.25f;
+  Buffer<float> data(static_cast<std::ptrdiff_t>(n * n));
+  for (std::ptrdiff_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i % 7) * 0.25f;
   const auto side = static_cast<std::int64_t>(n);
   const auto m = Tensor::dense(tfsem::Shape{side, side}, data);
   for (std::size_t i = 0; i < width; ++i) {

@@ -18,7 +18,7 @@ bool close(const Tensor& a, const Tensor& b, double tol) {
       [&](const auto& x) {
         using B = std::decay_t<decltype(x)>;
         const auto& y = std::get<B>(db.data);
-        for (Eigen::Index i = 0; i < x.size(); ++i) {
+        for (std::ptrdiff_t i = 0; i < x.size(); ++i) {
           if constexpr (std::is_floating_point_v<typename B::Scalar>) {
             const double u = x[i], v = y[i];
             if (!(std::abs(u - v) <= tol * (1 + std::abs(v))) && !(std::isnan(u) && std::isnan(v))) return false;

@@ -1,5 +1,7 @@
 #include "semantics/kernels.hpp"
 
+#include <Eigen/Core>
+
 #include <cmath>
 #include <limits>
 #include <type_traits>

@@ -111,7 +111,7 @@ Tensor Tensor::dense(Shape shape, Storage data) {
       [](auto& b) {
         using T = std::decay_t<decltype(b[0])>;
         if constexpr (std::is_floating_point_v<T>)  // V-NAN: a tensor has one NaN
-          for (Eigen::Index i = 0; i < b.size(); ++i)
+          for (std::ptrdiff_t i = 0; i < b.size(); ++i)
             if (std::isnan(b[i])) b[i] = std::numeric_limits<T>::quiet_NaN();
       },
       data);
@@ -158,7 +158,7 @@ namespace {
 template <class T>
 std::strong_ordering compare_buffers(const Buffer<T>& a, const Buffer<T>& b) {
   if (auto c = a.size() <=> b.size(); c != 0) return c;
-  for (Eigen::Index i = 0; i < a.size(); ++i) {
+  for (std::ptrdiff_t i = 0; i < a.size(); ++i) {
     // Compare bit patterns so that the order is total, NaN included.
     if constexpr (std::is_floating_point_v<T>) {
       if (auto c = std::memcmp(&a[i], &b[i], sizeof(T)); c != 0) return c <=> 0;

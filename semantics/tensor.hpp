@@ -5,7 +5,6 @@
 #include "semantics/buffer.hpp"
 
 #include <boost/container/small_vector.hpp>
-#include <Eigen/Core>
 
 #include <compare>
 #include <cstdint>

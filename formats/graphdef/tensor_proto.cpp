@@ -48,14 +48,14 @@ std::vector<T> widen(const Field& field) {
 template <class T>
 Tensor build(const TensorProto& proto, const Shape& shape, const Reader<T>& r, const std::string& where) {
   const auto n = static_cast<std::size_t>(element_count(shape));
-  Buffer<T> out(static_cast<Eigen::Index>(n));
+  Buffer<T> out(static_cast<std::ptrdiff_t>(n));
   const auto& content = proto.tensor_content();
   if (!content.empty()) {
     if (content.size() != n * r.width)
       fail(where, "field tensor_content",
            "holds " + std::to_string(content.size()) + " bytes; " + DataType_Name(proto.dtype()) + " of shape " +
                shape_to_string(shape) + " needs " + std::to_string(n * r.width));
-    for (std::size_t i = 0; i < n; ++i) out[static_cast<Eigen::Index>(i)] = r.from_bytes(content.data() + i * r.width);
+    for (std::size_t i = 0; i < n; ++i) out[static_cast<std::ptrdiff_t>(i)] = r.from_bytes(content.data() + i * r.width);
     return Tensor::dense(shape, Storage{std::move(out)});
   }
   if (r.values.size() > n)
@@ -63,7 +63,7 @@ Tensor build(const TensorProto& proto, const Shape& shape, const Reader<T>& r, c
                                         " has " + std::to_string(n) + " elements");
   // A field shorter than the shape repeats its last value (a splat); an empty one means zeros.
   for (std::size_t i = 0; i < n; ++i)
-    out[static_cast<Eigen::Index>(i)] = r.values.empty() ? T{} : r.values[std::min(i, r.values.size() - 1)];
+    out[static_cast<std::ptrdiff_t>(i)] = r.values.empty() ? T{} : r.values[std::min(i, r.values.size() - 1)];
   return Tensor::dense(shape, Storage{std::move(out)});
 }
 
@@ -129,7 +129,7 @@ std::optional<Tensor> to_tensor(const TensorProto& proto, const std::string& whe
       const auto t = build<std::int64_t>(
           proto, shape, {8, "uint64_val", widen<std::int64_t>(proto.uint64_val()), load<std::uint64_t, std::int64_t>}, where);
       const auto& b = std::get<Buffer<std::int64_t>>(t.as_dense().data);
-      for (Eigen::Index i = 0; i < b.size(); ++i)
+      for (std::ptrdiff_t i = 0; i < b.size(); ++i)
         if (b[i] < 0) fail(where, "uint64 values", "a value above 2^63 - 1 does not fit tfsem's i64");
       return t;
     }

@@ -133,9 +133,9 @@ std::string leaf_path(const std::string& path, const Shape& shape, std::size_t i
 
 template <class T>
 Storage fill_storage(const std::vector<const json*>& leaves, const std::string& path, const Shape& shape, DType dtype) {
-  Buffer<T> b(static_cast<Eigen::Index>(leaves.size()));
+  Buffer<T> b(static_cast<std::ptrdiff_t>(leaves.size()));
   for (std::size_t i = 0; i < leaves.size(); ++i)
-    b[static_cast<Eigen::Index>(i)] = element<T>(*leaves[i], [&] { return leaf_path(path, shape, i); }, dtype);
+    b[static_cast<std::ptrdiff_t>(i)] = element<T>(*leaves[i], [&] { return leaf_path(path, shape, i); }, dtype);
   return Storage{std::move(b)};
 }
 
@@ -526,7 +526,7 @@ json tensor_to_json(const Tensor& t) {
   json flat = json::array();
   std::visit(
       [&](const auto& b) {
-        for (Eigen::Index i = 0; i < b.size(); ++i) {
+        for (std::ptrdiff_t i = 0; i < b.size(); ++i) {
           using T = std::decay_t<decltype(b[i])>;
           if constexpr (std::is_floating_point_v<T>) {
             if (std::isfinite(b[i])) flat.push_back(b[i]);

@@ -25,7 +25,7 @@ Tensor random_tensor(DType d, const Shape& shape, RandomScheduler& rng) {
   auto fill = [&](auto v) {
     using T = decltype(v);
     Buffer<T> b(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
       const auto r = static_cast<std::int64_t>(rng.below(2001)) - 1000;
       if constexpr (std::is_same_v<T, bool>) b[i] = r > 0;
       else if constexpr (std::is_floating_point_v<T>) b[i] = static_cast<T>(r) / T(64);
