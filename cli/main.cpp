@@ -12,8 +12,17 @@
 
 namespace {
 
-// " during import", or nothing outside the phases.
-std::string in_phase(std::string_view phase) { return phase.empty() ? "" : " " + std::string(phase); }
+using tfsem::cli::Command;
+
+// A command stopped (`by`: the limit, or "out of memory") in a phase ("during
+// import", or empty) before it had anything to report: its line, or under
+// --json an object saying so.
+int report_stop(const Command* command, std::string_view by, std::string_view phase) {
+  const auto* json = command != nullptr ? command->app->get_option_no_throw("--json") : nullptr;
+  if (json != nullptr && json->count() > 0) std::cout << tfsem::report::stopped_json(by, phase).dump(2) << "\n";
+  else std::cout << tfsem::report::stopped_line(by, phase.empty() ? "" : " " + std::string(phase));
+  return tfsem::cli::kIncomplete;
+}
 
 }  // namespace
 
@@ -28,18 +37,17 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? kSuccess : kBadInput;
   }
+  const Command* running = nullptr;
   try {
     for (const auto& c : commands)
-      if (c.app->parsed()) return c.run();
+      if (c.app->parsed()) return (running = &c)->run();
     return kBadInput;
   } catch (const tfsem::Stopped& e) {  // a phase with nothing to report so far
-    std::cout << tfsem::report::stopped_line(e.what(), in_phase(e.phase()));
-    return kIncomplete;
+    return report_stop(running, e.what(), e.phase());
   } catch (const std::bad_alloc&) {  // outside the search, which reports what it found
     const auto& stop = command_stop();
     stop.out_of_memory();
-    std::cout << tfsem::report::stopped_line("out of memory", in_phase(stop.phase()));
-    return kIncomplete;
+    return report_stop(running, "out of memory", stop.phase());
   } catch (const tfsem::InputError& e) {
     for (const auto& d : e.diagnostics()) std::cerr << "tfsem: error: " << d.to_string() << "\n";
     return kBadInput;

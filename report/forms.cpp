@@ -68,6 +68,12 @@ std::string stopped_line(std::string_view by, std::string_view where) {
   return "INCOMPLETE: " + what + std::string(where) + "\n";
 }
 
+nlohmann::json stopped_json(std::string_view by, std::string_view phase) {
+  nlohmann::json out = {{"complete", false}, {"stopped_by", by}};
+  if (!phase.empty()) out["phase"] = phase;
+  return out;
+}
+
 std::string count_line(std::string_view key, std::size_t n, bool complete) {
   return std::string(key) + ": " + std::to_string(n) + (complete ? "" : " (at least)") + "\n";
 }

@@ -49,6 +49,9 @@ nlohmann::json max_memory_json(const MemoryBound& max);
 // "INCOMPLETE: stopped by LIMIT" ("INCOMPLETE: out of memory" when an
 // allocation failed), then `where` (" in the reference search").
 std::string stopped_line(std::string_view by, std::string_view where = "");
+// The JSON form of a command stopped before it had anything to report:
+// {"complete": false, "stopped_by": BY, "phase": PHASE} (no phase when empty).
+nlohmann::json stopped_json(std::string_view by, std::string_view phase);
 // "KEY: N", and " (at least)" when the search stopped before the end.
 std::string count_line(std::string_view key, std::size_t n, bool complete);
 // "fix: WHAT | verified deterministic: OUTCOME", a fix and the one outcome it leaves.

@@ -3,9 +3,11 @@
 # search and the search for fixes, INCOMPLETE (exit 3), naming the phase, with
 # what was found so far, well within a margin of the limit (the limit itself
 # is half a second; the margin here is wide, for a loaded machine).
-# Usage: stop_phases.sh TFSEM PHASE HOW, PHASE import, search or fixes, HOW timeout or sigterm
+# With `json`, the report is the JSON one (a stop during import: an object
+# saying so, not the text line).
+# Usage: stop_phases.sh TFSEM PHASE HOW [json], PHASE import, search or fixes, HOW timeout or sigterm
 set -u
-tfsem=$1 phase=$2 how=$3
+tfsem=$1 phase=$2 how=$3 form=${4:-text}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }
@@ -25,6 +27,11 @@ case $phase in
            '^states-stored: 49368$') ;;
   *) echo "no phase $phase"; exit 1 ;;
 esac
+if [ "$form" = json ]; then
+  [ "$phase" = import ] || { echo "json: the import phase only"; exit 1; }
+  args+=(--json)
+  lines=('^  "complete": false,$' '^  "phase": "during import",$' '^  "stopped_by": "%s"$')
+fi
 start=$(now)
 if [ "$how" = timeout ]; then
   "$tfsem" "${args[@]}" --timeout "$after" > "$work/out" 2> "$work/err"
