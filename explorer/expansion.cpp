@@ -63,8 +63,19 @@ void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vec
     if (liveness_[i] == unknown) liveness_[i] = firings.dead(view, accessing_[i]) ? dead : live;
     return liveness_[i] == live;
   };
+  // The accesses by variable, each variable's in order: only two accesses to
+  // one variable conflict, so a state enabling many accesses to many
+  // variables costs the pairs on each variable, not every pair.
+  by_var_.clear();
+  for (std::size_t i = 0; i < accessing_.size(); ++i)
+    by_var_.emplace_back(sem_.access(accessing_[i].node).var, static_cast<std::uint32_t>(i));
+  std::sort(by_var_.begin(), by_var_.end());
+  at_.resize(accessing_.size());
+  for (std::size_t k = 0; k < by_var_.size(); ++k) at_[by_var_[k].second] = static_cast<std::uint32_t>(k);
   for (std::size_t i = 0; i < others; ++i) {
-    for (std::size_t j = i + 1; j < accessing_.size(); ++j) {
+    const auto x = by_var_[at_[i]].first;
+    for (auto k = at_[i] + 1; k < by_var_.size() && by_var_[k].first == x; ++k) {
+      const auto j = by_var_[k].second;
       auto a = accessing_[i], b = accessing_[j];
       if (!accesses_conflict(a, b)) continue;
       if (b < a) std::swap(a, b);
@@ -84,9 +95,15 @@ void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vec
 // n updates enabled together cost n, not n^2 races.
 template <class Live>
 void Expander::commuting_races(std::size_t from, Live&& is_live, const RaceFlags& flags, std::vector<RaceSeen>& out) {
-  // By node: its first two live transitions in the canonical order of
-  // contexts, so that every process reports the same ones.
-  const Canonical before{&sem_.contexts()};
+  // By node: its first two live transitions in a canonical order of
+  // contexts, so that every process reports the same ones: the shallower
+  // first, then as Contexts::before orders them (which walks up to where
+  // they part, so that n updates on one call stack would cost n^2 here).
+  const auto& ctx = sem_.contexts();
+  const auto before = [&](Transition a, Transition b) {
+    const auto da = ctx[a.context].depth, db = ctx[b.context].depth;
+    return da != db ? da < db : ctx.before(a.context, b.context);
+  };
   firsts_.clear();
   for (auto i = from; i < accessing_.size(); ++i) {
     const auto t = accessing_[i];

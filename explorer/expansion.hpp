@@ -114,6 +114,8 @@ class Expander {
   SleepSet sleep_, next_sleep_;
   std::vector<Transition> accessing_;  // races(): the enabled accesses, in order,
   std::vector<std::uint8_t> liveness_;  // and whether each one's input is dead, once looked at
+  std::vector<std::pair<VarId, std::uint32_t>> by_var_;  // (variable, index in accessing_), sorted
+  std::vector<std::uint32_t> at_;                        // by index in accessing_: where it is in by_var_
   std::vector<boost::container::small_vector<Transition, 2>> firsts_;  // commuting_races(): by node
   std::vector<Row> ab_, ba_;
   Row mid_;
