@@ -194,6 +194,7 @@ void Reduction::stubborn_set(std::span<const Code> row, const Frontier& f, Trans
   work_.clear();
   marked_.clear();
   edges_.clear();
+  present_ = &f.present;
   auto add = [&](Transition v) {  // v's index + 1
     auto& i = member_index(v);
     if (i == 0) {
@@ -219,10 +220,20 @@ void Reduction::stubborn_set(std::span<const Code> row, const Frontier& f, Trans
     for (auto v : scratch_) edges_.emplace_back(from - 1, add(v) - 1);
   }
   cover_same(f, out);
-  for (auto v : marked_)
-    if (v.context == kRootContext) member_root_[v.node.index()] = 0;
+  for (auto v : marked_) member_index(v) = 0;
   member_.clear();
   std::sort(out.begin(), out.end());
+}
+
+std::uint32_t& Reduction::member_index(Transition v) {
+  if (v.context == kRootContext) return member_root_[v.node.index()];
+  const auto it = std::lower_bound(present_->begin(), present_->end(), v.context);
+  const auto k = static_cast<std::size_t>(it - present_->begin());
+  if (it == present_->end() || *it != v.context || k >= kDenseContexts) return member_[v];
+  if (member_present_.size() <= k) member_present_.resize(k + 1);
+  auto& members = member_present_[k];
+  if (members.empty()) members.assign(member_root_.size(), 0);
+  return members[v.node.index()];
 }
 
 // An enabled member u that brings t in again (a path of the closure's edges

@@ -146,8 +146,13 @@ class Reduction {
   // Scratch space, reused from call to call.
   Frontier frontier_;
   // A stubborn set's members, in the order they joined; each one's index + 1
-  // (0: not a member), by node for the root context.
+  // (0: not a member): by node for the root context and for the first
+  // kDenseContexts other contexts the state holds (by their place in the
+  // frontier's present list, present_), in a map for the others.
   std::vector<std::uint32_t> member_root_;
+  static constexpr std::size_t kDenseContexts = 64;
+  const std::vector<ContextId>* present_ = nullptr;
+  std::vector<std::vector<std::uint32_t>> member_present_;
   std::unordered_map<Transition, std::uint32_t> member_;
   std::vector<Transition> marked_, work_, scratch_, candidate_, best_;
   // The closure's edges (member, member it brought in), and scratch space for
@@ -226,7 +231,7 @@ class Reduction {
   // Marks in covered_ (by index in f.enabled) the enabled members whose own
   // closure is this one: those from which t is brought in again.
   void stubborn_set(std::span<const Code> row, const Frontier& f, Transition t, std::vector<Transition>& out);
-  std::uint32_t& member_index(Transition v) { return v.context == kRootContext ? member_root_[v.node.index()] : member_[v]; }
+  std::uint32_t& member_index(Transition v);
   // Marks in covered_ the enabled members (of the closure just computed) that bring its first member in again.
   void cover_same(const Frontier& f, std::span<const Transition> enabled_members);
   // The variables that may be in a write phase in row (f its frontier).
