@@ -128,33 +128,47 @@ void Dependence::build_ancestors() const {
     const auto& p = program_;
     const std::size_t n = p.nodes().size(), words = (n + 63) / 64;
     auto& rows = ancestors_->rows;
-    rows.assign(n, std::vector<std::uint64_t>(words, 0));
     // Row v: the nodes that fire before v fires. A node needs every input; a
     // Merge needs every control input but only one data input, so it gets the
-    // intersection over its data inputs (its back edges bring nothing new).
-    for (auto v : p.topological_order()) {
-      const auto& node = p.node(v);
-      auto& row = rows[v.index()];
-      auto need = [&](EdgeId d, std::vector<std::uint64_t>& into) {
-        const auto& e = p.edge(d);
-        if (e.is_input() || e.call) return;  // a call edge's source may come later in the order
-        for (std::size_t w = 0; w < words; ++w) into[w] |= rows[e.src.index()][w];
-        into[e.src.index() / 64] |= std::uint64_t{1} << (e.src.index() % 64);
-      };
-      for (auto d : node.control_in) need(d, row);
-      if (rules::with_rule(node.op.kind, [](auto r) { return decltype(r)::kNeedsEveryInput; })) {
-        for (auto d : node.in) need(d, row);
-        continue;
+    // intersection over its data inputs. A loop's Merge takes iteration k's
+    // value from its back edge, whose source s is in iteration k - 1 and comes
+    // later in the order: its share is s and row s of the pass before, the
+    // first pass taking it to need everything (to add nothing to the
+    // intersection). Passes repeat until no row changes (rows only shrink).
+    // Sound by induction on k: a node that row s says needs x needs it in
+    // every iteration, as iteration 0's Merge gets x's need from its Enter.
+    // A call edge's source may come later too, and is not followed: a Merge
+    // fed by one needs its control inputs alone.
+    const bool loops = std::any_of(p.edges().begin(), p.edges().end(), [](const Edge& e) { return e.back; });
+    std::vector<std::vector<std::uint64_t>> before;  // the pass before, for back edges
+    for (bool first = true;; first = false) {
+      rows.assign(n, std::vector<std::uint64_t>(words, 0));
+      for (auto v : p.topological_order()) {
+        const auto& node = p.node(v);
+        auto& row = rows[v.index()];
+        auto need = [&](EdgeId d, std::vector<std::uint64_t>& into) {
+          const auto& e = p.edge(d);
+          if (e.is_input() || e.call) return;
+          const auto& from = e.back ? before : rows;
+          for (std::size_t w = 0; w < words; ++w) into[w] |= e.back && first ? ~std::uint64_t{0} : from[e.src.index()][w];
+          into[e.src.index() / 64] |= std::uint64_t{1} << (e.src.index() % 64);
+        };
+        for (auto d : node.control_in) need(d, row);
+        if (rules::with_rule(node.op.kind, [](auto r) { return decltype(r)::kNeedsEveryInput; })) {
+          for (auto d : node.in) need(d, row);
+          continue;
+        }
+        if (node.in.empty() || std::any_of(node.in.begin(), node.in.end(), [&](EdgeId d) { return p.edge(d).call; })) continue;
+        std::vector<std::uint64_t> common(words, ~std::uint64_t{0});
+        for (auto d : node.in) {
+          std::vector<std::uint64_t> one(words, 0);
+          need(d, one);
+          for (std::size_t w = 0; w < words; ++w) common[w] &= one[w];
+        }
+        for (std::size_t w = 0; w < words; ++w) row[w] |= common[w];
       }
-      const bool any = std::any_of(node.in.begin(), node.in.end(), [&](EdgeId d) { return !p.edge(d).back && !p.edge(d).call; });
-      std::vector<std::uint64_t> common(words, any ? ~std::uint64_t{0} : 0);
-      for (auto d : node.in) {
-        if (p.edge(d).back || p.edge(d).call) continue;
-        std::vector<std::uint64_t> one(words, 0);
-        need(d, one);
-        for (std::size_t w = 0; w < words; ++w) common[w] &= one[w];
-      }
-      for (std::size_t w = 0; w < words; ++w) row[w] |= common[w];
+      if (!loops || (!first && rows == before)) break;
+      before = rows;
     }
     ancestors_->built.store(true, std::memory_order_release);
   });

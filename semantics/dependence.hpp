@@ -90,6 +90,13 @@ class Dependence {
     const auto& rows = ancestors();
     return (rows[b.index()][a.index() / 64] >> (a.index() % 64) & 1U) != 0;
   }
+  // precedes(a, b) where its table (n^2 bits) costs at most kCheapPrecedes
+  // bytes; false (not known) in a larger graph.
+  [[nodiscard]] bool known_to_precede(NodeId a, NodeId b) const {
+    const auto n = program_.nodes().size();
+    return n * n / 8 <= kCheapPrecedes && precedes(a, b);
+  }
+  static constexpr std::size_t kCheapPrecedes = std::size_t{64} << 20;
 
  private:
   const Semantics& sem_;
@@ -172,15 +179,20 @@ void Dependence::conflicts(const View& v, const Frontier& f, Transition t, std::
   const auto& ctx = sem_.contexts();
   // Two accesses to one variable, one an update, do not commute, unless both
   // are commuting updates (S-COMMUTE); accessors in contexts that do not exist
-  // yet come from the contexts' creators.
+  // yet come from the contexts' creators. An accessor of the root frame that t
+  // precedes (a reader downstream of t's update, an update downstream of its
+  // read) cannot fire while t has not: no firing outside a set holding t can
+  // reach it, so it need not join.
   if (const auto a = sem_.access(t.node); a.kind != Access::Kind::none) {
+    const bool root = t.context == kRootContext && program_.node(t.node).frame.index() == 0;
     for (auto u : accessors_[a.var.index()]) {
       if (!conflict(a, sem_.access(u))) continue;
+      const auto frame = program_.node(u).frame;
+      if (root && frame.index() == 0 && known_to_precede(t.node, u)) continue;
       if (!loops_) {  // every context is the root
         if (u != t.node && !v.fired(u, kRootContext)) out.push_back({u, kRootContext});
         continue;
       }
-      const auto frame = program_.node(u).frame;
       for (auto c : f.present)
         if (ctx[c].frame == frame && Transition{u, c} != t && !v.fired(u, c)) out.push_back({u, c});
     }
