@@ -64,6 +64,12 @@ class Partitioner {
     for (int k = 2; !names_.insert(id).second; ++k) id = base + "#" + std::to_string(k);
     return id;
   }
+  // A node id from a key or a tensor's name: an edge's end is NODE or
+  // NODE:PORT, so its ':' (a port's, a TensorFlow device name's) become '_'.
+  static std::string node_name(std::string text) {
+    std::replace(text.begin(), text.end(), ':', '_');
+    return text;
+  }
   // Edge e leaves the graph; made again, it keeps its id, unless `free`.
   void forget(EdgeId e, bool free = false) {
     edge_gone_[e.index()] = true;
@@ -159,7 +165,7 @@ class Partitioner {
   Pair pair(const std::string& from, const std::string& to, const std::string& tensor, const char* kind,
             const CompactString& where) {
     const auto key = from + ";" + to + ";" + tensor;
-    const auto send = fresh("send/" + key), recv = fresh("recv/" + key);
+    const auto send = fresh("send/" + node_name(key)), recv = fresh("recv/" + node_name(key));
     add_node(send, "Send", from, where);
     add_node(recv, "Recv", to, where);
     add_edge(fresh(key), "tensor", PortRef{send, 0}, PortRef{recv, 0}, where);
@@ -215,13 +221,13 @@ class Partitioner {
       added_edges_.push_back(std::move(e));
     };
     if (sinks.size() == 1) return connect(std::move(sinks[0]), std::move(port));
-    auto copy = fresh(tensor + "/copy");
+    auto copy = fresh(node_name(tensor) + "/copy");
     add_node(copy, "Copy", device, where);
     add_edge(fresh(root_id), "tensor", std::move(port), PortRef{copy, 0}, where);
     for (std::size_t i = 0; i + 1 < sinks.size(); ++i) {
       connect(std::move(sinks[i]), PortRef{copy, 0});
       if (i + 2 == sinks.size()) return connect(std::move(sinks.back()), PortRef{copy, 1});
-      const auto next = fresh(tensor + "/copy");
+      const auto next = fresh(node_name(tensor) + "/copy");
       add_node(next, "Copy", device, where);
       add_edge(fresh(copy + ":1"), "tensor", PortRef{copy, 1}, PortRef{next, 0}, where);
       copy = next;
@@ -244,7 +250,7 @@ class Partitioner {
     const auto& where = spec_.nodes[n.index()].where;
     for (const auto& [to, targets] : groups) {
       auto [into_send, recv] = pair(from, to, "^" + name, "tensor", where);
-      const auto dummy = fresh("dummy/" + from + ";" + to + ";^" + name);
+      const auto dummy = fresh("dummy/" + node_name(from + ";" + to + ";^" + name));
       add_node(dummy, "Const", from, where, Attrs{{"value", Tensor::scalar(std::int32_t{0})}});
       add_edge(fresh("^" + name + "->" + dummy), "control", PortRef{name, std::nullopt}, PortRef{dummy, std::nullopt}, where);
       into_send.from = PortRef{dummy, 0};

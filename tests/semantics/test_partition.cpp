@@ -64,12 +64,12 @@ TEST_CASE("X-PARTITION: one Recv per device a value is read on, feeding every co
   CHECK(count_op(out, "Recv") == 2);
   CHECK(count_op(out, "Copy") == 1);  // a on ps and the Send share c's value
   const auto& key = edge(out, "ps;worker;c:0");
-  CHECK(key.from->node == "send/ps;worker;c:0");
-  CHECK(key.to->node == "recv/ps;worker;c:0");
-  CHECK(node(out, "send/ps;worker;c:0").device == "ps");
-  CHECK(node(out, "recv/ps;worker;c:0").device == "worker");
-  CHECK(edge(out, "copy1:0").from->node == "recv/ps;worker;c:0");  // b0 and b1 keep their edges' ids
-  CHECK(edge(out, "copy2:1").from->node == "recv/ps;worker;c:0");
+  CHECK(key.from->node == "send/ps;worker;c_0");
+  CHECK(key.to->node == "recv/ps;worker;c_0");
+  CHECK(node(out, "send/ps;worker;c_0").device == "ps");
+  CHECK(node(out, "recv/ps;worker;c_0").device == "worker");
+  CHECK(edge(out, "copy1:0").from->node == "recv/ps;worker;c_0");  // b0 and b1 keep their edges' ids
+  CHECK(edge(out, "copy2:1").from->node == "recv/ps;worker;c_0");
   CHECK(edge(out, "copy1:0").from->port != edge(out, "copy2:1").from->port);
   // The control edges: a dummy Const on ps that c triggers, a pair, the Recv's control edges.
   CHECK(node(out, "dummy/ps;worker;^c").op == "Const");
