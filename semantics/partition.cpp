@@ -13,6 +13,8 @@ namespace tfsem {
 
 namespace {
 
+// X-PARTITION: placement (place), then a pair per value read on another
+// device (cut_value) and per device a node's control edges reach (cut_control).
 class Partitioner {
  public:
   Partitioner(ProgramSpec spec, const PartitionOptions& options)

@@ -4,7 +4,8 @@
 # each other; under --tf1-refs (S-DEREF) the partition has y = 2, which the
 # graph on one device lacks, and the witness fires the Send of x before the
 # assign. A partitioned graph's pairs run in the fast executor (conform) and
-# in the Promela export of a graph without control flow.
+# in the Promela export of a graph without control flow; a Send of a
+# variable edge is refused by the executor (X-EXEC).
 # Usage: partition_refines.sh TFSEM (run in the repository's root)
 set -u
 tfsem=$1
@@ -40,6 +41,11 @@ expect "tf1-refs: the copy taken before the assign" 1 \
   "$tfsem" refines "$work/tf1-refs-one.json" "$work/tf1-refs-two.json"
 expect "tf1-refs: the partition keeps the graph's outcome" 0 'verdict: refines' \
   "$tfsem" refines "$work/tf1-refs-two.json" "$work/tf1-refs-one.json"
+expect "tf1-refs: the race of the Send and the assign, and its fix" 1 \
+  'race: assign send/[^ ]* [|] variable x [|] harmful fix: add control edge assign -> send/[^ ]* [|] verified deterministic: y:0=f32:10.0' \
+  "$tfsem" check "$work/tf1-refs-two.json"
+expect "tf1-refs: the executor refuses a Send of a variable edge" 2 'a Send of a variable edge .*\[X-EXEC\]' \
+  "$tfsem" run "$work/tf1-refs-two.json"
 
 "$tfsem" partition models/counter.json --devices a,b --assign round-robin --every-edge -o "$work/counter.json" || fail "counter: partition"
 expect "counter: the executor runs the pairs" 0 'verdict: conforms' "$tfsem" conform "$work/counter.json"

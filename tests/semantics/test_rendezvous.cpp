@@ -102,18 +102,20 @@ TEST_CASE("S-SEND, S-RECV, C-DEAD: DEAD passes through a Send and its Recv") {
 }
 
 TEST_CASE("G-RENDEZVOUS: a Send's output goes to a Recv, a Recv's input comes from a Send") {
-  const auto to_identity = problems(R"({"nodes": [{"id": "s", "op": "Send"}, {"id": "i", "op": "Identity"}],
-    "edges": [{"id": "a", "kind": "tensor", "to": "s", "value": 1}, {"id": "k", "kind": "tensor", "from": "s", "to": "i"},
-              {"id": "y", "kind": "tensor", "from": "i"}]})");
-  REQUIRE(to_identity.size() == 1);
-  CHECK(to_identity[0].rule == "G-RENDEZVOUS");
-  CHECK(to_identity[0].subject == "node 's'");
-  const auto from_identity = problems(R"({"nodes": [{"id": "i", "op": "Identity"}, {"id": "r", "op": "Recv"}],
-    "edges": [{"id": "a", "kind": "tensor", "to": "i", "value": 1}, {"id": "k", "kind": "tensor", "from": "i", "to": "r"},
-              {"id": "y", "kind": "tensor", "from": "r"}]})");
-  REQUIRE(from_identity.size() == 1);
-  CHECK(from_identity[0].rule == "G-RENDEZVOUS");
-  CHECK(from_identity[0].subject == "node 'r'");
+  // A graph a -> FIRST -k-> SECOND -> y: each problem's rule and subject.
+  const auto chain = [](const char* first_op, const char* second_op) {
+    const auto json = std::string(R"({"nodes": [{"id": "n1", "op": ")") + first_op + R"("}, {"id": "n2", "op": ")" +
+                      second_op + R"("}], "edges": [{"id": "a", "kind": "tensor", "to": "n1", "value": 1},
+      {"id": "k", "kind": "tensor", "from": "n1", "to": "n2"}, {"id": "y", "kind": "tensor", "from": "n2"}]})";
+    std::string found;
+    for (const auto& d : problems(json)) found += (found.empty() ? "" : "; ") + d.rule + " " + d.subject;
+    return found;
+  };
+  CHECK(chain("Send", "Identity") == "G-RENDEZVOUS node 'n1'");
+  CHECK(chain("Identity", "Recv") == "G-RENDEZVOUS node 'n2'");
+  CHECK(chain("Send", "Send") == "G-RENDEZVOUS node 'n1'; G-RENDEZVOUS node 'n2'");
+  CHECK(chain("Recv", "Recv") == "G-RENDEZVOUS node 'n1'; G-RENDEZVOUS node 'n2'");
+  CHECK(chain("Send", "Recv").empty());
   const auto two_inputs = problems(R"({"nodes": [{"id": "s", "op": "Send"}, {"id": "r", "op": "Recv"}],
     "edges": [{"id": "a", "kind": "tensor", "to": "s:0", "value": 1}, {"id": "b", "kind": "tensor", "to": "s:1", "value": 1},
               {"id": "k", "kind": "tensor", "from": "s", "to": "r"}, {"id": "y", "kind": "tensor", "from": "r"}]})");
