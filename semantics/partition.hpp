@@ -35,8 +35,9 @@ struct PartitionOptions {
 // edge stay on the variable's device, as TensorFlow colocates a reference's
 // consumers, except a dereferencing function (S-DEREF), which gets the value
 // from a Send of the variable edge (the copy of a reference, taken when sent).
-// Back edges, a constant Enter's edge, and the edges into and out of Calls and
-// Returns are not cut. Throws InputError when spec is not a valid graph, a
+// Back edges, an Enter's out-edges (the Enter goes on its consumer's device,
+// and the edge into it is cut: a pair after it would wait in every iteration
+// after the first), and the edges into and out of Calls and Returns are not cut. Throws InputError when spec is not a valid graph, a
 // device is not a device name (G-DEVICE), or a node has no device and none is
 // given.
 ProgramSpec partition(ProgramSpec spec, const PartitionOptions& options);
