@@ -23,6 +23,7 @@ Command add_conform(CLI::App& app);
 Command add_fuzz(CLI::App& app);
 Command add_export(CLI::App& app);
 Command add_transform(CLI::App& app);
+Command add_partition(CLI::App& app);
 Command add_refines(CLI::App& app);
 Command add_import(CLI::App& app);
 

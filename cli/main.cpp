@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   CLI::App app{"tfsem: the operational semantics of TensorFlow graphs (Abadi, Isard & Murray, MAPL 2017), executable"};
   app.set_version_flag("--version", kVersionText, "print the version and the build's options, and exit");
   app.require_subcommand(1);
-  const std::vector<Command> commands = {add_validate(app), add_trace(app), add_check(app), add_explore(app), add_generate(app), add_dot(app), add_run(app), add_conform(app), add_fuzz(app), add_export(app), add_transform(app), add_refines(app), add_import(app)};
+  const std::vector<Command> commands = {add_validate(app), add_trace(app), add_check(app), add_explore(app), add_generate(app), add_dot(app), add_run(app), add_conform(app), add_fuzz(app), add_export(app), add_transform(app), add_partition(app), add_refines(app), add_import(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

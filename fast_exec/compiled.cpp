@@ -76,6 +76,10 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       throw InputError("X-EXEC", n.where->str(), "node '" + n.name + "'",
                        "the fast executor does not run a function dereferencing a variable edge (S-DEREF, "
                        "--tf1-refs); tfsem check and trace explore this graph");
+    if (n.op.kind == Op::Kind::send && prog.variable_of(NodeId(i)))
+      throw InputError("X-EXEC", n.where->str(), "node '" + n.name + "'",
+                       "the fast executor does not run a Send of a variable edge (S-SEND, the copy of a reference); "
+                       "tfsem check and trace explore this graph");
     auto& c = nodes[i];
     c.kind = kinds[i] = n.op.kind;
     if (is_constant(n)) constant_values += n.out.size();

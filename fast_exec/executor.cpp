@@ -279,7 +279,8 @@ void Executor::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
       }
       break;
     }
-    default: data.push_back(std::move(args[0])); break;  // Enter, Exit, NextIteration, Call, Return, RefIdentity
+    case OpKind::recv: every_output(args[0]); break;  // S-RECV: the rendezvous's value to every consumer
+    default: data.push_back(std::move(args[0])); break;  // Enter, Exit, NextIteration, Call, Return, RefIdentity, Send
   }
   out(Go{});
 }

@@ -132,6 +132,12 @@ class CoreExporter {
         }
         break;
       }
+      case Op::Kind::send:  // S-SEND: the value, or the variable's (a copy of a reference), into the rendezvous
+        body << " e" << n.out[0].value << "!" << (p_.variable_of(id) ? var() : "a0") << ";";
+        break;
+      case Op::Kind::recv:  // S-RECV: the rendezvous's value to every output
+        for (auto e : n.out) body << " e" << e.value << "!a0;";
+        break;
       default: refuse(*n.where, subject, p_.label(id) + " (control flow) is not exported"); break;
     }
     for (auto e : n.control_out) body << " e" << e.value << "!1;";
@@ -507,6 +513,8 @@ class ControlFlowExporter {
         break;
       }
       case OpKind::assign: check_assign(n); break;
+      case OpKind::send:
+      case OpKind::recv: refuse(*node.where, subject, p_.label(n) + " in a graph with control flow is not exported"); break;
       case OpKind::switch_:
         if (in(1) == Ty::i32) refuse(*node.where, subject, "an i32 predicate is an error (C-SWITCH), not exported");
         break;

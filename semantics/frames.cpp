@@ -35,7 +35,8 @@ class FrameBuilder {
     resolve_variables();
     check_fetches();
     p_.control_flow_ = std::any_of(kinds_.begin(), kinds_.end(), [](OpKind k) {
-      return k != OpKind::function && k != OpKind::var && k != OpKind::read && k != OpKind::assign;
+      return k != OpKind::function && k != OpKind::var && k != OpKind::read && k != OpKind::assign && k != OpKind::send &&
+             k != OpKind::recv;
     });
   }
 
@@ -480,8 +481,10 @@ class FrameBuilder {
     }
     for (std::size_t i = 0; i < p_.nodes_.size(); ++i) {
       const auto& node = p_.nodes_[i];
-      if (node.op.kind != OpKind::read && node.op.kind != OpKind::assign && node.op.kind != OpKind::function) continue;
-      // A Read's or Assign-f's variable edge is its port 0; a function's (S-DEREF) any one port.
+      if (node.op.kind != OpKind::read && node.op.kind != OpKind::assign && node.op.kind != OpKind::function &&
+          node.op.kind != OpKind::send)
+        continue;
+      // A Read's, Assign-f's or Send's variable edge is its port 0; a function's (S-DEREF) any one port.
       const auto d = std::find_if(node.in.begin(), node.in.end(), [&](EdgeId e) { return e.valid() && p_.edge(e).kind == EdgeKind::variable; });
       if (d == node.in.end()) continue;
       const auto& h = handle[d->index()];

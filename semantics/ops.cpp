@@ -39,6 +39,11 @@ std::vector<OpDef> make_control_ops() {
                  "a DEAD argument makes no call and goes to the site's Return"});
   ops.push_back({"Return", OpKind::return_, false, call_attrs,
                  "Return(function, site): the result of the call made at the site, back in the caller's context"});
+  ops.push_back({"Send", OpKind::send, false, {},
+                 "Send: its input (a tensor, or the value of the variable on its variable edge) into the rendezvous, "
+                 "the tensor edge to its Recv named by the pair's key; DEAD passes"});
+  ops.push_back({"Recv", OpKind::recv, false, {},
+                 "Recv: the value its Send put in the rendezvous, on each of its outputs (every consumer on its device)"});
   return ops;
 }
 

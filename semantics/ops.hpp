@@ -24,6 +24,8 @@ enum class OpKind : std::uint8_t {
   ref_identity,    // RefIdentity: a variable handle, passed on
   call,            // Call(function, site): into the function's frame, the site appended to the tag
   return_,         // Return(function, site): a result of the call made at the site, back in the caller
+  send,            // Send: its input into the rendezvous, the edge to its Recv
+  recv,            // Recv: the rendezvous's value, to every consumer on its device
 };
 
 struct OpDef {
@@ -35,7 +37,8 @@ struct OpDef {
 };
 
 // Switch, Merge, Enter, Exit, NextIteration, their Ref forms, RefIdentity,
-// and the thesis's Call and Return (its section 5).
+// the thesis's Call and Return (its section 5), and the partitioner's Send and
+// Recv (S-SEND, S-RECV).
 const std::vector<OpDef>& control_ops();
 const OpDef* find_control_op(std::string_view name);
 

@@ -1,5 +1,6 @@
 #include "semantics/program.hpp"
 
+#include "semantics/device.hpp"
 #include "semantics/diagnostic.hpp"
 #include "semantics/frames.hpp"
 #include "semantics/functions.hpp"
@@ -393,6 +394,8 @@ class ProgramBuilder {
         error("G-UNIQUE", n.where, node_subject(n.id), "node id used twice");
         continue;
       }
+      if (const auto why = device_problem(n.device); !why.empty())
+        error("G-DEVICE", n.where, node_subject(n.id), "device '" + n.device + "': " + why);
       pending_.push_back(nullptr);
       auto op = parse_op(n);
       if (op) check_attrs(n);
@@ -634,12 +637,33 @@ class ProgramBuilder {
                     [&] { return label() + " has an incoming variable edge (port 0) and tensor edge (port 1)"; });
         check_ports(n, n.out, {}, "output", [&] { return label() + " has no outgoing tensor or variable edges"; });
         break;
+      case Op::Kind::send:
+        check_ports(n, n.in, {n.in.size() == 1 && p_->edges_[n.in[0].index()].kind == EdgeKind::variable ? EdgeKind::variable : EdgeKind::tensor},
+                    "input", says("Send has one incoming tensor or variable edge"));
+        check_ports(n, n.out, {EdgeKind::tensor}, "output", says("Send has one outgoing tensor edge, the rendezvous to its Recv"));
+        check_rendezvous(n, n.out, OpKind::recv, "its outgoing edge goes to a Recv (the rendezvous)");
+        break;
+      case Op::Kind::recv:
+        check_ports(n, n.in, {EdgeKind::tensor}, "input", says("Recv has one incoming tensor edge, the rendezvous from its Send"));
+        check_ports(n, n.out, std::vector(n.out.size(), EdgeKind::tensor), "output",
+                    says("Recv puts its value on outgoing tensor edges, ports 0, 1, ..."));
+        check_rendezvous(n, n.in, OpKind::send, "its incoming edge comes from a Send (the rendezvous)");
+        break;
       default: check_control_arity(n, label()); break;
     }
     const bool any_in = std::any_of(n.in.begin(), n.in.end(), [](EdgeId e) { return e.valid(); }) || !n.control_in.empty();
     if (!any_in)
       error("G-TRIGGER", *n.where, node_subject(n.name),
             "has no incoming edge; every node needs one (a control edge will do) to trigger it");
+  }
+
+  // G-RENDEZVOUS: a Send's one output goes to a Recv, a Recv's one input comes from a Send.
+  void check_rendezvous(const Node& n, const EdgeList& edges, OpKind other, const char* why) {
+    if (edges.size() != 1 || !edges[0].valid()) return;  // check_ports has said so
+    const auto& e = p_->edges_[edges[0].index()];
+    const auto end = other == OpKind::recv ? e.dst : e.src;
+    if (!end.valid() || p_->nodes_[end.index()].op.kind != other || !op_ok_[end.index()])
+      error("G-RENDEZVOUS", *e.where, node_subject(n.name), why);
   }
 
   // Control-flow ops carry a tensor, or a variable handle in their Ref form.

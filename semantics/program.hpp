@@ -111,6 +111,7 @@ struct NodeSpec {
   CompactString id, op, var;  // var: for op Var
   Attrs attrs;
   CompactString where;
+  CompactString device{};  // where it runs (G-DEVICE); "" for none. The semantics does not read it.
 };
 struct EdgeSpec {
   CompactString id, kind;
@@ -184,7 +185,7 @@ class Program {
   // Every incoming edge of n: inputs by port, then control edges.
   [[nodiscard]] std::vector<EdgeId> incoming(NodeId n) const;
   [[nodiscard]] std::vector<EdgeId> outgoing(NodeId n) const;
-  // The variable a Read, Assign-f or dereferencing function (S-DEREF) accesses: the handle on its variable
+  // The variable a Read, Assign-f, Send or dereferencing function (S-DEREF) accesses: the handle on its variable
   // edge, which comes from a Var(x) node or an input edge, possibly through
   // Ref control-flow ops, and is static (G-REF).
   [[nodiscard]] std::optional<VarId> variable_of(NodeId n) const { return access_var_[n.index()]; }

@@ -100,11 +100,34 @@ class Importer {
     }
     for (const auto& [fname, stateful] : functions_) out_.spec.functions.push_back({fname, stateful, "", ""});
     wiring_.finish(out_.spec, options_.stop);
+    place_nodes();
     write_notes();
     return std::move(out_);
   }
 
  private:
+  // Each node keeps the device of the TensorFlow node it models (NodeDef.device,
+  // G-DEVICE); a Copy the wiring adds, its value's producer's.
+  void place_nodes() {
+    std::unordered_map<std::string_view, std::string_view> device;
+    for (std::uint32_t i = 0; i < index_.nodes().size(); ++i)
+      if (!def(i).device().empty()) device.emplace(where(i), def(i).device());
+    if (device.empty()) return;
+    auto& nodes = out_.spec.nodes;
+    std::unordered_map<std::string_view, std::size_t> copies;
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      if (const auto it = device.find(nodes[k].where.view()); it != device.end()) nodes[k].device = it->second;
+      else if (nodes[k].op == "Copy") copies.emplace(nodes[k].id.view(), k);
+    }
+    // The wiring adds a chain's edges from the producer on: one pass places it.
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (std::size_t k = 0; k < nodes.size(); ++k) index.emplace(nodes[k].id.view(), k);
+    for (const auto& e : out_.spec.edges)
+      if (e.from && e.to)
+        if (const auto c = copies.find(e.to->node.view()); c != copies.end())
+          nodes[c->second].device = nodes[index.at(e.from->node.view())].device;
+  }
+
   const GraphDef& graph_;
   StopPoll poll_{nullptr};
   GraphIndex index_;

@@ -342,8 +342,9 @@ std::vector<NodeSpec> parse_nodes(const json& nodes, const std::string& base) {
     const auto path = base + "/nodes/" + std::to_string(i);
     const auto& n = nodes[i];
     if (!n.is_object()) fail(path, "a node is an object");
-    expect_keys(n, path, {"id", "op", "var", "attrs", "description"});
-    NodeSpec ns{get_string(n, "id", path, true), get_string(n, "op", path, true), get_string(n, "var", path, false), {}, path};
+    expect_keys(n, path, {"id", "op", "var", "attrs", "description", "device"});
+    NodeSpec ns{get_string(n, "id", path, true), get_string(n, "op", path, true), get_string(n, "var", path, false), {}, path,
+                get_string(n, "device", path, false)};
     if (n.contains("attrs")) ns.attrs = parse_attrs(n["attrs"], path + "/attrs", ns.op);
     out.push_back(std::move(ns));
   }
@@ -572,6 +573,7 @@ json nodes_to_json(const std::vector<NodeSpec>& list) {
   for (const auto& n : list) {
     json j = {{"id", n.id}, {"op", n.op}};
     if (!n.var.empty()) j["var"] = n.var;
+    if (!n.device.empty()) j["device"] = n.device;
     if (!n.attrs.empty()) {
       j["attrs"] = json::object();
       for (const auto& [k, a] : n.attrs) j["attrs"][k] = attr_to_json(a);

@@ -214,7 +214,7 @@ class Keys {
   std::array<std::string_view, N> names_;
 };
 
-constexpr Keys<5> kNodeKeys({"id", "op", "var", "attrs", "description"});
+constexpr Keys<6> kNodeKeys({"id", "op", "var", "attrs", "description", "device"});
 constexpr Keys<7> kEdgeKeys({"id", "kind", "from", "to", "value", "fetch", "description"});
 constexpr Keys<8> kGraphKeys({"name", "description", "variables", "functions", "nodes", "edges", "library", "$schema"});
 
@@ -271,6 +271,7 @@ void read_node(Cursor& c, std::string path, Literals& literals, NodeSpec& n) {
       case 1: n.op = c.plain_string(); break;
       case 2: n.var = c.plain_string(); break;
       case 3: attrs = c.raw_value(); break;
+      case 5: n.device = c.plain_string(); break;
       default: check(c.raw_value()); break;
     }
   });

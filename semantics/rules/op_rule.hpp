@@ -2,7 +2,8 @@
 // keeps one arm per instruction): a struct of static hooks per op kind,
 // grouped by family in this folder (dataflow.hpp: functions and variables;
 // cond.hpp: Switch and Merge; loop.hpp: Enter, Exit, NextIteration; call.hpp:
-// Call and Return), and found through the one table by op kind (table.hpp).
+// Call and Return; rendezvous.hpp: Send and Recv), and found through the one
+// table by op kind (table.hpp).
 // OpRule holds each hook's default; an arm hides the ones its rules change.
 // An arm is stateless: everything it reads comes from the Semantics, the
 // state (or any View of it, frontier.hpp) and the transition. Part of

@@ -6,6 +6,7 @@
 #include "semantics/rules/cond.hpp"
 #include "semantics/rules/dataflow.hpp"
 #include "semantics/rules/loop.hpp"
+#include "semantics/rules/rendezvous.hpp"
 
 #include <stdexcept>
 
@@ -27,6 +28,8 @@ decltype(auto) with_rule(OpKind k, F&& f) {
     case OpKind::next_iteration: return f(NextIteration{});
     case OpKind::call: return f(Call{});
     case OpKind::return_: return f(Return{});
+    case OpKind::send: return f(Send{});
+    case OpKind::recv: return f(Recv{});
   }
   throw std::logic_error("no rule for this op kind");
 }
