@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <new>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -159,12 +160,19 @@ class Search {
 
   // ---- Expanding: this rank's states of the level, at most kRound a round. ----
 
+  // An allocation that fails here, or while a rank's messages are put
+  // together or merged, stops this rank, out of memory, and so every rank at
+  // the next agree_on_status, INCOMPLETE with this rank's reason.
   void expand_round() {
     if (level_ >= visited_.levels().size()) return;
     const auto& level = visited_.levels()[level_];
-    for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++next_, ++n) {
-      expand(level[next_]);
-      check_limits();
+    try {
+      for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++next_, ++n) {
+        expand(level[next_]);
+        check_limits();
+      }
+    } catch (const std::bad_alloc&) {
+      stopping_.out_of_memory();
     }
   }
 
@@ -209,13 +217,20 @@ class Search {
   void exchange() {
     std::vector<int> send_counts(size_), recv_counts(size_), send_at(size_), recv_at(size_);
     Bytes all;
-    for (int r = 0; r < size_; ++r) {
-      const auto& b = out_[r];
-      if (all.size() + b.size() > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
-      send_at[r] = static_cast<int>(all.size());
-      send_counts[r] = static_cast<int>(b.size());
-      all.insert(all.end(), b.begin(), b.end());
-      if (r != rank_) report_.bytes_sent += b.size();
+    try {
+      for (int r = 0; r < size_; ++r) {
+        const auto& b = out_[r];
+        if (all.size() + b.size() > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
+        send_at[r] = static_cast<int>(all.size());
+        send_counts[r] = static_cast<int>(b.size());
+        all.insert(all.end(), b.begin(), b.end());
+        if (r != rank_) report_.bytes_sent += b.size();
+      }
+    } catch (const std::bad_alloc&) {  // this rank sends nothing, and stops
+      stopping_.out_of_memory();
+      Bytes().swap(all);
+      std::fill(send_counts.begin(), send_counts.end(), 0);
+      std::fill(send_at.begin(), send_at.end(), 0);
     }
     mpi([&] { MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD); });
     std::size_t total = 0;
@@ -231,7 +246,11 @@ class Search {
                     MPI_BYTE, MPI_COMM_WORLD);
     });
     for (auto& b : out_) b.clear();
-    for (int r = 0; r < size_ && !stopping_.stopped(); ++r) merge(static_cast<std::uint32_t>(r), std::span(in_).subspan(recv_at[r], recv_counts[r]));
+    try {
+      for (int r = 0; r < size_ && !stopping_.stopped(); ++r) merge(static_cast<std::uint32_t>(r), std::span(in_).subspan(recv_at[r], recv_counts[r]));
+    } catch (const std::bad_alloc&) {
+      stopping_.out_of_memory();
+    }
   }
 
   void merge(std::uint32_t from, std::span<const char> bytes) {

@@ -6,30 +6,33 @@
 # writes a checkpoint that a resumed search completes; a truncated or
 # corrupted checkpoint, or one of another graph or other search options, is
 # refused with its reason, exit 2.
-# Usage: checkpoint.sh TFSEM [SIZE [KILLS]] (lost-update-SIZE, default 7; 5 kills)
+# Usage: checkpoint.sh TFSEM [SIZE [KILLS [EVERY [WITHIN]]]]: lost-update-SIZE
+# (default 7), killed KILLS times (5), a checkpoint every EVERY seconds (0.3),
+# each run killed at random within WITHIN seconds (2) but after EVERY.
 set -u
-tfsem=$1 size=${2:-7} kills=${3:-5}
+tfsem=$1 size=${2:-7} kills=${3:-5} every=${4:-0.3} within=${5:-2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$tfsem" generate lost-update "$size" -o "$work/g.json" || fail "generate"
 # The report without what depends on the run: time and memory.
-strip() { grep -Ev '"(seconds|memory_bytes|store_bytes|max_memory|bytes|source|limit)"' "$1"; }
+strip() { grep -Ev '"(seconds|memory_bytes|store_bytes|bytes|from|memory-kib|bytes-per-state|store-bytes-per-state)"' "$1"; }
 "$tfsem" check "$work/g.json" --no-fix --json > "$work/whole.json"
 [ $? -eq 1 ] || fail "the uninterrupted search: exit code"
 
 # Killed `kills` times, each run (but the first) resumed, with 1 or 2 threads
 # (the store keeps the first run's two shards).
 dir=$work/ckpt
-"$tfsem" check "$work/g.json" --no-fix --json --checkpoint "$dir" --checkpoint-every 0.3s --threads 2 > /dev/null &
+"$tfsem" check "$work/g.json" --no-fix --json --checkpoint "$dir" --checkpoint-every "$every" --threads 2 > /dev/null &
 pid=$!
 for k in $(seq 1 "$kills"); do
-  sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.5 + r / 32768 * 1.5 }')"
+  sleep "$(awk -v r="$RANDOM" -v e="$every" -v w="$within" 'BEGIN { printf "%.2f", e + 0.2 + r / 32768 * (w - e - 0.2) }')"
   kill -KILL "$pid" 2> /dev/null
   wait "$pid" 2> /dev/null
-  [ -f "$dir/rf.checkpoint" ] || fail "no checkpoint after kill $k"
-  ls "$dir"
-  "$tfsem" check "$work/g.json" --no-fix --json --resume "$dir" --checkpoint-every 0.3s --threads $((k % 2 + 1)) > "$work/resumed.json" &
+  from=(--resume "$dir")  # killed before its first checkpoint: it starts over
+  [ -f "$dir/rf.checkpoint" ] || from=(--checkpoint "$dir")
+  echo "kill $k: ${from[*]}"
+  "$tfsem" check "$work/g.json" --no-fix --json "${from[@]}" --checkpoint-every "$every" --threads $((k % 2 + 1)) > "$work/resumed.json" &
   pid=$!
 done
 wait "$pid"
@@ -46,6 +49,19 @@ rm -rf "$dir"
 [ $? -eq 1 ] || fail "the search resumed after its timeout: exit code"
 diff <(strip "$work/whole.json") <(strip "$work/resumed.json") || fail "the search resumed after its timeout reports otherwise"
 echo "timeout: the same report"
+
+# explore: a checkpoint per reduction; a reduction that ended resumes to its
+# report, one without a checkpoint (but the first) starts over.
+"$tfsem" generate lost-update 4 -o "$work/small.json" || fail "generate"
+"$tfsem" explore "$work/small.json" --por none,rf --json > "$work/explore.json"
+"$tfsem" explore "$work/small.json" --por none,rf --json --checkpoint "$work/x" > /dev/null
+[ -f "$work/x/none.checkpoint" ] && [ -f "$work/x/rf.checkpoint" ] || fail "explore: a checkpoint per reduction"
+rm "$work/x/rf.checkpoint"
+"$tfsem" explore "$work/small.json" --por none,rf --json --resume "$work/x" > "$work/resumed.json"
+diff <(strip "$work/explore.json") <(strip "$work/resumed.json") || fail "the resumed explore reports otherwise"
+"$tfsem" explore "$work/small.json" --por stubborn,rf --json --resume "$work/x" > /dev/null 2> "$work/err"
+[ $? -eq 2 ] && grep -q 'stubborn.checkpoint: cannot open' "$work/err" || fail "explore: no checkpoint of its first reduction"
+echo "explore: the same report"
 
 # Refusals, each with its reason and exit 2.
 refused() {  # refused PATTERN ARGS...: the resumed check exits 2 with an error matching PATTERN
