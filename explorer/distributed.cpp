@@ -240,7 +240,12 @@ class Search {
       if (total > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
       if (r != rank_) report_.bytes_received += static_cast<std::size_t>(recv_counts[r]);
     }
-    in_.resize(total);
+    try {
+      in_.resize(total);
+    } catch (const std::bad_alloc&) {  // the stop frees the token's reserve: room to take this round's part, then stop
+      stopping_.out_of_memory();
+      in_.resize(total);
+    }
     mpi([&] {
       MPI_Alltoallv(all.data(), send_counts.data(), send_at.data(), MPI_BYTE, in_.data(), recv_counts.data(), recv_at.data(),
                     MPI_BYTE, MPI_COMM_WORLD);
@@ -571,6 +576,12 @@ int ranks() { return Mpi::get().size; }
 Report explore(const Semantics& sem, const ExploreOptions& options) {
   try {
     return Search(sem, options).run();
+  } catch (const std::bad_alloc&) {
+    // Where the ranks cannot agree to stop (in a collective, or gathering
+    // the report): the job ends, INCOMPLETE.
+    std::fprintf(stderr, "tfsem: rank %d: out of memory where the ranks cannot stop together: the job ends\n", rank());
+    MPI_Abort(MPI_COMM_WORLD, 3);
+    throw;
   } catch (const std::exception& e) {
     // The other ranks wait in a collective for this one: end the job.
     std::fprintf(stderr, "tfsem: internal error on rank %d: %s\n", rank(), e.what());
