@@ -43,7 +43,7 @@ echo "killed $kills times: the same report"
 
 # A timeout writes a checkpoint; the resumed search completes the same.
 rm -rf "$dir"
-"$tfsem" check "$work/g.json" --no-fix --json --checkpoint "$dir" --timeout 0.5 > "$work/stopped.json"
+"$tfsem" check "$work/g.json" --no-fix --json --checkpoint "$dir" --timeout 1 > "$work/stopped.json"
 [ $? -eq 3 ] || fail "the search stopped by its timeout: exit code"
 "$tfsem" check "$work/g.json" --no-fix --json --resume "$dir" > "$work/resumed.json"
 [ $? -eq 1 ] || fail "the search resumed after its timeout: exit code"
