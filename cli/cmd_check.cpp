@@ -51,6 +51,7 @@ int check_runs(const CheckOptions& o) {
   if (o.search.distributed) throw InputError("", "--distributed", "", "a session of runs is checked by one process");
   if (!o.fixed_graph.empty()) throw InputError("", "--run", "", "a session of runs writes no fixed graph");
   if (!o.html.empty()) throw InputError("", "--run", "", "a session of runs has no page (--html draws one graph)");
+  if (o.search.checkpoints(false)) throw InputError("", "--run", "", "a session of runs writes no checkpoints");
   std::vector<report::RunLabel> runs, all;
   for (const auto& r : o.runs) runs.push_back(parse_run(r));
   if (runs.empty()) runs.push_back({"", o.graph.fetches});
@@ -148,6 +149,7 @@ Command add_check(CLI::App& app) {
   o->graph.add_to(*sub);
   o->search.add_to(*sub);
   o->search.add_distributed(*sub);
+  o->search.add_checkpoints(*sub);
   sub->add_flag("--json", o->json, "print the report as JSON");
   sub->add_flag("--no-fix", o->no_fix, "do not search for control edges that make the graph deterministic");
   sub->add_option("--fix-budget", o->fix_budget, "explorations the fix search may spend")->capture_default_str();

@@ -31,6 +31,7 @@ int run_explore(const ExploreCmd& o) {
   stop.enter("in the search");
   const auto& p = sem.program();
   if (o.search.distributed && !o.dot.empty()) throw InputError("", "--dot", "", "--distributed draws no state graph");
+  if (o.search.checkpoints(false) && !o.dot.empty()) throw InputError("", "--dot", "", "a search with checkpoints draws no state graph");
   std::vector<explorer::Result> results;
   std::vector<std::vector<explorer::distributed::RankReport>> ranks(o.pors.size());
   for (const auto& name : o.pors) {
@@ -39,7 +40,7 @@ int run_explore(const ExploreCmd& o) {
     const bool draw = !o.dot.empty() && &name == &o.pors.back();
     StateGraphDot dot(sem, o.dot_max_states);
     if (draw) opts.observer = dot.observer();
-    results.push_back(o.search.explore(sem, opts, &ranks[results.size()]));
+    results.push_back(o.search.explore(sem, opts, &ranks[results.size()], results.empty()));
     end_progress(opts, results.back());
     if (stop.stopped()) break;  // the reductions not run yet are left out
     if (draw) dot.write(o.dot, results.back().counters.states_stored);
@@ -59,6 +60,7 @@ Command add_explore(CLI::App& app) {
   o->graph.add_to(*sub);
   o->search.add_to(*sub, false);
   o->search.add_distributed(*sub);
+  o->search.add_checkpoints(*sub);
   sub->add_option("--por", o->pors, "the reductions to run, in order (the last one is drawn by --dot)")
       ->check(CLI::IsMember({"none", "stubborn", "rf"}))
       ->delimiter(',')

@@ -1,10 +1,13 @@
 #include "cli/search_options.hpp"
 
+#include "build_info.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress.hpp"
 #include "semantics/diagnostic.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <string>
 
 namespace tfsem::cli {
 
@@ -12,6 +15,23 @@ namespace {
 
 // The address space kept for the report when an allocation fails.
 constexpr std::size_t kReserve = std::size_t{32} << 20;
+
+// A duration: a number of seconds, or a number with s, m or h after it.
+std::string parse_duration(std::string& text, double& seconds) {
+  const auto unit = !text.empty() && std::string("smh").find(text.back()) != std::string::npos ? text.back() : 's';
+  const auto number = std::isalpha(static_cast<unsigned char>(text.empty() ? ' ' : text.back())) != 0 ? text.substr(0, text.size() - 1) : text;
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (number.empty() || used != number.size() || !(value > 0))
+    return "a duration is a positive number of seconds, or one with s, m or h after it (30s, 10m, 2h): " + text;
+  seconds = value * (unit == 'h' ? 3600 : unit == 'm' ? 60 : 1);
+  return "";
+}
 
 }  // namespace
 
@@ -48,6 +68,35 @@ void SearchOptions::add_distributed(CLI::App& app) {
                "under mpirun: the states partitioned over the ranks, rank 0 reporting (docs/distributed.md)");
 }
 
+void SearchOptions::add_checkpoints(CLI::App& app) {
+  app.add_option("--checkpoint", checkpoint_dir,
+                 "write the search's checkpoints into this directory, one per reduction: every --checkpoint-every, when "
+                 "it ends, and when it stops on an interrupt, its timeout or its limits (docs/checkpoints.md)");
+  app.add_option("--checkpoint-every", checkpoint_every_s, "between checkpoints: seconds, or with s, m or h after it")
+      ->transform([this](std::string text) {
+        auto error = parse_duration(text, checkpoint_every_s);
+        if (!error.empty()) throw CLI::ValidationError("--checkpoint-every", error);
+        return std::to_string(checkpoint_every_s);
+      })
+      ->default_str("10m");
+  app.add_option("--resume", resume_dir,
+                 "continue the search from its checkpoint in this directory (of the same graph, tfsem and search "
+                 "options); its checkpoints go on being written there");
+}
+
+std::optional<explorer::Checkpoints> SearchOptions::checkpoints(bool required) const {
+  if (checkpoint_dir.empty() && resume_dir.empty()) return std::nullopt;
+  if (!checkpoint_dir.empty() && !resume_dir.empty() && checkpoint_dir != resume_dir)
+    throw InputError("", "--resume", "", "a resumed search writes its checkpoints where it resumed from, not to --checkpoint " + checkpoint_dir);
+  explorer::Checkpoints c;
+  c.dir = resume_dir.empty() ? checkpoint_dir : resume_dir;
+  c.every_s = checkpoint_every_s;
+  c.resume = !resume_dir.empty();
+  c.required = required;
+  c.version = std::string(kVersionText).substr(0, std::string(kVersionText).find('\n'));
+  return c;
+}
+
 MemoryBound SearchOptions::memory_bound() const {
   if (max_memory_mib > 0) return {max_memory_mib << 20, "--max-memory"};
   return default_max_memory();
@@ -79,8 +128,11 @@ explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
 }
 
 explorer::Result SearchOptions::explore(const Semantics& sem, const explorer::ExploreOptions& o,
-                                       std::vector<explorer::distributed::RankReport>* ranks) const {
-  if (!distributed) return explorer::explore(sem, o);
+                                       std::vector<explorer::distributed::RankReport>* ranks, bool first) const {
+  const auto checkpointing = checkpoints(first);
+  if (distributed && checkpointing)
+    throw InputError("", checkpoint_dir.empty() ? "--resume" : "--checkpoint", "", "--distributed writes no checkpoints");
+  if (!distributed) return explorer::explore(sem, o, checkpointing ? &*checkpointing : nullptr);
   if (!explorer::distributed::available())
     throw InputError("", "--distributed", "", explorer::distributed::unavailable_reason());
   if (threads > 1)

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct SearchOptions {
   Bounds bounds{};
   unsigned threads = 1;
   bool distributed = false;
+  std::string checkpoint_dir;        // --checkpoint
+  double checkpoint_every_s = 600;   // --checkpoint-every
+  std::string resume_dir;            // --resume
 
   // Arms the command's stop token (command_stop) with these limits, the
   // timeout counted from now: called as the command starts, so that every
@@ -34,6 +38,11 @@ struct SearchOptions {
   void add_to(CLI::App& app, bool with_por = true, const std::string& threads_flag = "--threads");
   // --distributed (check and explore).
   void add_distributed(CLI::App& app);
+  // --checkpoint, --checkpoint-every and --resume (check and explore).
+  void add_checkpoints(CLI::App& app);
+  // The checkpoints of the command's search (none without --checkpoint or
+  // --resume); `required`: --resume refuses a directory without this search's checkpoint.
+  [[nodiscard]] std::optional<explorer::Checkpoints> checkpoints(bool required) const;
   // The explorer's options for `por`, stopped by the command's stop token;
   // progress goes to stderr when it is a terminal.
   [[nodiscard]] explorer::ExploreOptions make(explorer::Por por) const;
@@ -41,9 +50,10 @@ struct SearchOptions {
 
   // The search, on this process or, with --distributed, over the MPI job's
   // ranks (explorer/distributed.hpp); then `ranks` gets each rank's report.
-  // Without MPI, --distributed throws InputError saying why.
+  // Without MPI, --distributed throws InputError saying why. It writes and
+  // resumes from checkpoints(first) (`first`: the command's first search).
   explorer::Result explore(const Semantics& sem, const explorer::ExploreOptions& o,
-                           std::vector<explorer::distributed::RankReport>* ranks = nullptr) const;
+                           std::vector<explorer::distributed::RankReport>* ranks = nullptr, bool first = true) const;
   // Whether this process reports: not a rank other than 0 of a distributed search.
   [[nodiscard]] bool reports() const;
   // The exit code: with --distributed every rank exits with rank 0's.

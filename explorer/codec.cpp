@@ -1,5 +1,8 @@
 #include "explorer/codec.hpp"
 
+#include "explorer/checkpoint_file.hpp"
+#include "explorer/wire.hpp"
+
 #include <algorithm>
 #include <map>
 #include <bit>
@@ -243,4 +246,31 @@ std::size_t Codec::bytes() const {
   // literals and its entry, and the contexts met.
   return tensors_.size() * 96 + path_literals_ * sizeof(Literal) + path_ids_.size() * 64 + sem_.contexts().bytes();
 }
+void Codec::save(CheckpointOut& out) const {
+  const std::lock_guard lock(mutex_);
+  wire::Bytes bytes;
+  wire::Writer w(sem_, bytes);
+  w.u64(tensors_.size());
+  for (const auto& t : tensors_) w.tensor(t);
+  w.u64(paths_.size() - 1);  // the empty one is 0 in every codec
+  for (std::size_t k = 1; k < paths_.size(); ++k) w.path(paths_[k]);
+  out.list(bytes);
+}
+
+void Codec::restore(CheckpointIn& in) {
+  const auto bytes = in.list<char>(UINT64_MAX);
+  const std::lock_guard lock(mutex_);
+  wire::TensorCache cache;
+  wire::Reader r(sem_, bytes, &cache);
+  const auto refused = [&] { return CheckpointError(in.path() + ": corrupted: the interned tensors differ"); };
+  const auto first_tensor = kFirstVar + static_cast<Code>(vars_);
+  const auto tensors = r.u64();
+  for (std::uint64_t k = 0; k < tensors; ++k)
+    if (intern(r.tensor()) != first_tensor + k) throw refused();
+  const auto paths = r.u64();
+  for (std::uint64_t k = 1; k <= paths; ++k)
+    if (intern(r.path()) != k) throw refused();
+  if (!r.done()) throw refused();
+}
+
 }  // namespace tfsem::explorer

@@ -30,6 +30,9 @@
 
 namespace tfsem::explorer {
 
+class CheckpointOut;
+class CheckpointIn;
+
 using Code = std::uint32_t;
 inline constexpr Code kEmptyCode = 0, kGoCode = 1, kDeadCode = 2;
 using Row = std::vector<Code>;
@@ -138,6 +141,11 @@ class Codec {
   // The code of a path condition, interning one met for the first time.
   [[nodiscard]] Code encode(const PathCondition& p);
   [[nodiscard]] std::size_t bytes() const;
+  // The interned tensors and path conditions (checkpoint.hpp), as wire.hpp
+  // writes them; restore() interns them again, each with its code, after
+  // those this codec interned already (the same, as a search starts).
+  void save(CheckpointOut& out) const;
+  void restore(CheckpointIn& in);
 
   static constexpr std::uint32_t kNone = UINT32_MAX;
 

@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <new>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -159,12 +160,19 @@ class Search {
 
   // ---- Expanding: this rank's states of the level, at most kRound a round. ----
 
+  // An allocation that fails here, or while a rank's messages are put
+  // together or merged, stops this rank, out of memory, and so every rank at
+  // the next agree_on_status, INCOMPLETE with this rank's reason.
   void expand_round() {
     if (level_ >= visited_.levels().size()) return;
     const auto& level = visited_.levels()[level_];
-    for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++next_, ++n) {
-      expand(level[next_]);
-      check_limits();
+    try {
+      for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++next_, ++n) {
+        expand(level[next_]);
+        check_limits();
+      }
+    } catch (const std::bad_alloc&) {
+      stopping_.out_of_memory();
     }
   }
 
@@ -209,13 +217,20 @@ class Search {
   void exchange() {
     std::vector<int> send_counts(size_), recv_counts(size_), send_at(size_), recv_at(size_);
     Bytes all;
-    for (int r = 0; r < size_; ++r) {
-      const auto& b = out_[r];
-      if (all.size() + b.size() > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
-      send_at[r] = static_cast<int>(all.size());
-      send_counts[r] = static_cast<int>(b.size());
-      all.insert(all.end(), b.begin(), b.end());
-      if (r != rank_) report_.bytes_sent += b.size();
+    try {
+      for (int r = 0; r < size_; ++r) {
+        const auto& b = out_[r];
+        if (all.size() + b.size() > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
+        send_at[r] = static_cast<int>(all.size());
+        send_counts[r] = static_cast<int>(b.size());
+        all.insert(all.end(), b.begin(), b.end());
+        if (r != rank_) report_.bytes_sent += b.size();
+      }
+    } catch (const std::bad_alloc&) {  // this rank sends nothing, and stops
+      stopping_.out_of_memory();
+      Bytes().swap(all);
+      std::fill(send_counts.begin(), send_counts.end(), 0);
+      std::fill(send_at.begin(), send_at.end(), 0);
     }
     mpi([&] { MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD); });
     std::size_t total = 0;
@@ -225,13 +240,22 @@ class Search {
       if (total > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
       if (r != rank_) report_.bytes_received += static_cast<std::size_t>(recv_counts[r]);
     }
-    in_.resize(total);
+    try {
+      in_.resize(total);
+    } catch (const std::bad_alloc&) {  // the stop frees the token's reserve: room to take this round's part, then stop
+      stopping_.out_of_memory();
+      in_.resize(total);
+    }
     mpi([&] {
       MPI_Alltoallv(all.data(), send_counts.data(), send_at.data(), MPI_BYTE, in_.data(), recv_counts.data(), recv_at.data(),
                     MPI_BYTE, MPI_COMM_WORLD);
     });
     for (auto& b : out_) b.clear();
-    for (int r = 0; r < size_ && !stopping_.stopped(); ++r) merge(static_cast<std::uint32_t>(r), std::span(in_).subspan(recv_at[r], recv_counts[r]));
+    try {
+      for (int r = 0; r < size_ && !stopping_.stopped(); ++r) merge(static_cast<std::uint32_t>(r), std::span(in_).subspan(recv_at[r], recv_counts[r]));
+    } catch (const std::bad_alloc&) {
+      stopping_.out_of_memory();
+    }
   }
 
   void merge(std::uint32_t from, std::span<const char> bytes) {
@@ -552,6 +576,12 @@ int ranks() { return Mpi::get().size; }
 Report explore(const Semantics& sem, const ExploreOptions& options) {
   try {
     return Search(sem, options).run();
+  } catch (const std::bad_alloc&) {
+    // Where the ranks cannot agree to stop (in a collective, or gathering
+    // the report): the job ends, INCOMPLETE.
+    std::fprintf(stderr, "tfsem: rank %d: out of memory where the ranks cannot stop together: the job ends\n", rank());
+    MPI_Abort(MPI_COMM_WORLD, 3);
+    throw;
   } catch (const std::exception& e) {
     // The other ranks wait in a collective for this one: end the job.
     std::fprintf(stderr, "tfsem: internal error on rank %d: %s\n", rank(), e.what());

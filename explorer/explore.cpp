@@ -1,5 +1,6 @@
 #include "explorer/explore.hpp"
 
+#include "explorer/checkpoint.hpp"
 #include "explorer/expansion.hpp"
 #include "explorer/findings.hpp"
 #include "explorer/memory_gauge.hpp"
@@ -7,6 +8,7 @@
 #include "explorer/shards.hpp"
 #include "explorer/stopping.hpp"
 #include "explorer/team.hpp"
+#include "semantics/diagnostic.hpp"
 #include "support/prefetch.hpp"
 
 #include <algorithm>
@@ -14,8 +16,10 @@
 #include <bit>
 #include <cassert>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <new>
+#include <optional>
 #include <numeric>
 #include <stdexcept>
 #include <tuple>
@@ -170,16 +174,38 @@ unsigned shards_for(unsigned threads) { return std::min(64U, std::bit_ceil(std::
 // chunk in order, then every thread takes out the one after. Each arrival keeps its position
 // in the order of the chunk, so the result does not depend on the number of threads.
 // What the report finds and when the search stops are findings.hpp's and
-// stopping.hpp's, as in the distributed search.
+// stopping.hpp's, as in the distributed search. Between one chunk's report
+// and the next chunk's merge, what the search has done is whole: the
+// checkpoints (checkpoint.hpp) are written there.
 class Search {
  public:
-  Search(const Semantics& sem, const ExploreOptions& opts)
-      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width(), shards_for(std::max(1U, opts.threads))),
-        recent_(visited_.shards()), shard_arrivals_(visited_.shards()), findings_(sem), stopping_(sem, opts),
-        team_(std::max(1U, opts.threads)) {
+  // With `checkpoints` (null: none), `shards` is the checkpoint's when resuming.
+  Search(const Semantics& sem, const ExploreOptions& opts, unsigned shards, const Checkpoints* checkpoints)
+      : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width(), shards), recent_(visited_.shards()),
+        shard_arrivals_(visited_.shards()), findings_(sem), stopping_(sem, opts), team_(std::max(1U, opts.threads)),
+        checkpoints_(checkpoints) {
     const auto threads = std::max(1U, opts.threads);
     for (unsigned t = 0; t < threads; ++t)
       workers_.push_back(std::make_unique<Expander>(sem, codec_, opts.por, opts.limits));
+    if (checkpoints_ != nullptr) clock_.emplace(checkpoints_->every_s);
+  }
+
+  // Continues from a checkpoint, its header read: in the order checkpoint() writes.
+  void restore(CheckpointIn& in) {
+    restore_contexts(in, sem_.contexts());
+    codec_.restore(in);
+    visited_.restore(in);
+    start_depth_ = in.pod<std::uint64_t>();
+    levels_.resize(in.size(UINT32_MAX, 8));
+    for (auto& l : levels_) {
+      l = in.list<StateIndex>();
+      for (const auto i : l)
+        if (!visited_.holds(i)) throw CheckpointError(in.path() + ": corrupted: a queued state");
+    }
+    result_.counters = in.pod<Counters>();
+    findings_.restore(in);
+    if (!in.at_end()) throw CheckpointError(in.path() + ": corrupted: bytes after its end");
+    resumed_ = true;
   }
 
   Result run() {
@@ -243,19 +269,53 @@ class Search {
   std::unordered_map<StateIndex, std::uint32_t> numbers_;
   Result result_;
   MemoryGauge gauge_;
+  const Checkpoints* checkpoints_;
+  std::optional<CheckpointClock> clock_;  // with checkpoints
+  bool resumed_ = false;
+  std::size_t start_depth_ = 0;  // the level a resumed search continues at
 
   void search() {
-    if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
+    if (resumed_) {
+      workers_[0]->initial(initial_row_, initial_steps_);  // for the witnesses (path_to)
+    } else if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
       stopping_.at_bound(exceeds);
     } else {
       const auto level = initial_steps_.size();
       queue(level, visited_.add(initial_row_, StateTable::hash(initial_row_), kNoParent, level, {}, 1).first);
     }
-    for (std::size_t depth = 0; depth < levels_.size() && !stopping_.stopped(); ++depth) {
+    const bool left = start_depth_ < levels_.size();
+    for (auto depth = start_depth_; depth < levels_.size() && !stopping_.stopped(); ++depth) {
       const auto bucket = std::exchange(levels_[depth], {});
       search_bucket(bucket, depth);
       visited_.drop_level(depth);
     }
+    if (!stopping_.stopped() && (left || !resumed_)) checkpoint(levels_.size(), {});
+  }
+
+  // The search's checkpoint, if it writes them: at level `depth`, `rest` of
+  // its bucket left (the levels past it queued, those before it done).
+  void checkpoint(std::size_t depth, std::span<const StateIndex> rest) {
+    if (checkpoints_ == nullptr) return;
+    CheckpointOut out(checkpoint_path(*checkpoints_, opts_.por));
+    write_header(out, header_for(sem_, opts_, *checkpoints_, visited_.shards()));
+    save_contexts(out, sem_.contexts());
+    codec_.save(out);
+    visited_.save(out);
+    out.pod<std::uint64_t>(depth);
+    const auto levels = std::max(levels_.size(), depth + 1);
+    out.pod<std::uint64_t>(levels);
+    for (std::size_t l = 0; l < levels; ++l)
+      out.list(l == depth ? rest : l < levels_.size() ? std::span<const StateIndex>(levels_[l]) : std::span<const StateIndex>());
+    out.pod(result_.counters);
+    findings_.save(out);
+    out.commit();
+    clock_->written();
+  }
+
+  // The search stopped before chunk `rest` began: a checkpoint, unless at a
+  // bound (resuming would stop there again).
+  void stopped_at(std::size_t depth, std::span<const StateIndex> rest) {
+    if (stopping_.why() != Stop::bound) checkpoint(depth, rest);
   }
 
   // The search's own count of its largest structures (between phases).
@@ -308,21 +368,26 @@ class Search {
       take_out(c, std::span(bucket.data() + taken, n), depth);
       taken += n;
     };
+    // The bucket from chunk c on (none: from its end).
+    const auto rest = [&](const Chunk& c) {
+      return std::span(bucket).subspan(c.states.empty() ? bucket.size() : static_cast<std::size_t>(c.states.data() - bucket.data()));
+    };
     Chunk* now = &chunks_[0];
     Chunk* next = &chunks_[1];
     take(*now);
     step(nullptr, {}, now, depth);
-    if (!within_limits()) return;
+    if (!within_limits()) return stopped_at(depth, rest(*now));
     while (!now->states.empty()) {
       const auto cut = cut_of(*now);
-      if (!room_for(*now, cut, depth)) return;
+      if (!room_for(*now, cut, depth)) return stopped_at(depth, rest(*now));
       if (taken < bucket.size()) take(*next);
       else next->states = {};
       step(now, cut, next, depth);
       report(*now, cut, depth);
       if (cut.exceeds.valid()) return stopping_.at_bound(cut.exceeds);
-      if (!within_limits()) return;
+      if (!within_limits()) return stopped_at(depth, rest(*next));
       stopping_.progress(visited_.size(), [&] { return memory(); });
+      if (clock_ && clock_->due()) checkpoint(depth, rest(*next));  // next, expanded, is merged after it
       std::swap(now, next);
     }
   }
@@ -577,6 +642,25 @@ class Search {
 
 }  // namespace
 
-Result explore(const Semantics& sem, const ExploreOptions& options) { return Search(sem, options).run(); }
+Result explore(const Semantics& sem, const ExploreOptions& options, const Checkpoints* checkpoints) {
+  const auto shards = shards_for(std::max(1U, options.threads));
+  if (checkpoints == nullptr) return Search(sem, options, shards, nullptr).run();
+  try {
+    const auto path = checkpoint_path(*checkpoints, options.por);
+    if (checkpoints->resume && (checkpoints->required || std::filesystem::exists(path))) {
+      CheckpointIn in(path);
+      const auto header = read_header(in, header_for(sem, options, *checkpoints, shards));
+      Search search(sem, options, header.shards, checkpoints);
+      search.restore(in);
+      return search.run();
+    }
+    std::filesystem::create_directories(checkpoints->dir);
+    return Search(sem, options, shards, checkpoints).run();
+  } catch (const CheckpointError& e) {
+    throw InputError("", checkpoints->resume ? "--resume" : "--checkpoint", "", e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw InputError("", "--checkpoint", "", e.what());
+  }
+}
 
 }  // namespace tfsem::explorer

@@ -14,6 +14,11 @@
 
 namespace tfsem::explorer {
 
-Result explore(const Semantics& sem, const ExploreOptions& options = {});
+// With `checkpoints`, a checkpoint is written every checkpoints->every_s
+// seconds, when the search ends, and when it stops on its token, its
+// --max-states or its --max-memory (not at a bound, nor out of memory: the
+// last one stays); with checkpoints->resume the search continues from one.
+// A checkpoint that cannot be used throws InputError naming the file and why.
+Result explore(const Semantics& sem, const ExploreOptions& options = {}, const Checkpoints* checkpoints = nullptr);
 
 }  // namespace tfsem::explorer

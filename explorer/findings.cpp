@@ -42,6 +42,51 @@ void Findings::race(const RaceSeen& seen, Seen at) {
     flags_.set(sem_.access(a.node).var, a.node, b.node, harmful ? RaceFlags::harmful : RaceFlags::benign);
 }
 
+void Findings::save(CheckpointOut& out) const {
+  out.pod<std::uint64_t>(outcomes_.size());
+  for (const auto& o : outcomes_) {
+    out.text(o.text);
+    out.pod(o.first);
+    out.pod(o.paths);
+  }
+  out.pod<std::uint64_t>(races_.size());
+  for (const auto& [key, race] : races_) out.pod(key), out.pod(race);
+  out.pod<std::uint64_t>(commuting_.size());
+  for (const auto& [nodes, key] : commuting_) out.pod(nodes), out.pod(key);
+}
+
+void Findings::restore(CheckpointIn& in) {
+  using Key = std::pair<Transition, Transition>;
+  outcomes_.resize(in.size(UINT32_MAX, 1));
+  for (std::size_t k = 0; k < outcomes_.size(); ++k) {
+    auto& o = outcomes_[k];
+    o.text = in.text();
+    o.first = in.pod<Seen>();
+    o.paths = in.pod<PathCount>();
+    by_text_.emplace(o.text, k);
+  }
+  const auto nodes = sem_.program().nodes().size();
+  const auto valid = [&](const Key& k) {
+    return k.first.node.index() < nodes && k.second.node.index() < nodes && k.first.context.index() < sem_.contexts().size() &&
+           k.second.context.index() < sem_.contexts().size();
+  };
+  for (auto n = in.size(UINT32_MAX, 1); n > 0; --n) {
+    const auto key = in.pod<Key>();
+    const auto race = in.pod<Raced>();
+    if (!valid(key)) throw CheckpointError(in.path() + ": corrupted: a race");
+    races_.emplace(key, race);
+    const auto [a, b] = key;
+    if (a.context == kRootContext && b.context == kRootContext)
+      flags_.set(sem_.access(a.node).var, a.node, b.node, race.harmful ? RaceFlags::harmful : RaceFlags::benign);
+  }
+  for (auto n = in.size(UINT32_MAX, 1); n > 0; --n) {
+    const auto nodes_of = in.pod<std::pair<NodeId, NodeId>>();
+    const auto key = in.pod<Key>();
+    if (!races_.contains(key)) throw CheckpointError(in.path() + ": corrupted: a race of commuting updates");
+    commuting_.emplace(nodes_of, key);
+  }
+}
+
 bool commuting_race(const Semantics& sem, Transition a, Transition b) {
   const auto x = sem.access(a.node);
   return !(a.context == kRootContext && b.context == kRootContext) && x.kind == Access::Kind::update &&

@@ -7,6 +7,7 @@
 // the move); race_of makes a race's two witnesses from one.
 #pragma once
 
+#include "explorer/checkpoint_file.hpp"
 #include "explorer/expansion.hpp"
 #include "explorer/result.hpp"
 #include "explorer/state_table.hpp"
@@ -58,6 +59,11 @@ class Findings {
   [[nodiscard]] const Races& races() const { return races_; }
   [[nodiscard]] const RaceFlags& race_flags() const { return flags_; }
   [[nodiscard]] std::size_t bytes() const { return flags_.bytes(); }
+
+  // What was found so far (checkpoint.hpp); restore() into findings of
+  // nothing yet, the race flags set again from the races.
+  void save(CheckpointOut& out) const;
+  void restore(CheckpointIn& in);
 
  private:
   const Semantics& sem_;

@@ -3,6 +3,7 @@
 #include "semantics/diagnostic.hpp"
 
 #include <algorithm>
+#include <new>
 
 namespace tfsem::explorer {
 
@@ -105,11 +106,9 @@ std::size_t position(const Schedule& s, Transition t) {
   return static_cast<std::size_t>(it - s.begin());
 }
 
-}  // namespace
-
-std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixOptions& options) {
-  std::vector<Fix> fixes;
-  if (!r.complete || (r.deterministic() && !r.violated())) return fixes;
+// suggest_fixes, each fix into `fixes` as it is found.
+void suggest(const Semantics& sem, const Result& r, const FixOptions& options, std::vector<Fix>& fixes) {
+  if (!r.complete || (r.deterministic() && !r.violated())) return;
   const auto& p = sem.program();
   std::vector<const Race*> harmful;
   Loops racing;
@@ -146,7 +145,7 @@ std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixO
         if (auto fix = search.verify({edge}, {})) add(std::move(*fix));
     }
   }
-  if (!fixes.empty() || harmful.empty()) return fixes;
+  if (!fixes.empty() || harmful.empty()) return;
   // Order every harmful race as some outcome's witness does, make every racing
   // loop sequential, then drop the parts that are not needed.
   for (const auto& outcome : r.outcomes) {
@@ -172,6 +171,19 @@ std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixO
       if (auto smaller = search.verify(fix->control_edges, fewer)) fix = std::move(smaller);
     }
     add(std::move(*fix));
+  }
+}
+
+}  // namespace
+
+std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixOptions& options) {
+  std::vector<Fix> fixes;
+  try {
+    suggest(sem, r, options, fixes);
+  } catch (const std::bad_alloc&) {
+    const auto* token = options.explore.limits.stop;
+    if (token == nullptr) throw;
+    token->out_of_memory();  // the fixes found so far stay
   }
   return fixes;
 }

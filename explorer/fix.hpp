@@ -34,7 +34,9 @@ struct FixOptions {
 // every harmful race ordered as one outcome's witness orders it (and every
 // racing loop made sequential), with the parts that turn out unnecessary
 // dropped. The explorations share the options' stop token: once it stops,
-// no candidate is verified any more. Empty when nothing within the budget
+// no candidate is verified any more. An allocation that fails stops the
+// token, out of memory, and returns the fixes verified before (without a
+// token, the std::bad_alloc goes on). Empty when nothing within the budget
 // makes the graph deterministic without violations (for instance, when the
 // nondeterminism comes from a relation f, not from a race).
 std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixOptions& options = {});

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace tfsem::explorer {
 
@@ -47,6 +48,16 @@ struct ExploreOptions {
   Limits limits{};
   std::function<void(const Progress&)> progress{};  // called about every 0.25 s
   Observer observer{};
+};
+
+// Checkpoints of a search (checkpoint.hpp), one file per reduction in `dir`.
+struct Checkpoints {
+  std::string dir;
+  double every_s = 600;  // between periodic checkpoints
+  // Resume from dir's checkpoint of the reduction; without one, refuse when
+  // `required`, else search from the start.
+  bool resume = false, required = false;
+  std::string version;  // the tfsem writing and reading them
 };
 
 }  // namespace tfsem::explorer

@@ -53,6 +53,8 @@ class ShardedVisited {
   void drop_level(std::size_t level) {
     for (auto& s : shards_) s->drop_level(level);
   }
+  // Whether i is a stored state's index.
+  [[nodiscard]] bool holds(StateIndex i) const { return local(i) < shard(i).size(); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return shard(i).arrival(local(i)); }
   [[nodiscard]] PathCount paths(StateIndex i) const { return shard(i).paths(local(i)); }
   // State i's row into out, `width` codes (at least width()), padded with EMPTY.
@@ -79,6 +81,14 @@ class ShardedVisited {
     for (const auto& s : shards_) n += s->bytes();
     return n;
   }
+  // Every shard's Visited::save and restore, in order; restoring into as many shards.
+  void save(CheckpointOut& out) const {
+    for (const auto& s : shards_) s->save(out);
+  }
+  void restore(CheckpointIn& in) {
+    for (auto& s : shards_) s->restore(in);
+  }
+
   // Visited::growth_bytes, shard s receiving arrivals[s] of the arrivals.
   [[nodiscard]] std::size_t growth_bytes(std::span<const std::size_t> arrivals, std::size_t width, std::size_t first,
                                          std::size_t last) const {

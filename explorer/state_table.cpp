@@ -1,5 +1,6 @@
 #include "explorer/state_table.hpp"
 
+#include "explorer/checkpoint_file.hpp"
 #include "support/hash.hpp"
 
 #include <algorithm>
@@ -282,6 +283,78 @@ std::size_t StateTable::growth_bytes(std::size_t rows, std::size_t width) const 
   const auto slots = full(rows) ? 2 * slots_.size() * sizeof(std::uint64_t) : 0;
   // A row may gain a bit in each column; the chunk being filled is copied to a stride that holds it.
   return slots + chunk_bytes(stride_with_headroom(layouts_.back().row_bytes() + (std::max(width, width_) + 7) / 8));
+}
+
+void StateTable::save(CheckpointOut& out) const {
+  out.pod<std::uint64_t>(width_);
+  out.pod<std::uint64_t>(size_);
+  out.pod<std::uint64_t>(held_bytes_);
+  for (const auto& c : columns_) out.list(c.codes);
+  out.pod<std::uint64_t>(layouts_.size());
+  for (const auto& l : layouts_) {
+    out.list(l.bits);
+    out.list(l.live);
+    out.list(l.fields);
+    out.pod<std::uint64_t>(l.row_bits);
+  }
+  out.pod<std::uint64_t>(chunks_.size());
+  for (std::size_t k = 0; k < chunks_.size(); ++k) {
+    const auto rows = std::min(kChunkRows, size_ - k * kChunkRows);
+    out.pod(chunks_[k].layout);
+    out.pod(chunks_[k].stride);
+    out.raw(chunks_[k].bytes.get(), rows * chunks_[k].stride);
+  }
+  out.list(slots_);
+}
+
+void StateTable::restore(CheckpointIn& in) {
+  const auto corrupted = [&](const std::string& what) { return CheckpointError(in.path() + ": corrupted: " + what); };
+  if (size_ != 0) throw std::logic_error("state table: restored into a table that holds rows");
+  const auto width = in.pod<std::uint64_t>();
+  size_ = in.pod<std::uint64_t>();
+  const auto held = in.pod<std::uint64_t>();
+  if (width < width_ || width > UINT32_MAX || size_ >= std::numeric_limits<StateIndex>::max()) throw corrupted("the state table");
+  width_ = width;
+  columns_.assign(width_, Column{});
+  large_codes_.clear();
+  for (std::uint32_t col = 0; col < width_; ++col) {
+    auto& c = columns_[col];
+    c.codes = in.list<Code>();
+    if (c.codes.empty() || c.codes[0] != kEmptyCode) throw corrupted("a column's dictionary");
+    for (std::uint32_t i = 0; i < c.codes.size(); ++i) {
+      const auto code = c.codes[i];
+      if (code >= kDirectCodes) {
+        large_codes_.emplace(std::uint64_t{col} << 32 | code, i);
+        continue;
+      }
+      if (c.direct.size() <= code) c.direct.resize(code + 1, 0);
+      c.direct[code] = i + 1;
+    }
+  }
+  layouts_.resize(in.size(UINT32_MAX, 1));
+  for (auto& l : layouts_) {
+    l.bits = in.list<std::uint8_t>();
+    l.live = in.list<std::uint32_t>();
+    l.fields = in.list<Field>();
+    l.row_bits = in.pod<std::uint64_t>();
+    for (const auto& f : l.fields)
+      if (f.col >= width_ || f.bits > 32) throw corrupted("a layout");
+  }
+  if (layouts_.empty()) throw corrupted("the state table's layouts");
+  chunks_.resize(in.size(UINT32_MAX, 1));
+  if (chunks_.size() != (size_ + kChunkRows - 1) / kChunkRows) throw corrupted("the state table's chunks");
+  for (std::size_t k = 0; k < chunks_.size(); ++k) {
+    auto& c = chunks_[k];
+    c.layout = in.pod<std::uint32_t>();
+    c.stride = in.pod<std::uint32_t>();
+    if (c.layout >= layouts_.size()) throw corrupted("a chunk of rows");
+    c.bytes = allocate(c.stride);
+    in.raw(c.bytes.get(), std::min(kChunkRows, size_ - k * kChunkRows) * c.stride);
+  }
+  slots_ = in.list<std::uint64_t>();
+  if (slots_.empty() || !std::has_single_bit(slots_.size()) || full(0)) throw corrupted("the state table's index");
+  held_bytes_ = held;
+  plan_stale_ = true;
 }
 
 }  // namespace tfsem::explorer

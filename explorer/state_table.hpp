@@ -30,6 +30,9 @@
 
 namespace tfsem::explorer {
 
+class CheckpointOut;
+class CheckpointIn;
+
 using StateIndex = std::uint32_t;
 
 class StateTable {
@@ -69,6 +72,12 @@ class StateTable {
   // may allocate while the storage it replaces is still held: a slot array
   // twice as large, the chunk being filled copied to a wider stride.
   [[nodiscard]] std::size_t growth_bytes(std::size_t rows, std::size_t width) const;
+
+  // The table as it is (checkpoint.hpp): dictionaries, layouts, rows and
+  // slots, so that a restored table holds every row at the same index.
+  void save(CheckpointOut& out) const;
+  // Into a table that holds no row yet.
+  void restore(CheckpointIn& in);
 
  private:
   static constexpr unsigned kChunkBits = 12;

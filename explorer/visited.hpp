@@ -8,11 +8,13 @@
 // pool, found by each state's position in its level: no allocation per state.
 #pragma once
 
+#include "explorer/checkpoint_file.hpp"
 #include "explorer/result.hpp"
 #include "explorer/state_table.hpp"
 #include "support/append_only.hpp"
 
 #include <span>
+#include <type_traits>
 #include <stdexcept>
 #include <vector>
 
@@ -90,6 +92,36 @@ class Visited {
     for (const auto& l : levels_) queued += l.capacity() * sizeof(StateIndex);
     for (const auto& l : sleep_) queued += l.at.capacity() * sizeof(l.at[0]) + l.pool.capacity() * sizeof(Transition);
     return table_.bytes() + arrival_.bytes() + paths_.bytes() + position_.bytes() + queued;
+  }
+
+  // The store as it is (checkpoint.hpp); restore() into an empty one.
+  void save(CheckpointOut& out) const {
+    table_.save(out);
+    const auto chunks = [&](const auto& a) { a.each_chunk([&](const auto* p, std::size_t n) { out.raw(p, n * sizeof *p); }); };
+    chunks(arrival_), chunks(paths_), chunks(position_);
+    out.pod<std::uint64_t>(levels_.size());
+    for (std::size_t l = 0; l < levels_.size(); ++l) {
+      out.list(levels_[l]);
+      out.list(sleep_[l].at);
+      out.list(sleep_[l].pool);
+    }
+  }
+  void restore(CheckpointIn& in) {
+    table_.restore(in);
+    const auto chunks = [&](auto& a) {
+      for (std::size_t i = 0; i < table_.size(); ++i) a.push_back(in.template pod<std::remove_cvref_t<decltype(a[0])>>());
+    };
+    chunks(arrival_), chunks(paths_), chunks(position_);
+    levels_.resize(in.size(UINT32_MAX, 1));
+    sleep_.resize(levels_.size());
+    for (std::size_t l = 0; l < levels_.size(); ++l) {
+      levels_[l] = in.list<StateIndex>();
+      sleep_[l].at = in.list<std::pair<std::uint32_t, std::uint32_t>>();
+      sleep_[l].pool = in.list<Transition>();
+      for (const auto i : levels_[l])
+        if (i >= table_.size() || position_[i] >= sleep_[l].at.size())
+          throw CheckpointError(in.path() + ": corrupted: a level of unexpanded states");
+    }
   }
 
   // What storing up to n more states, none longer than `width` codes, at

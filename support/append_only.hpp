@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <stdexcept>
@@ -41,6 +42,13 @@ class AppendOnly {
     chunks_[c].load(std::memory_order_relaxed)[i & (kChunk - 1)] = std::move(v);
     size_.store(i + 1, std::memory_order_release);
     return i;
+  }
+
+  // Calls f(data, n) for each chunk's n elements, in order (saving them whole).
+  template <class F>
+  void each_chunk(F&& f) const {
+    const auto n = size();
+    for (std::size_t c = 0; c * kChunk < n; ++c) f(static_cast<const T*>(chunks_[c].load(std::memory_order_acquire)), std::min(kChunk, n - c * kChunk));
   }
 
   [[nodiscard]] std::size_t bytes() const { return (size() + kChunk - 1) / kChunk * kChunk * sizeof(T); }
