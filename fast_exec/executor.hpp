@@ -36,6 +36,7 @@ struct Task;  // a node to fire in an iteration (fast_exec/propagator.hpp)
 // The tasks a firing makes ready: one fired next on the same thread, the others queued.
 using Ready = InlineVector<Task, 16>;
 class Propagator;
+class Workers;
 
 // How a call runs (thesis section 6): static, the function's frame instances
 // reused from pools, their tag the call sites; dynamic, each call's state
@@ -134,8 +135,7 @@ class Executor {
   [[nodiscard]] const Placement& placement() const { return placement_; }
 
  private:
-  struct Run;   // the state of one run
-  struct Pool;  // Eigen's ThreadPool, kept out of this header
+  struct Run;  // the state of one run
   struct Variable {
     std::mutex lock;
     Token value;
@@ -155,11 +155,8 @@ class Executor {
   std::vector<std::unique_ptr<Variable>> vars_;
   // Where the tokens each firing sends go: frame instances, iterations, what is ready.
   std::unique_ptr<Propagator> propagator_;
-  // Declared before pool_, so destroyed after it: the pool joins its threads
-  // first, and the thread that finished a run may still be signalling
-  // run_->done when run() has already returned.
   std::unique_ptr<Run> run_;  // reused by every run: an executor runs one run at a time
-  std::unique_ptr<Pool> pool_;
+  std::unique_ptr<Workers> workers_;  // with more than one thread
   std::uint64_t runs_ = 0;
 
   using Tokens = InlineVector<Token, 2>;
@@ -180,10 +177,12 @@ class Executor {
   Token read(Task t);
   void assign(Run& run, Task t, Token v, RandomScheduler& rng);
 
-  void work(Run& run, Task t, std::uint64_t seed);
-  void schedule(Run& run, Task t, std::uint64_t seed);
-  // A task of the pool (or run()'s own share) is over; the last one ends the run.
-  static void release(Run& run);
+  // A worker's stack fired until it is empty (the oldest task at its bottom).
+  void work(Run& run, Ready& local, RandomScheduler& rng);
+  // Between firings: the bottom of the stack to a hungry worker, the shared mode entered or left.
+  static void share(Run& run, Ready& local);
+  // A worker's part of a run: its stack (local), then tasks taken from others.
+  void serve(Run& run, Ready& local, std::uint64_t seed);
   // forced: run_schedule's run, where every node fired is a step of the schedule.
   Run& start_run(Ready& ready, bool forced, RunResult& r);
   void finish(Run& run, RunResult& r);

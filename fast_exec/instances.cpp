@@ -23,7 +23,7 @@ void renew([[maybe_unused]] std::mutex& lock) {
 
 }  // namespace
 
-InstancePools::InstancePools(const CompiledGraph& g, Calls calls, bool shared) : graph_(g), calls_(calls), shared_(shared) {
+InstancePools::InstancePools(const CompiledGraph& g, Calls calls) : graph_(g), calls_(calls) {
   for (std::size_t f = 0; f < g.frames.size(); ++f) pools_.push_back(std::make_unique<Pool>());
 }
 
@@ -49,18 +49,19 @@ Instance* InstancePools::make_instance(std::uint32_t f) const {
 // One from the free list, or a new one owned by the pool; with Calls::dynamic, a
 // call's always new, made from the function's body.
 template <class T, class Make>
-T* InstancePools::take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make) {
+T* InstancePools::take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make,
+                        bool shared) {
   if (fresh(f)) return make(f);
   auto& pool = *pools_[f];
-  const Guard guard(pool.lock, shared_);
+  const Guard guard(pool.lock, shared);
   if ((pool.*free).empty()) return (pool.*owned).emplace_back(make(f)).get();
   auto* x = (pool.*free).back();
   (pool.*free).pop_back();
   return x;
 }
 
-IterState* InstancePools::iteration(std::uint32_t f) {
-  auto* it = take(f, &Pool::iterations, &Pool::owned_iterations, [this](std::uint32_t g) { return make_iteration(g); });
+IterState* InstancePools::iteration(std::uint32_t f, bool shared) {
+  auto* it = take(f, &Pool::iterations, &Pool::owned_iterations, [this](std::uint32_t g) { return make_iteration(g); }, shared);
   it->pending = graph_.frames[f].pending;  // the same size: a copy, no allocation
   std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
   std::fill(it->dead_calls.begin(), it->dead_calls.end(), 0);  // a stuck iteration may leave some counted
@@ -69,7 +70,7 @@ IterState* InstancePools::iteration(std::uint32_t f) {
   return it;
 }
 
-void InstancePools::give_back(std::uint32_t f, IterState* it) {
+void InstancePools::give_back(std::uint32_t f, IterState* it, bool shared) {
   if (fresh(f)) {
     delete it;
     return;
@@ -77,12 +78,12 @@ void InstancePools::give_back(std::uint32_t f, IterState* it) {
   for (auto& s : it->slots)  // tokens nobody took: dead branches, a Merge's other inputs
     if (!s.empty()) s = Token{};
   auto& pool = *pools_[f];
-  const Guard guard(pool.lock, shared_);
+  const Guard guard(pool.lock, shared);
   pool.iterations.push_back(it);
 }
 
-Instance* InstancePools::instance(std::uint32_t f) {
-  auto* inst = take(f, &Pool::instances, &Pool::owned_instances, [this](std::uint32_t g) { return make_instance(g); });
+Instance* InstancePools::instance(std::uint32_t f, bool shared) {
+  auto* inst = take(f, &Pool::instances, &Pool::owned_instances, [this](std::uint32_t g) { return make_instance(g); }, shared);
   renew(inst->lock);
   inst->frame = f;
   inst->parent = nullptr;
@@ -93,20 +94,20 @@ Instance* InstancePools::instance(std::uint32_t f) {
   return inst;
 }
 
-void InstancePools::give_back(Instance* inst) {
+void InstancePools::give_back(Instance* inst, bool shared) {
   if (fresh(inst->frame)) {
     delete inst;
     return;
   }
   inst->invariants.clear();
   auto& pool = *pools_[inst->frame];
-  const Guard guard(pool.lock, shared_);
+  const Guard guard(pool.lock, shared);
   pool.instances.push_back(inst);
 }
 
 std::size_t InstancePools::instances_held(std::uint32_t f) const {
   auto& pool = *pools_[f];
-  const Guard guard(pool.lock, shared_);
+  const std::lock_guard guard(pool.lock);
   return pool.owned_instances.size();
 }
 

@@ -94,14 +94,15 @@ struct Instance {
 // TensorFlow r1.4's function runtime makes an executor state per call.
 class InstancePools {
  public:
-  InstancePools(const CompiledGraph& g, Calls calls, bool shared);
+  InstancePools(const CompiledGraph& g, Calls calls);
   InstancePools(const InstancePools&) = delete;
   InstancePools& operator=(const InstancePools&) = delete;
+  // Each takes the pool's lock when `shared` (Propagation::shared).
   // An iteration state of frame f, every node waiting for all of its inputs.
-  IterState* iteration(std::uint32_t f);
-  void give_back(std::uint32_t f, IterState* it);  // its slots emptied, its children null
-  Instance* instance(std::uint32_t f);
-  void give_back(Instance* inst);
+  IterState* iteration(std::uint32_t f, bool shared);
+  void give_back(std::uint32_t f, IterState* it, bool shared);  // its slots emptied, its children null
+  Instance* instance(std::uint32_t f, bool shared);
+  void give_back(Instance* inst, bool shared);
   [[nodiscard]] std::size_t instances_held(std::uint32_t f) const;  // the most alive at once
 
  private:
@@ -115,14 +116,13 @@ class InstancePools {
   const CompiledGraph& graph_;
   std::vector<std::unique_ptr<Pool>> pools_;  // by frame
   Calls calls_;
-  bool shared_;  // taken from by more than one thread
   [[nodiscard]] bool fresh(std::uint32_t f) const {
     return calls_ == Calls::dynamic && graph_.frames[f].kind == Frame::Kind::function;
   }
   IterState* make_iteration(std::uint32_t f) const;
   Instance* make_instance(std::uint32_t f) const;
   template <class T, class Make>
-  T* take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make);
+  T* take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make, bool shared);
 };
 
 // The context an iteration is, outermost first (ExecContext).

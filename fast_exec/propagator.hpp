@@ -50,7 +50,9 @@ struct Propagation {
   std::vector<Fired> choices;
   bool finished = false;              // the root instance completed
   std::atomic<bool> stuck_iteration{false};  // an iteration was done with a node that never fired
-  bool shared = false;  // fired on more than one thread: instances are locked
+  // More than one worker busy: instances and pools are locked. The executor
+  // sets it between firings (Executor::share); the propagator only reads it.
+  bool shared = false;
   bool at_once = true;  // firings at once (AtOnce); off for run_schedule, which names each step
 };
 
@@ -102,7 +104,7 @@ class Propagator {
   // S-INIT: run's root instance with its one iteration, the input edges'
   // contents delivered; `ready` gets the nodes that can fire. run.fetched
   // holds the caller's result's buffers.
-  void start(Propagation& run, bool at_once, bool shared, Ready& ready);
+  void start(Propagation& run, bool at_once, Ready& ready);
   // C-DONE for the root before anything has fired: a graph where nothing can
   // fire is complete at once.
   void complete_at_start(Propagation& run, Ready& ready);
