@@ -299,8 +299,9 @@ constexpr std::uint32_t kMaxDelayUs = 2000;
 // went on up, would keep its instance until the end of the run (Ackermann:
 // tens of thousands of instances, gigabytes, at once). Between firings, with
 // more than one worker, a hungry worker gets the bottom of the stack (share).
-void Executor::work(Run& run, Ready& local, RandomScheduler& rng) {
+void Executor::work(Run& run, std::uint32_t w, Stack& local, RandomScheduler& rng) {
   Ready ready;
+  ready.worker = w;
   const bool perturb = run.perturb;
   const bool workers = workers_ != nullptr;
   while (!local.empty()) {
@@ -327,7 +328,7 @@ void Executor::work(Run& run, Ready& local, RandomScheduler& rng) {
 // a task enters it first. Both happen between firings, and the flag is
 // written only by a worker that nothing else runs beside, so no lock is held
 // when it changes and no other thread reads it then.
-void Executor::share(Run& run, Ready& local) {
+void Executor::share(Run& run, Stack& local) {
   if (run.shared && run.sharing.alone()) run.shared = false;
   if (local.size() < 2 || !run.sharing.wanted()) return;  // a worker keeps one task
   const bool was = run.shared;
@@ -338,13 +339,13 @@ void Executor::share(Run& run, Ready& local) {
 
 // Worker w's part of a run: its stack until it is empty, then tasks it takes
 // from the others, until the run is over.
-void Executor::serve(Run& run, Ready& local, std::uint64_t seed) {
+void Executor::serve(Run& run, std::uint32_t w, Stack& local, std::uint64_t seed) {
   RandomScheduler rng(seed);
   std::uint32_t delay = 0;
   bool stolen = false;
   auto since = std::chrono::steady_clock::now();
   for (;;) {
-    work(run, local, rng);
+    work(run, w, local, rng);
     if (stolen)
       delay = std::chrono::steady_clock::now() - since < kShortSteal ? std::min(kMaxDelayUs, std::max(10U, delay * 2)) : 0;
     Task t;
@@ -379,6 +380,7 @@ void Executor::finish(Run& run, RunResult& r) {
     r.fetched[static_cast<std::size_t>(unfetched - run.fetched_now.data())] = Empty{};
     now = unfetched + 1;
   }
+  r.handed = run.sharing.handed();
   r.uploads = run.uploads.exchange(0);
   r.downloads = run.downloads.exchange(0);
   std::swap(r.choices, run.choices);  // run.choices, emptied by start_run, keeps r's old buffer
@@ -400,6 +402,7 @@ Executor::Run& Executor::start_run(Ready& ready, bool forced, RunResult& r) {
   run.forced.clear();
   run.perturb = options_.perturb_seed.has_value();
   run.seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
+  run.sharing.start(workers_ ? workers_->size() : 1);
   propagator_->start(run, !forced, ready);
   return run;
 }
@@ -416,19 +419,18 @@ void Executor::run(RunResult& r) {
   RandomScheduler rng(run.seed);
   if (run.perturb) rng.shuffle(ready);
   propagator_->complete_at_start(run, ready);
-  Ready local;  // worker 0's stack: the first ready task on top
+  Stack local;  // worker 0's stack: the first ready task on top
   for (auto i = ready.size(); i-- > 0;) local.push_back(ready[i]);
   if (!workers_) {
     RandomScheduler mine(rng.next());
-    work(run, local, mine);
+    work(run, 0, local, mine);
     finish(run, r);
     return;
   }
-  run.sharing.start(workers_->size());
   const auto seed = rng.next();
   workers_->run([&](std::uint32_t w) {
-    Ready none;
-    serve(run, w == 0 ? local : none, hash_combine(seed, w));
+    Stack none;
+    serve(run, w, w == 0 ? local : none, hash_combine(seed, w));
   });
   finish(run, r);
 }

@@ -32,9 +32,10 @@
 
 namespace tfsem::fast_exec {
 
-struct Task;  // a node to fire in an iteration (fast_exec/propagator.hpp)
-// The tasks a firing makes ready: one fired next on the same thread, the others queued.
-using Ready = InlineVector<Task, 16>;
+struct Task;   // a node to fire in an iteration (fast_exec/propagator.hpp)
+struct Ready;  // the tasks a firing makes ready (fast_exec/propagator.hpp)
+// A worker's tasks waiting to fire, the oldest at the bottom.
+using Stack = InlineVector<Task, 16>;
 class Propagator;
 class Workers;
 
@@ -90,6 +91,8 @@ struct RunResult {
   std::vector<Fired> choices;
   // The copies made where an edge crossed devices, fetches and VarValue included.
   std::uint64_t uploads = 0, downloads = 0;
+  // The tasks one worker handed to another (work stealing: 0 on one thread).
+  std::uint64_t handed = 0;
   // S-STUCK: the run ended with a node that did not fire in an iteration or a
   // call that was started (a call missing an argument, say): nothing was left to fire.
   bool stuck = false;
@@ -177,12 +180,12 @@ class Executor {
   Token read(Task t);
   void assign(Run& run, Task t, Token v, RandomScheduler& rng);
 
-  // A worker's stack fired until it is empty (the oldest task at its bottom).
-  void work(Run& run, Ready& local, RandomScheduler& rng);
+  // Worker w's stack fired until it is empty.
+  void work(Run& run, std::uint32_t w, Stack& local, RandomScheduler& rng);
   // Between firings: the bottom of the stack to a hungry worker, the shared mode entered or left.
-  static void share(Run& run, Ready& local);
-  // A worker's part of a run: its stack (local), then tasks taken from others.
-  void serve(Run& run, Ready& local, std::uint64_t seed);
+  static void share(Run& run, Stack& local);
+  // Worker w's part of a run: its stack (local), then tasks taken from others.
+  void serve(Run& run, std::uint32_t w, Stack& local, std::uint64_t seed);
   // forced: run_schedule's run, where every node fired is a step of the schedule.
   Run& start_run(Ready& ready, bool forced, RunResult& r);
   void finish(Run& run, RunResult& r);

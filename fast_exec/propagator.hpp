@@ -29,8 +29,15 @@ struct Task {
   // The nodes fired on the inline fast path that handed their operation on to
   // this one; it counts them as fired (IterState::fired) when it routes under
   // the lock. Such a task is the only one its firing makes ready, so it runs
-  // next on the same thread and never goes to the pool.
+  // next on the same thread and never goes on its stack.
   std::uint32_t inlined = 0;
+};
+
+// The tasks a firing makes ready (one fired next on the same thread, the
+// others put on its worker's stack), and that worker, whose free lists the
+// instance pools take from and give back to.
+struct Ready : InlineVector<Task, 16> {
+  std::uint32_t worker = 0;
 };
 
 // What propagation keeps of one run: the root instance, the fetched outputs,

@@ -19,10 +19,9 @@ void relax() {
 }
 
 // A hungry worker spins this many times, then yields this many, then sleeps
-// on the offers' condition in naps of kNap: a task offered during a nap wakes it.
+// until a task is offered (Sharing::offer wakes it) or the run is over.
 constexpr int kSpins = 2000;
 constexpr int kYields = 50;
-constexpr auto kNap = std::chrono::milliseconds(1);
 
 }  // namespace
 
@@ -71,6 +70,7 @@ void Workers::run(const std::function<void(std::uint32_t)>& body) {
 
 void Sharing::start(std::uint32_t workers) {
   offered_.clear();
+  handed_ = 0;
   ready_.store(0, std::memory_order_relaxed);
   wanted_.store(0, std::memory_order_relaxed);
   pending_.store(static_cast<std::int32_t>(workers), std::memory_order_relaxed);
@@ -83,7 +83,8 @@ bool Sharing::offer(const Task& t) {
   pending_.fetch_add(1, std::memory_order_relaxed);  // before anyone can take it: the run is not over
   offered_.push_back(t);
   ready_.store(static_cast<std::int32_t>(offered_.size()), std::memory_order_release);
-  if (sleeping_ > 0) offered_cv_.notify_one();
+  ++handed_;
+  if (sleeping_ > 0) offered_cv_.notify_all();  // one of them may be waiting before it asks (take's delay)
   return true;
 }
 
@@ -119,7 +120,7 @@ bool Sharing::take(Task& t, std::uint32_t delay) {
     } else {
       std::unique_lock guard(lock_);
       ++sleeping_;
-      offered_cv_.wait_for(guard, kNap, [&] { return !offered_.empty() || over(); });
+      offered_cv_.wait(guard, [&] { return !offered_.empty() || over(); });
       --sleeping_;
     }
   }

@@ -63,6 +63,8 @@ class Sharing {
   // microseconds, then asks for a task and waits for one. False when the run
   // is over: no worker is busy and nothing is offered.
   bool take(Task& t, std::uint32_t delay);
+  // The tasks offered in the run, once it is over.
+  [[nodiscard]] std::uint64_t handed() const { return handed_; }
 
  private:
   std::mutex lock_;
@@ -72,6 +74,7 @@ class Sharing {
   std::atomic<std::int32_t> wanted_{0};  // asks not yet answered
   std::atomic<std::int32_t> ready_{0};   // offered_.size()
   std::uint32_t sleeping_ = 0;            // workers waiting on offered_cv_
+  std::uint64_t handed_ = 0;
   [[nodiscard]] bool over() const { return pending_.load(std::memory_order_acquire) == 0; }
 };
 
