@@ -1,17 +1,19 @@
 // The fast executor under test: a compiled graph run many times in a session
-// whose variables persist across runs (paper section 2), on a thread pool
-// (Eigen's non-blocking ThreadPool, the one TensorFlow uses). As in
+// whose variables persist across runs (paper section 2), on worker threads
+// that steal work from each other (fast_exec/workers.hpp). As in
 // TensorFlow's executor (Yu et al., EuroSys 2018), the executor fires each
 // ready node (its kernel on its device, its variable accessed) and a
 // propagator (fast_exec/propagator.hpp) routes what it sends: a frame
 // instance per loop entered and per call made, with a state per iteration
 // (pending counts per node, input slots), dead tokens, and at most
 // parallel_iterations iterations of an instance in flight. Ready nodes are
-// found by pending counters under their frame instance's lock; the finishing
-// thread continues with one ready successor and queues the rest. Assign-f is
-// atomic per variable (a lock per variable); Read copies an immutable tensor
-// handle under that lock, so it never sees a torn value. It shares nothing
-// with the explorer: conformance (conformance/conform.cpp) compares the two.
+// found by pending counters, under their frame instance's lock while more
+// than one worker is busy; the finishing worker continues with one ready
+// successor and puts the rest on its own stack, whose oldest task an idle
+// worker takes. Assign-f is atomic per variable (a lock per variable); Read
+// copies an immutable tensor handle under that lock, so it never sees a torn
+// value. It shares nothing with the explorer: conformance
+// (conformance/conform.cpp) compares the two.
 #pragma once
 
 #include "fast_exec/compiled.hpp"

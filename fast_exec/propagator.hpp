@@ -79,7 +79,7 @@ enum AtOnce : std::uint8_t {
   kConstant = 8,   // live too: a constant on the host (S-FN-1..3, f of no arguments): its tokens, copied
   kScalar = 16,    // live too when the arguments are scalars: a binary function on the host with a scalar
                    // kernel (S-FN-1..3), or a Switch whose predicate is a boolean (C-SWITCH)
-  kCall = 32,      // live too on one thread (no locks), when it is not the last of its site's Calls to come
+  kCall = 32,      // live too with one worker busy (no locks), when it is not the last of its site's Calls to come
                    // (C-CALL): its argument into the callee's instance, which cannot complete before that last one
 };
 std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g, const std::vector<bool>& on_accelerator);
