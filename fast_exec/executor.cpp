@@ -1,41 +1,27 @@
 #include "fast_exec/executor.hpp"
 
 #include "fast_exec/propagator.hpp"
+#include "fast_exec/workers.hpp"
 
 #include "semantics/diagnostic.hpp"
 #include "semantics/semantics.hpp"
 #include "support/hash.hpp"
 
-#define EIGEN_USE_THREADS
-#include <unsupported/Eigen/CXX11/ThreadPool>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
 #include <optional>
 #include <thread>
 
 namespace tfsem::fast_exec {
 
-struct Executor::Pool {
-  explicit Pool(int threads) : pool(threads) {}
-  Eigen::ThreadPool pool;
-};
-
-// The state of one run: propagation's, and the executor's own: the tasks
-// outstanding, completion, the schedule forced or perturbed, the copies made.
+// The state of one run: propagation's, and the executor's own: how its
+// workers share its tasks, the schedule forced or perturbed, the copies made.
 struct Executor::Run : Propagation {
-  Executor* executor = nullptr;
   std::vector<std::uint32_t> forced;  // run_schedule: the result each relation must pick
   std::atomic<std::uint64_t> uploads{0}, downloads{0};
-  // The run is over when nothing is left to fire: the pool's tasks, and
-  // run()'s own share, counted in `active`; the last one sets `quiet`.
-  std::atomic<std::int64_t> active{0};
-  std::mutex done_lock;
-  std::condition_variable done;
-  bool quiet = false;
+  Sharing sharing;  // with more than one worker
   std::uint64_t seed = 0;
   bool perturb = false;
 };
@@ -54,7 +40,7 @@ Executor::Executor(std::shared_ptr<const Program> program, ExecOptions options)
   }
   propagator_ = std::make_unique<Propagator>(graph_, options_, placement_.on_accelerator, host_constants_);
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
-  if (options_.threads > 1) pool_ = std::make_unique<Pool>(options_.threads);
+  if (options_.threads > 1) workers_ = std::make_unique<Workers>(static_cast<std::uint32_t>(options_.threads));
 }
 
 std::size_t Placement::accelerated() const {
@@ -285,27 +271,6 @@ void Executor::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
   out(Go{});
 }
 
-// Queues work(run, t) on the pool. The task's capture fits std::function's
-// small buffer (16 bytes), so queueing allocates nothing.
-void Executor::schedule(Run& run, Task t, std::uint64_t seed) {
-  auto* it = t.it;
-  const auto n = t.node;
-  const auto low = static_cast<std::uint32_t>(seed);
-  run.active.fetch_add(1, std::memory_order_relaxed);
-  pool_->pool.Schedule([it, n, low] {
-    auto& r = static_cast<Run&>(*it->inst->run);
-    r.executor->work(r, Task{it, n}, low);
-    release(r);
-  });
-}
-
-void Executor::release(Run& run) {
-  if (run.active.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  const std::lock_guard guard(run.done_lock);
-  run.quiet = true;
-  run.done.notify_all();
-}
-
 namespace {
 
 // The number of tasks at the top of the local stack in instances deeper than t's.
@@ -317,41 +282,78 @@ std::size_t deeper_on_top(const Stack& local, const Task& t) {
   return k;
 }
 
+// A stolen task whose work took less than this is short: its thief waits
+// longer before it asks again (Executor::serve), so that a program with little
+// to share (Ackermann's calls depend on each other) does not hand tasks back
+// and forth for less than handing them costs.
+constexpr auto kShortSteal = std::chrono::microseconds(50);
+constexpr std::uint32_t kMaxDelayUs = 2000;
+
 }  // namespace
 
-// Fires t, then keeps going on this thread with one ready successor; the
-// others go to the pool (or, with one thread, to a local stack). As on a call
+// Fires the tasks of this worker's stack until it is empty. Each firing goes
+// on with its one ready successor; the others go on the stack. As on a call
 // stack, a callee's tasks left on the stack run before its callers go on: a
 // task in a shallower instance (a Return fed by a result, a loop's Exit, and
 // what they fire at once further up) goes under the deeper tasks on top.
 // Otherwise a callee's DEAD branch, left on the stack while its live result
 // went on up, would keep its instance until the end of the run (Ackermann:
-// tens of thousands of instances, gigabytes, at once).
-void Executor::work(Run& run, Task t, std::uint64_t seed) {
-  RandomScheduler rng(seed);
-  // On the stack: Eigen's pool runs a task inline when its queue is full, so
-  // work can nest.
-  Ready local{t}, ready;
+// tens of thousands of instances, gigabytes, at once). Between firings, with
+// more than one worker, a hungry worker gets the bottom of the stack (share).
+void Executor::work(Run& run, std::uint32_t w, Stack& local, RandomScheduler& rng) {
+  Ready ready;
+  ready.worker = w;
   const bool perturb = run.perturb;
+  const bool workers = workers_ != nullptr;
   while (!local.empty()) {
+    if (workers) share(run, local);
     auto m = local.back();
     local.pop_back();
     for (;;) {
       ready.clear();
       fire(run, m, rng, ready);
       if (ready.size() != 1 || deeper_on_top(local, ready[0]) > 0) break;
-      m = ready[0];  // the one successor ready: fired next, on this thread, without queueing
+      m = ready[0];  // the one successor ready: fired next, on this thread, without the stack
     }
     if (perturb) rng.shuffle(ready);
-    for (std::size_t i = 0; i < ready.size(); ++i) {
-      if (pool_ && i + 1 < ready.size()) {
-        schedule(run, ready[i], rng.next());
-        continue;
-      }
-      const auto k = deeper_on_top(local, ready[i]);
-      local.push_back(ready[i]);
+    for (const auto& t : ready) {
+      const auto k = deeper_on_top(local, t);
+      local.push_back(t);
       std::rotate(local.end() - 1 - k, local.end() - 1, local.end());
     }
+  }
+}
+
+// Instances are locked (Propagation::shared) only while more than one
+// worker is busy: a worker alone leaves the shared mode, and one that offers
+// a task enters it first. Both happen between firings, and the flag is
+// written only by a worker that nothing else runs beside, so no lock is held
+// when it changes and no other thread reads it then.
+void Executor::share(Run& run, Stack& local) {
+  if (run.shared && run.sharing.alone()) run.shared = false;
+  if (local.size() < 2 || !run.sharing.wanted()) return;  // a worker keeps one task
+  const bool was = run.shared;
+  run.shared = true;
+  if (run.sharing.offer(local[0])) local.erase(local.begin());
+  else run.shared = was;
+}
+
+// Worker w's part of a run: its stack until it is empty, then tasks it takes
+// from the others, until the run is over.
+void Executor::serve(Run& run, std::uint32_t w, Stack& local, std::uint64_t seed) {
+  RandomScheduler rng(seed);
+  std::uint32_t delay = 0;
+  bool stolen = false;
+  auto since = std::chrono::steady_clock::now();
+  for (;;) {
+    work(run, w, local, rng);
+    if (stolen)
+      delay = std::chrono::steady_clock::now() - since < kShortSteal ? std::min(kMaxDelayUs, std::max(10U, delay * 2)) : 0;
+    Task t;
+    if (!run.sharing.take(t, delay)) return;
+    stolen = true;
+    since = std::chrono::steady_clock::now();
+    local.push_back(t);
   }
 }
 
@@ -379,6 +381,7 @@ void Executor::finish(Run& run, RunResult& r) {
     r.fetched[static_cast<std::size_t>(unfetched - run.fetched_now.data())] = Empty{};
     now = unfetched + 1;
   }
+  r.handed = run.sharing.handed();
   r.uploads = run.uploads.exchange(0);
   r.downloads = run.downloads.exchange(0);
   std::swap(r.choices, run.choices);  // run.choices, emptied by start_run, keeps r's old buffer
@@ -393,18 +396,15 @@ std::vector<std::pair<std::string, Content>> Executor::outputs(const RunResult& 
 
 // S-INIT (Propagator::start): `ready` gets the nodes that can fire.
 Executor::Run& Executor::start_run(Ready& ready, bool forced, RunResult& r) {
-  if (!run_) {
-    run_ = std::make_unique<Run>();
-    run_->executor = this;
-  }
+  if (!run_) run_ = std::make_unique<Run>();
   auto& run = *run_;
   run.fetched = std::move(r.fetched);  // the result's buffers, which the run's fetches overwrite
   for (auto& x : vars_) x->accesses.clear();
   run.forced.clear();
-  run.quiet = false;
   run.perturb = options_.perturb_seed.has_value();
   run.seed = hash_combine(options_.perturb_seed.value_or(0x7f4a7c15), runs_++);
-  propagator_->start(run, !forced, pool_ != nullptr, ready);
+  run.sharing.start(workers_ ? workers_->size() : 1);
+  propagator_->start(run, !forced, ready);
   return run;
 }
 
@@ -420,16 +420,19 @@ void Executor::run(RunResult& r) {
   RandomScheduler rng(run.seed);
   if (run.perturb) rng.shuffle(ready);
   propagator_->complete_at_start(run, ready);
-  if (!pool_) {
-    for (auto t : ready) work(run, t, rng.next());
+  Stack local;  // worker 0's stack: the first ready task on top
+  for (auto i = ready.size(); i-- > 0;) local.push_back(ready[i]);
+  if (!workers_) {
+    RandomScheduler mine(rng.next());
+    work(run, 0, local, mine);
     finish(run, r);
     return;
   }
-  run.active.store(1, std::memory_order_relaxed);  // this thread's share: the run cannot end while it schedules
-  for (auto t : ready) schedule(run, t, rng.next());
-  release(run);
-  std::unique_lock guard(run.done_lock);
-  run.done.wait(guard, [&] { return run.quiet; });
+  const auto seed = rng.next();
+  workers_->run([&](std::uint32_t w) {
+    Stack none;
+    serve(run, w, w == 0 ? local : none, hash_combine(seed, w));
+  });
   finish(run, r);
 }
 

@@ -1,17 +1,19 @@
 // The fast executor under test: a compiled graph run many times in a session
-// whose variables persist across runs (paper section 2), on a thread pool
-// (Eigen's non-blocking ThreadPool, the one TensorFlow uses). As in
+// whose variables persist across runs (paper section 2), on worker threads
+// that steal work from each other (fast_exec/workers.hpp). As in
 // TensorFlow's executor (Yu et al., EuroSys 2018), the executor fires each
 // ready node (its kernel on its device, its variable accessed) and a
 // propagator (fast_exec/propagator.hpp) routes what it sends: a frame
 // instance per loop entered and per call made, with a state per iteration
 // (pending counts per node, input slots), dead tokens, and at most
 // parallel_iterations iterations of an instance in flight. Ready nodes are
-// found by pending counters under their frame instance's lock; the finishing
-// thread continues with one ready successor and queues the rest. Assign-f is
-// atomic per variable (a lock per variable); Read copies an immutable tensor
-// handle under that lock, so it never sees a torn value. It shares nothing
-// with the explorer: conformance (conformance/conform.cpp) compares the two.
+// found by pending counters, under their frame instance's lock while more
+// than one worker is busy; the finishing worker continues with one ready
+// successor and puts the rest on its own stack, whose oldest task an idle
+// worker takes. Assign-f is atomic per variable (a lock per variable); Read
+// copies an immutable tensor handle under that lock, so it never sees a torn
+// value. It shares nothing with the explorer: conformance
+// (conformance/conform.cpp) compares the two.
 #pragma once
 
 #include "fast_exec/compiled.hpp"
@@ -32,10 +34,12 @@
 
 namespace tfsem::fast_exec {
 
-struct Task;  // a node to fire in an iteration (fast_exec/propagator.hpp)
-// The tasks a firing makes ready: one fired next on the same thread, the others queued.
-using Ready = InlineVector<Task, 16>;
+struct Task;   // a node to fire in an iteration (fast_exec/propagator.hpp)
+struct Ready;  // the tasks a firing makes ready (fast_exec/propagator.hpp)
+// A worker's tasks waiting to fire, the oldest at the bottom.
+using Stack = InlineVector<Task, 16>;
 class Propagator;
+class Workers;
 
 // How a call runs (thesis section 6): static, the function's frame instances
 // reused from pools, their tag the call sites; dynamic, each call's state
@@ -89,6 +93,8 @@ struct RunResult {
   std::vector<Fired> choices;
   // The copies made where an edge crossed devices, fetches and VarValue included.
   std::uint64_t uploads = 0, downloads = 0;
+  // The tasks one worker handed to another (work stealing: 0 on one thread).
+  std::uint64_t handed = 0;
   // S-STUCK: the run ended with a node that did not fire in an iteration or a
   // call that was started (a call missing an argument, say): nothing was left to fire.
   bool stuck = false;
@@ -134,8 +140,7 @@ class Executor {
   [[nodiscard]] const Placement& placement() const { return placement_; }
 
  private:
-  struct Run;   // the state of one run
-  struct Pool;  // Eigen's ThreadPool, kept out of this header
+  struct Run;  // the state of one run
   struct Variable {
     std::mutex lock;
     Token value;
@@ -155,11 +160,8 @@ class Executor {
   std::vector<std::unique_ptr<Variable>> vars_;
   // Where the tokens each firing sends go: frame instances, iterations, what is ready.
   std::unique_ptr<Propagator> propagator_;
-  // Declared before pool_, so destroyed after it: the pool joins its threads
-  // first, and the thread that finished a run may still be signalling
-  // run_->done when run() has already returned.
   std::unique_ptr<Run> run_;  // reused by every run: an executor runs one run at a time
-  std::unique_ptr<Pool> pool_;
+  std::unique_ptr<Workers> workers_;  // with more than one thread
   std::uint64_t runs_ = 0;
 
   using Tokens = InlineVector<Token, 2>;
@@ -180,10 +182,12 @@ class Executor {
   Token read(Task t);
   void assign(Run& run, Task t, Token v, RandomScheduler& rng);
 
-  void work(Run& run, Task t, std::uint64_t seed);
-  void schedule(Run& run, Task t, std::uint64_t seed);
-  // A task of the pool (or run()'s own share) is over; the last one ends the run.
-  static void release(Run& run);
+  // Worker w's stack fired until it is empty.
+  void work(Run& run, std::uint32_t w, Stack& local, RandomScheduler& rng);
+  // Between firings: the bottom of the stack to a hungry worker, the shared mode entered or left.
+  static void share(Run& run, Stack& local);
+  // Worker w's part of a run: its stack (local), then tasks taken from others.
+  void serve(Run& run, std::uint32_t w, Stack& local, std::uint64_t seed);
   // forced: run_schedule's run, where every node fired is a step of the schedule.
   Run& start_run(Ready& ready, bool forced, RunResult& r);
   void finish(Run& run, RunResult& r);

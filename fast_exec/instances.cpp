@@ -2,29 +2,27 @@
 #include "fast_exec/instances.hpp"
 
 #include <algorithm>
-
-#if defined(__SANITIZE_THREAD__)
-#include <sanitizer/tsan_interface.h>
-#endif
+#include <thread>
 
 namespace tfsem::fast_exec {
 
-namespace {
-
-// A pooled instance's lock is a new lock each time the instance is taken from
-// the pool: it is ordered before its caller's (fire_at_once) only while the
-// instance lives. ThreadSanitizer, which knows a lock by its address, is told
-// so; otherwise an address reused at another depth reads as an inverted order.
-void renew([[maybe_unused]] std::mutex& lock) {
-#if defined(__SANITIZE_THREAD__)
-  __tsan_mutex_destroy(&lock, 0);
+void SpinLock::wait() const {
+  for (int spins = 0; held_.load(std::memory_order_relaxed); ++spins) {
+    if (spins < 1000) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
 #endif
+    } else {
+      std::this_thread::yield();  // its holder may wait for this core
+    }
+  }
 }
 
-}  // namespace
-
-InstancePools::InstancePools(const CompiledGraph& g, Calls calls, bool shared) : graph_(g), calls_(calls), shared_(shared) {
-  for (std::size_t f = 0; f < g.frames.size(); ++f) pools_.push_back(std::make_unique<Pool>());
+InstancePools::InstancePools(const CompiledGraph& g, Calls calls, std::uint32_t workers) : graph_(g), calls_(calls) {
+  for (std::size_t f = 0; f < g.frames.size(); ++f) {
+    pools_.push_back(std::make_unique<Pool>());
+    pools_.back()->free.resize(workers);
+  }
 }
 
 IterState* InstancePools::make_iteration(std::uint32_t f) const {
@@ -46,21 +44,25 @@ Instance* InstancePools::make_instance(std::uint32_t f) const {
   return inst;
 }
 
-// One from the free list, or a new one owned by the pool; with Calls::dynamic, a
-// call's always new, made from the function's body.
+// One from worker w's free list, or a new one owned by the pool; with
+// Calls::dynamic, a call's always new, made from the function's body.
 template <class T, class Make>
-T* InstancePools::take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make) {
+T* InstancePools::take(std::uint32_t f, std::uint32_t w, std::vector<T*> Free::*free,
+                       std::vector<std::unique_ptr<T>> Pool::*owned, Make make) {
   if (fresh(f)) return make(f);
   auto& pool = *pools_[f];
-  const Guard guard(pool.lock, shared_);
-  if ((pool.*free).empty()) return (pool.*owned).emplace_back(make(f)).get();
-  auto* x = (pool.*free).back();
-  (pool.*free).pop_back();
+  auto& list = pool.free[w].*free;
+  if (list.empty()) {
+    const std::lock_guard guard(pool.lock);
+    return (pool.*owned).emplace_back(make(f)).get();
+  }
+  auto* x = list.back();
+  list.pop_back();
   return x;
 }
 
-IterState* InstancePools::iteration(std::uint32_t f) {
-  auto* it = take(f, &Pool::iterations, &Pool::owned_iterations, [this](std::uint32_t g) { return make_iteration(g); });
+IterState* InstancePools::iteration(std::uint32_t f, std::uint32_t w) {
+  auto* it = take(f, w, &Free::iterations, &Pool::owned_iterations, [this](std::uint32_t g) { return make_iteration(g); });
   it->pending = graph_.frames[f].pending;  // the same size: a copy, no allocation
   std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
   std::fill(it->dead_calls.begin(), it->dead_calls.end(), 0);  // a stuck iteration may leave some counted
@@ -69,21 +71,18 @@ IterState* InstancePools::iteration(std::uint32_t f) {
   return it;
 }
 
-void InstancePools::give_back(std::uint32_t f, IterState* it) {
+void InstancePools::give_back(std::uint32_t f, IterState* it, std::uint32_t w) {
   if (fresh(f)) {
     delete it;
     return;
   }
   for (auto& s : it->slots)  // tokens nobody took: dead branches, a Merge's other inputs
     if (!s.empty()) s = Token{};
-  auto& pool = *pools_[f];
-  const Guard guard(pool.lock, shared_);
-  pool.iterations.push_back(it);
+  pools_[f]->free[w].iterations.push_back(it);
 }
 
-Instance* InstancePools::instance(std::uint32_t f) {
-  auto* inst = take(f, &Pool::instances, &Pool::owned_instances, [this](std::uint32_t g) { return make_instance(g); });
-  renew(inst->lock);
+Instance* InstancePools::instance(std::uint32_t f, std::uint32_t w) {
+  auto* inst = take(f, w, &Free::instances, &Pool::owned_instances, [this](std::uint32_t g) { return make_instance(g); });
   inst->frame = f;
   inst->parent = nullptr;
   inst->depth = 0;
@@ -93,20 +92,18 @@ Instance* InstancePools::instance(std::uint32_t f) {
   return inst;
 }
 
-void InstancePools::give_back(Instance* inst) {
+void InstancePools::give_back(Instance* inst, std::uint32_t w) {
   if (fresh(inst->frame)) {
     delete inst;
     return;
   }
   inst->invariants.clear();
-  auto& pool = *pools_[inst->frame];
-  const Guard guard(pool.lock, shared_);
-  pool.instances.push_back(inst);
+  pools_[inst->frame]->free[w].instances.push_back(inst);
 }
 
 std::size_t InstancePools::instances_held(std::uint32_t f) const {
   auto& pool = *pools_[f];
-  const Guard guard(pool.lock, shared_);
+  const std::lock_guard guard(pool.lock);
   return pool.owned_instances.size();
 }
 

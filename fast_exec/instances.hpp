@@ -15,6 +15,7 @@
 #include "fast_exec/executor.hpp"
 #include "fast_exec/token.hpp"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -24,11 +25,27 @@ namespace tfsem::fast_exec {
 struct Instance;
 struct Propagation;
 
-// An instance's or a pool's lock, taken only when the executor runs on more
-// than one thread: with one, the thread that fires owns every instance.
+// An instance's lock: held for a few counts and slots at a time, and rarely
+// wanted by two workers at once (each fires its own calls), so a waiter spins
+// rather than sleeps (yielding its core after a while).
+class SpinLock {
+ public:
+  void lock() {
+    while (held_.exchange(true, std::memory_order_acquire)) wait();
+  }
+  bool try_lock() { return !held_.load(std::memory_order_relaxed) && !held_.exchange(true, std::memory_order_acquire); }
+  void unlock() { held_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> held_{false};
+  void wait() const;  // until it looks free
+};
+
+// An instance's lock, taken only while more than one worker is busy
+// (Propagation::shared): a worker alone owns every instance.
 class Guard {
  public:
-  Guard(std::mutex& m, bool shared) : m_(shared ? &m : nullptr) {
+  Guard(SpinLock& m, bool shared) : m_(shared ? &m : nullptr) {
     if (m_ != nullptr) m_->lock();
   }
   ~Guard() {
@@ -38,7 +55,7 @@ class Guard {
   Guard& operator=(const Guard&) = delete;
 
  private:
-  std::mutex* m_;
+  SpinLock* m_;
 };
 
 // Per node, in IterState::flags.
@@ -76,7 +93,7 @@ struct Instance {
   std::uint32_t depth = 0;      // its ancestors: 0 for the root
   std::uint32_t child = 0;      // its slot in parent->children
   std::uint32_t site = 0;       // a call's site
-  std::mutex lock;
+  SpinLock lock;
   std::int32_t pending_inputs = 0;  // Enters (a loop) or Calls (a call) still to come
   std::uint32_t iterations = 0;     // created
   std::uint32_t done = 0;           // the leading iterations that are done (C-DONE)
@@ -88,41 +105,49 @@ struct Instance {
   IterState* at(std::uint32_t i) const { return ring[i & (ring.size() - 1)]; }
 };
 
-// Iteration states and instances of each static frame, kept for reuse. With
-// Calls::dynamic, a call's instance and its state are instead made afresh from
-// the function's compiled body at each call and freed when it returns, as
-// TensorFlow r1.4's function runtime makes an executor state per call.
+// Iteration states and instances of each static frame, kept for reuse, on a
+// free list per worker: a worker takes from its own and gives back to its
+// own, so that neither takes a lock; only making a new one does. With
+// Calls::dynamic, a call's instance and its state are instead made afresh
+// from the function's compiled body at each call and freed when it returns,
+// as TensorFlow r1.4's function runtime makes an executor state per call.
 class InstancePools {
  public:
-  InstancePools(const CompiledGraph& g, Calls calls, bool shared);
+  InstancePools(const CompiledGraph& g, Calls calls, std::uint32_t workers);
   InstancePools(const InstancePools&) = delete;
   InstancePools& operator=(const InstancePools&) = delete;
+  // Each on worker w's free list (Ready::worker).
   // An iteration state of frame f, every node waiting for all of its inputs.
-  IterState* iteration(std::uint32_t f);
-  void give_back(std::uint32_t f, IterState* it);  // its slots emptied, its children null
-  Instance* instance(std::uint32_t f);
-  void give_back(Instance* inst);
-  [[nodiscard]] std::size_t instances_held(std::uint32_t f) const;  // the most alive at once
+  IterState* iteration(std::uint32_t f, std::uint32_t w);
+  void give_back(std::uint32_t f, IterState* it, std::uint32_t w);  // its slots emptied, its children null
+  Instance* instance(std::uint32_t f, std::uint32_t w);
+  void give_back(Instance* inst, std::uint32_t w);
+  // The instances of frame f made: with one worker, the most alive at once;
+  // with more, one made while another worker's list held one counts too.
+  [[nodiscard]] std::size_t instances_held(std::uint32_t f) const;
 
  private:
+  struct Free {
+    std::vector<IterState*> iterations;
+    std::vector<Instance*> instances;
+  };
   struct Pool {
-    std::mutex lock;
-    std::vector<IterState*> iterations;  // free
-    std::vector<Instance*> instances;    // free
+    std::mutex lock;         // the owned ones
+    std::vector<Free> free;  // by worker
     std::vector<std::unique_ptr<IterState>> owned_iterations;
     std::vector<std::unique_ptr<Instance>> owned_instances;
   };
   const CompiledGraph& graph_;
   std::vector<std::unique_ptr<Pool>> pools_;  // by frame
   Calls calls_;
-  bool shared_;  // taken from by more than one thread
   [[nodiscard]] bool fresh(std::uint32_t f) const {
     return calls_ == Calls::dynamic && graph_.frames[f].kind == Frame::Kind::function;
   }
   IterState* make_iteration(std::uint32_t f) const;
   Instance* make_instance(std::uint32_t f) const;
   template <class T, class Make>
-  T* take(std::uint32_t f, std::vector<T*> Pool::*free, std::vector<std::unique_ptr<T>> Pool::*owned, Make make);
+  T* take(std::uint32_t f, std::uint32_t w, std::vector<T*> Free::*free, std::vector<std::unique_ptr<T>> Pool::*owned,
+          Make make);
 };
 
 // The context an iteration is, outermost first (ExecContext).

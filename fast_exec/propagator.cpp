@@ -92,7 +92,7 @@ Propagator::Propagator(const CompiledGraph& g, const ExecOptions& options, const
       host_constants_(host_constants),
       at_once_(at_once_firings(g, on_accelerator)),
       inline_next_(inline_successors(g, at_once_)),
-      pools_(g, options.calls, options.threads > 1) {}
+      pools_(g, options.calls, static_cast<std::uint32_t>(std::max(1, options.threads))) {}
 
 inline void Propagator::queue(IterState& it, std::uint32_t n, Ready& ready) {
   ++it.outstanding_ops;
@@ -345,7 +345,7 @@ Instance* Propagator::child_of(IterState& it, std::uint32_t n, bool live, Ready&
     if (++dead == calls) dead = 0;
     return nullptr;
   }
-  child = pools_.instance(c.target);
+  child = pools_.instance(c.target, ready.worker);
   child->run = it.inst->run;
   child->parent = &it;
   child->depth = it.inst->depth + 1;
@@ -358,16 +358,16 @@ Instance* Propagator::child_of(IterState& it, std::uint32_t n, bool live, Ready&
   return child;
 }
 
-void Propagator::start(Propagation& run, bool at_once, bool shared, Ready& ready) {
+void Propagator::start(Propagation& run, bool at_once, Ready& ready) {
   run.fetched.resize(graph_.fetched.size());  // overwritten where fetched (fetch), emptied by the executor elsewhere
   run.fetched_now.assign(graph_.fetched.size(), 0);
   run.on_device.clear();
   run.choices.clear();
   run.finished = false;
   run.stuck_iteration.store(false, std::memory_order_relaxed);
-  run.shared = shared;
+  run.shared = false;  // one worker at the start (Executor::share)
   run.at_once = at_once;
-  auto* root = pools_.instance(0);
+  auto* root = pools_.instance(0, ready.worker);
   root->run = &run;
   run.root = root;
   const Guard guard(root->lock, run.shared);
@@ -383,7 +383,7 @@ void Propagator::complete_at_start(Propagation& run, Ready& ready) {
 
 IterState* Propagator::start_iteration(Instance& inst, std::uint32_t i, Ready& ready) {
   const auto& cf = graph_.frames[inst.frame];
-  auto* it = pools_.iteration(inst.frame);
+  auto* it = pools_.iteration(inst.frame, ready.worker);
   it->inst = &inst;
   it->iteration = i;
   if (i + 1 - inst.first > inst.ring.size()) {  // more iterations in flight than the ring holds
@@ -404,7 +404,7 @@ IterState* Propagator::start_iteration(Instance& inst, std::uint32_t i, Ready& r
     it->aux[c.local] = expected;
   }
   // Done iterations before this one are not needed any more (C-EXIT-DEAD looks at the last).
-  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_.give_back(inst.frame, inst.at(inst.first++));
+  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_.give_back(inst.frame, inst.at(inst.first++), ready.worker);
   for (const auto& [o, v] : inst.invariants) deliver(*it, graph_.outs[o], Token(v), ready);
   for (auto n : cf.sources) queue(*it, n, ready);
   return it;
@@ -425,7 +425,7 @@ bool Propagator::advance(Instance& inst, Ready& ready) {
       inst.deferred.clear();
     }
   }
-  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_.give_back(inst.frame, inst.at(inst.first++));
+  while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_.give_back(inst.frame, inst.at(inst.first++), ready.worker);
   return inst.pending_inputs <= 0 && inst.done == inst.iterations && inst.deferred.empty();
 }
 
@@ -449,8 +449,8 @@ void Propagator::complete(Propagation& run, Instance* inst, Ready& ready) {
       --parent->outstanding_frames;
       parent_complete = advance(*parent->inst, ready);
     }
-    if (last != nullptr) pools_.give_back(inst->frame, last);
-    pools_.give_back(inst);
+    if (last != nullptr) pools_.give_back(inst->frame, last, ready.worker);
+    pools_.give_back(inst, ready.worker);
     if (parent == nullptr) {  // the root: nothing is left to fire
       run.finished = true;
       return;
@@ -464,10 +464,10 @@ void Propagator::abandon(Instance* inst) {
     auto* it = inst->at(i);
     for (auto*& child : it->children)
       if (child != nullptr) abandon(std::exchange(child, nullptr));
-    pools_.give_back(inst->frame, it);
+    pools_.give_back(inst->frame, it, 0);
   }
   inst->deferred.clear();
-  pools_.give_back(inst);
+  pools_.give_back(inst, 0);
 }
 
 void Propagator::route(Propagation& run, Task t, std::span<Token> data, Token control, Ready& ready) {

@@ -29,8 +29,15 @@ struct Task {
   // The nodes fired on the inline fast path that handed their operation on to
   // this one; it counts them as fired (IterState::fired) when it routes under
   // the lock. Such a task is the only one its firing makes ready, so it runs
-  // next on the same thread and never goes to the pool.
+  // next on the same thread and never goes on its stack.
   std::uint32_t inlined = 0;
+};
+
+// The tasks a firing makes ready (one fired next on the same thread, the
+// others put on its worker's stack), and that worker, whose free lists the
+// instance pools take from and give back to.
+struct Ready : InlineVector<Task, 16> {
+  std::uint32_t worker = 0;
 };
 
 // What propagation keeps of one run: the root instance, the fetched outputs,
@@ -50,7 +57,9 @@ struct Propagation {
   std::vector<Fired> choices;
   bool finished = false;              // the root instance completed
   std::atomic<bool> stuck_iteration{false};  // an iteration was done with a node that never fired
-  bool shared = false;  // fired on more than one thread: instances are locked
+  // More than one worker busy: instances and pools are locked. The executor
+  // sets it between firings (Executor::share); the propagator only reads it.
+  bool shared = false;
   bool at_once = true;  // firings at once (AtOnce); off for run_schedule, which names each step
 };
 
@@ -70,7 +79,7 @@ enum AtOnce : std::uint8_t {
   kConstant = 8,   // live too: a constant on the host (S-FN-1..3, f of no arguments): its tokens, copied
   kScalar = 16,    // live too when the arguments are scalars: a binary function on the host with a scalar
                    // kernel (S-FN-1..3), or a Switch whose predicate is a boolean (C-SWITCH)
-  kCall = 32,      // live too on one thread (no locks), when it is not the last of its site's Calls to come
+  kCall = 32,      // live too with one worker busy (no locks), when it is not the last of its site's Calls to come
                    // (C-CALL): its argument into the callee's instance, which cannot complete before that last one
 };
 std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g, const std::vector<bool>& on_accelerator);
@@ -102,7 +111,7 @@ class Propagator {
   // S-INIT: run's root instance with its one iteration, the input edges'
   // contents delivered; `ready` gets the nodes that can fire. run.fetched
   // holds the caller's result's buffers.
-  void start(Propagation& run, bool at_once, bool shared, Ready& ready);
+  void start(Propagation& run, bool at_once, Ready& ready);
   // C-DONE for the root before anything has fired: a graph where nothing can
   // fire is complete at once.
   void complete_at_start(Propagation& run, Ready& ready);
