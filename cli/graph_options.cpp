@@ -1,9 +1,9 @@
 #include "cli/graph_options.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "formats/load.hpp"
-#include "report/forms.hpp"
 
 #include <cstdlib>
 #include <iostream>
@@ -11,6 +11,7 @@
 namespace tfsem::cli {
 
 void GraphOptions::add_to(CLI::App& app) {
+  command = &app;
   app.add_option("FILE", file,
                  "graph: tfsem's JSON, or a TensorFlow GraphDef, MetaGraphDef (.meta) or SavedModel (saved_model.pb, or "
                  "its directory), binary, text or JSON")
@@ -40,10 +41,11 @@ void GraphOptions::add_to(CLI::App& app) {
 namespace {
 
 // A stop while a graph loads: nothing is found yet, so the stop is reported
-// and the process ends at once, INCOMPLETE (exit 3).
+// (as text, or as JSON) and the process ends at once, INCOMPLETE (exit 3).
+template <bool kJson>
 [[noreturn]] void end_at_once(const Stopped& e) {
   std::cerr << std::flush;
-  std::cout << report::stopped_line(e.what(), " " + e.phase()) << std::flush;
+  std::cout << stop_report(e.what(), e.phase(), kJson) << std::flush;
   std::_Exit(kIncomplete);
 }
 
@@ -56,15 +58,15 @@ std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bo
   graphdef::ImportOptions import{.fetches = fetches, .initialized = initialized, .tf1_refs = tf1_refs, .stop = stop};
   struct EndAtOnce {  // while the graph loads
     const StopToken* stop;
-    explicit EndAtOnce(const StopToken* s) : stop(s) {
-      if (stop) stop->end_on_stop(&end_at_once);
+    EndAtOnce(const StopToken* s, bool json) : stop(s) {
+      if (stop) stop->end_on_stop(json ? &end_at_once<true> : &end_at_once<false>);
     }
     ~EndAtOnce() {
       if (stop) stop->end_on_stop(nullptr);
     }
     EndAtOnce(const EndAtOnce&) = delete;
     EndAtOnce& operator=(const EndAtOnce&) = delete;
-  } const ending(stop);
+  } const ending(stop, asks_json(command));
   const ElapsedProgress progress("loading " + path, stop);
   return format::load_program(path, {import, feeds, prune, {tag, signature}}, print);
 }

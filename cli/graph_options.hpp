@@ -23,6 +23,7 @@ struct GraphOptions {
   bool initialized = false;          // a GraphDef's variables hold their initializers' values
   bool tf1_refs = false;             // a GraphDef's `x/read` aliases the variable (S-DEREF)
   std::string tag, signature;        // a SavedModel's MetaGraph and SignatureDef
+  const CLI::App* command = nullptr;  // a stop while loading is reported as JSON under the command's --json
 
   void add_to(CLI::App& app);
   // Loads (importing a GraphDef, with its notes on stderr unless not `notes`),

@@ -3,7 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
-#include "report/forms.hpp"
+#include "cli/output.hpp"
 #include "semantics/diagnostic.hpp"
 
 #include <iostream>
@@ -14,13 +14,9 @@ namespace {
 
 using tfsem::cli::Command;
 
-// A command stopped (`by`: the limit, or "out of memory") in a phase ("during
-// import", or empty) before it had anything to report: its line, or under
-// --json an object saying so.
+// A command stopped before it had anything to report: its line, or under --json an object.
 int report_stop(const Command* command, std::string_view by, std::string_view phase) {
-  const auto* json = command != nullptr ? command->app->get_option_no_throw("--json") : nullptr;
-  if (json != nullptr && json->count() > 0) std::cout << tfsem::report::stopped_json(by, phase).dump(2) << "\n";
-  else std::cout << tfsem::report::stopped_line(by, phase.empty() ? "" : " " + std::string(phase));
+  std::cout << tfsem::cli::stop_report(by, phase, tfsem::cli::asks_json(command != nullptr ? command->app : nullptr));
   return tfsem::cli::kIncomplete;
 }
 
