@@ -1,7 +1,5 @@
 #include "explorer/expansion.hpp"
 
-#include "explorer/findings.hpp"
-
 namespace tfsem::explorer {
 
 RaceFlags::RaceFlags(const Semantics& sem)
