@@ -208,7 +208,12 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
     if (!frame || !vars || (!f.path && succ.path != s.path))
       throw std::logic_error("S-FRAME: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
                              " changed a slot outside its frame");
-    for (const auto slot : slots) writes_.push_back(codec_.encode(succ.at(slot.edge, slot.context)));
+    // S-DROP: an output no one fetches is stored as GO, whatever t put there.
+    for (const auto slot : slots) {
+      const auto& edge = sem_.program().edge(slot.edge);
+      const bool dropped = edge.is_output() && edge.fetch.empty() && !is_empty(succ.at(slot.edge, slot.context));
+      writes_.push_back(codec_.encode(dropped ? Content{Go{}} : succ.at(slot.edge, slot.context)));
+    }
     if (f.var) writes_.push_back(codec_.encode(succ.var_value[x.index()]));
     if (f.path) writes_.push_back(codec_.encode(succ.path));
     ++e.count;

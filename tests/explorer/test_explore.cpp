@@ -111,6 +111,34 @@ TEST_CASE("two Assign-Add nodes on integers race benignly") {
   CHECK(explorer::outcome_text(sem, r.outcomes[0]) == "x=i32:3");
 }
 
+TEST_CASE("S-DROP: a read whose value no one fetches races benignly, and its values make no states") {
+  // A Read of x racing with an Assign to x; its value goes to an output
+  // edge that is fetched (y) or not ("").
+  auto graph = [](const char* fetch) {
+    return test::program_from(std::string(R"({
+      "variables": {"x": 1},
+      "nodes": [{"id": "v1", "op": "Var", "var": "x"}, {"id": "w", "op": "Write"},
+                {"id": "v2", "op": "Var", "var": "x"}, {"id": "r", "op": "Read"}],
+      "edges": [
+        {"id": "g1", "kind": "control", "to": "v1"}, {"id": "g2", "kind": "control", "to": "v2"},
+        {"id": "h1", "kind": "variable", "from": "v1", "to": "w:0"}, {"id": "i", "kind": "tensor", "to": "w:1", "value": 5},
+        {"id": "h2", "kind": "variable", "from": "v2", "to": "r"},
+        {"id": "y", "kind": "tensor", "from": "r", "fetch": ")") + fetch + R"("}]})");
+  };
+  explorer::ExploreOptions none;
+  none.por = explorer::Por::none;
+  Semantics fetched(graph("y")), dropped(graph(""));
+  const auto rf = explorer::explore(fetched, none), rd = explorer::explore(dropped, none);
+  CHECK(rf.outcomes.size() == 2);
+  REQUIRE(rd.outcomes.size() == 1);
+  CHECK(explorer::outcome_text(dropped, rd.outcomes[0]) == "x=i32:5");
+  CHECK(rd.counters.states_stored < rf.counters.states_stored);
+  REQUIRE(rf.races.size() == 1);
+  CHECK(rf.races[0].harmful);
+  REQUIRE(rd.races.size() == 1);
+  CHECK_FALSE(rd.races[0].harmful);
+}
+
 TEST_CASE("a limit stops the search as incomplete, never with a verdict") {
   Semantics sem(test::program_file("models/first-example-no-control.json"));
   explorer::ExploreOptions o;
