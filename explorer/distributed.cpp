@@ -203,7 +203,7 @@ class Search {
     w.u32(parent);
     w.u32(move ? move->t.node.value : kNone);
     w.u32(move ? move->t.context.value : kNone);
-    w.u8(move && move->write_phase ? 1 : 0);
+    w.u8(static_cast<std::uint8_t>(move ? move->kind : Move::Kind::one));
     w.u32(result);
     w.u64(level);
     w.u64(paths);
@@ -264,7 +264,7 @@ class Search {
     while (!in.done() && !stopping_.stopped()) {
       Arrival how{from, in.u32(), {}, 0};
       const auto node = in.u32(), context = in.u32();
-      how.move = {{NodeId(node), ContextId(context)}, in.u8() != 0};
+      how.move = {{NodeId(node), ContextId(context)}, static_cast<Move::Kind>(in.u8())};
       how.result = in.u32();
       const auto level = in.u64();
       const auto paths = in.u64();
@@ -520,7 +520,7 @@ class Search {
         for (const auto& c : chains)
           if (!c.done) {
             w.u32(c.rank), w.u32(c.state), w.u8(c.has_move ? 1 : 0), w.u32(c.move.t.node.value), w.u32(c.move.t.context.value);
-            w.u8(c.move.write_phase ? 1 : 0), w.u32(c.result);
+            w.u8(static_cast<std::uint8_t>(c.move.kind)), w.u32(c.result);
           }
       }
       ask = broadcast(std::move(ask));
@@ -531,7 +531,7 @@ class Search {
         const auto r = in.u32(), state = in.u32();
         const bool has_move = in.u8() != 0;
         const auto node = in.u32(), context = in.u32();
-        const Move move{{NodeId(node), ContextId(context)}, in.u8() != 0};
+        const Move move{{NodeId(node), ContextId(context)}, static_cast<Move::Kind>(in.u8())};
         const auto result = in.u32();
         if (r != static_cast<std::uint32_t>(rank_)) continue;
         if (has_move) {
@@ -541,7 +541,7 @@ class Search {
         }
         const auto& a = visited_.arrival(state);
         w.u32(a.parent_rank), w.u32(a.parent), w.u32(a.move.t.node.value), w.u32(a.move.t.context.value);
-        w.u8(a.move.write_phase ? 1 : 0), w.u32(a.result);
+        w.u8(static_cast<std::uint8_t>(a.move.kind)), w.u32(a.result);
       }
       const auto answers = gather(answer);
       if (rank_ != 0) continue;
@@ -553,7 +553,7 @@ class Search {
         if (c.has_move) c.segments.push_back(in.steps());
         c.rank = in.u32(), c.state = in.u32();
         const auto node = in.u32(), context = in.u32();
-        c.move = {{NodeId(node), ContextId(context)}, in.u8() != 0};
+        c.move = {{NodeId(node), ContextId(context)}, static_cast<Move::Kind>(in.u8())};
         c.result = in.u32();
         c.has_move = true;
         c.done = c.rank == kNone;

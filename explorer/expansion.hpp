@@ -94,7 +94,7 @@ class Expander {
     sleep_.assign(sleep.begin(), sleep.end());
     reduction.moves(row, frontier, sleep_, moves_);
     for (const auto& m : moves_)
-      if (!m.write_phase) firings.prefetch(row, m.t);  // reduction.fire looks its effect up first
+      if (m.kind != Move::Kind::write_phase) firings.prefetch(row, m.t);  // reduction.fire looks its effect up first
     for (const auto& m : moves_) {
       reduction.fire(row, m, landings);
       for (std::uint32_t r = 0; r < landings.size(); ++r) {
@@ -102,7 +102,7 @@ class Expander {
         inherited(steps);
         f(SuccessorSeen{m, r, landings.row(r), steps, next_sleep_, landings.exceeds(r)});
       }
-      if (!m.write_phase && reduction.por() != Por::none) sleep_.insert(std::upper_bound(sleep_.begin(), sleep_.end(), m.t), m.t);
+      if (m.kind == Move::Kind::one && reduction.por() != Por::none) sleep_.insert(std::upper_bound(sleep_.begin(), sleep_.end(), m.t), m.t);
     }
     const auto& enabled = frontier.enabled;
     return enabled.size() - std::min(enabled.size(), moves_.size());

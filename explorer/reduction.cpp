@@ -33,6 +33,7 @@ Reduction::Reduction(Firings& firings, Por por, Cutoff cutoff)
       loops_(sem_.program().frames().size() > 1),
       accessors_(sem_.program().variables().size()),
       root_only_(sem_.program().variables().size(), true),
+      only_commuting_(sem_.program().variables().size(), false),
       cutoff_(cutoff),
       shapes_(!loops_) {
   const auto& p = sem_.program();
@@ -49,6 +50,10 @@ Reduction::Reduction(Firings& firings, Por por, Cutoff cutoff)
       if (node.frame.index() != 0) root_only_[a.var.index()] = false;
     }
   }
+  for (std::size_t x = 0; x < accessors_.size(); ++x)
+    only_commuting_[x] = dep_.commuting(VarId(x)) && std::all_of(accessors_[x].begin(), accessors_[x].end(), [&](NodeId n) {
+                           return sem_.access(n).kind == Access::Kind::update;
+                         });
   records_.resize(accessors_.size());
   for (std::size_t x = 0; x < accessors_.size(); ++x)
     if (root_only_[x])
@@ -316,20 +321,36 @@ void Reduction::moves(std::span<const Code> row, const Frontier& f, const SleepS
       write_phase(row, c, writes_);
       if (writes_.empty()) continue;
       // Sleep sets are not applied to a write phase: it is explored whole.
-      for (auto w : writes_) out.push_back({{w, kRootContext}, true});
+      for (auto w : writes_) out.push_back({{w, kRootContext}, Move::Kind::write_phase});
       return;
     }
   }
   if (known == nullptr) {
     smallest_stubborn_set(row, f);
-    return awake(best_);
-  }
-  if (!known->stubborn_known) {
+  } else if (!known->stubborn_known) {
     smallest_stubborn_set(row, f);
     known->stubborn = best_;
     known->stubborn_known = true;
   }
-  awake(known->stubborn);
+  const auto& set = known == nullptr ? best_ : known->stubborn;
+  awake(set);
+  if (set.size() == 1 && out.size() == 1 && commuting_move(row, out[0].t)) out[0].kind = Move::Kind::commuting;
+}
+
+bool Reduction::commuting_move(std::span<const Code> row, Transition t) {
+  const auto a = sem_.access(t.node);
+  return a.kind == Access::Kind::update && only_commuting_[a.var.index()] && f_.find(row, t).results == 1;
+}
+
+void Reduction::fire_commuting(Row& row, Transition t, Schedule& steps, std::vector<NodeId>& seeds) {
+  // Each update touches only x and its own slots, and none disables another,
+  // so those enabled in row stay enabled as the others fire.
+  f_.frontier(row, commuting_frontier_);
+  fire_step(row, t, f_.find(row, t), 0, steps, seeds);
+  const auto x = sem_.access(t.node).var;
+  for (auto u : commuting_frontier_.enabled)
+    if (const auto a = sem_.access(u.node); u != t && a.kind == Access::Kind::update && a.var == x)
+      fire_step(row, u, f_.find(row, u), 0, steps, seeds);
 }
 
 void Reduction::frontier(std::span<const Code> row, Frontier& out) {
@@ -379,7 +400,13 @@ void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
   out.clear();
   auto& seeds = seeds_;
   seeds.clear();
-  if (m.write_phase) {
+  if (m.kind == Move::Kind::commuting) {
+    auto& landing = out.start(row);
+    fire_commuting(landing, m.t, out.steps_, seeds);
+    out.finish(settle(landing, out.steps_, seeds));
+    return;
+  }
+  if (m.kind == Move::Kind::write_phase) {
     // The phase moves() found, m.t last: the pending accesses to the variable
     // that m.t does not precede. Every other pending access comes after all
     // of the phase's writes, and an enabled write comes after no pending access.

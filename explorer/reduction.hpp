@@ -36,10 +36,13 @@ std::optional<Por> parse_por(std::string_view name);
 inline constexpr Por kAllPor[] = {Por::none, Por::stubborn, Por::rf};
 
 // One move from an explored state: fire transition t; or, for a write phase
-// (rf), fire every pending overwrite of one variable, t last.
+// (rf), fire every pending overwrite of one variable, t last; or, for the
+// commuting updates of a variable no node reads, fire t and every other
+// update of it enabled in the state.
 struct Move {
+  enum class Kind : std::uint8_t { one, write_phase, commuting };
   Transition t;
-  bool write_phase = false;
+  Kind kind = Kind::one;
 };
 
 // Where a move leads: one packed state per result of the firings, each
@@ -139,12 +142,13 @@ class Reduction {
   bool loops_;                                   // the program has loop frames
   std::vector<std::vector<NodeId>> accessors_;   // by variable
   std::vector<bool> root_only_;                  // by variable: every accessor is in the root frame
+  std::vector<bool> only_commuting_;             // by variable: its accessors are all commuting updates
   std::vector<std::vector<Codec::Bit>> records_;  // by root-only variable: its accessors' fired records
   // By node n: the destinations of its data and control out-edges, consumers_[consumers_at_[n], consumers_at_[n + 1]).
   std::vector<std::uint32_t> consumers_at_;
   std::vector<NodeId> consumers_;
   // Scratch space, reused from call to call.
-  Frontier frontier_;
+  Frontier frontier_, commuting_frontier_;
   // A stubborn set's members, in the order they joined; each one's index + 1
   // (0: not a member): by node for the root context and for the first
   // kDenseContexts other contexts the state holds (by their place in the
@@ -241,6 +245,14 @@ class Reduction {
   // them. Only the last of them is ever observed, so one order per last write
   // suffices.
   void write_phase(std::span<const Code> row, const PhaseCandidates& c, std::vector<NodeId>& out);
+  // Whether a stubborn set {t} may be taken as a commuting move: t updates a
+  // variable that only commuting updates access (S-COMMUTE, no reader), so
+  // every enabled update of it is a stubborn set of its own, one after the
+  // other, and none of the states between them can show a race or an end.
+  [[nodiscard]] bool commuting_move(std::span<const Code> row, Transition t);
+  // Fires a commuting move's updates into row, m.t first, then the others
+  // enabled in row in the frontier's order.
+  void fire_commuting(Row& row, Transition t, Schedule& steps, std::vector<NodeId>& seeds);
   // Fires t's result r (t's effect in row: found) into row and records the
   // step; the consumers of its outputs become seeds. Returns whether the
   // result starts an iteration past the bound.
