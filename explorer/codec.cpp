@@ -66,7 +66,7 @@ void Codec::shape(std::span<const Code> row, std::string& out) const {
 
 std::size_t Codec::entry_at(std::span<const Code> row, ContextId c) const {
   auto at = fixed_;
-  while (at < row.size() && row[at] != 0 && row[at] < c.value) at += 1 + size_of(row[at]);
+  while (at < row.size() && row[at] != 0 && row[at] > c.value) at += 1 + size_of(row[at]);
   return std::min(at, row.size());
 }
 
@@ -177,7 +177,7 @@ Content Codec::decode(Code c) const {
 }
 
 void Codec::pack(const State& s, Row& row) {
-  // Each context's block, in the order of the contexts' ids.
+  // Each context's block: the root's, then the others newest first.
   std::map<ContextId, Row> blocks;
   auto block_of = [&](ContextId c) -> Row& {
     auto& b = blocks[c];
@@ -193,11 +193,13 @@ void Codec::pack(const State& s, Row& row) {
   }
   row.clear();
   for (std::size_t x = 0; x < vars_; ++x) row.push_back(intern(s.var_value[x]));
-  for (const auto& [c, b] : blocks) {
-    if (c != kRootContext) row.push_back(c.value);
-    row.insert(row.end(), b.begin(), b.end());
-    if (c == kRootContext && retired_ != kNone) row.push_back(s.retired);
-    if (c == kRootContext && path_ != kNone) row.push_back(intern(s.path));
+  const auto& root = blocks.begin()->second;
+  row.insert(row.end(), root.begin(), root.end());
+  if (retired_ != kNone) row.push_back(s.retired);
+  if (path_ != kNone) row.push_back(intern(s.path));
+  for (auto it = blocks.rbegin(); it->first != kRootContext; ++it) {
+    row.push_back(it->first.value);
+    row.insert(row.end(), it->second.begin(), it->second.end());
   }
 }
 

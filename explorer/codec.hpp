@@ -5,8 +5,10 @@
 // nodes recorded there, eight to a code. So a graph without loops or calls has
 // the fixed layout row[x] = VarValue(x), row[vars + e] = InTransit(e). With
 // loops or calls, the number of retired records follows (State::retired),
-// then one entry per other context the state holds, in the order of their
-// ids: the context's id, then its block (its frame's slots and records). A
+// then one entry per other context the state holds, the newest first (in
+// descending order of their ids: a context's id is above its parent's, so
+// the top of a call stack and the latest iteration come first, where the
+// firings are): the context's id, then its block (its frame's slots and records). A
 // context is in the row exactly when its block holds anything, so a row is as
 // long as what the state holds, and a context that leaves (C-FINISHED) takes
 // its entry with it. In a graph with a Switch, the path condition (S-PATH)
@@ -78,12 +80,12 @@ class Codec {
     if (c == kRootContext) return static_cast<std::uint32_t>(vars_);
     for (auto at = fixed_; at < row.size() && row[at] != 0; at += 1 + size_of(row[at])) {
       if (row[at] == c.value) return static_cast<std::uint32_t>(at + 1);
-      if (row[at] > c.value) break;  // entries are in the order of their ids
+      if (row[at] < c.value) break;  // entries are in descending order of their ids
     }
     return kNone;
   }
   // Calls f(c, start) for each context c in row other than the root, with
-  // where its block starts, in the order of their ids.
+  // where its block starts, in descending order of their ids.
   template <class F>
   void blocks(std::span<const Code> row, F&& f) const {
     for (auto at = fixed_; at < row.size() && row[at] != 0; at += 1 + size_of(row[at]))
@@ -195,7 +197,7 @@ struct RowView {
   mutable ContextId last{};
   mutable std::uint32_t start = Codec::kNone;
   mutable std::uint32_t misses = 0;
-  mutable boost::container::small_vector<std::pair<Code, std::uint32_t>, 8> index;  // (id, start), by id
+  mutable boost::container::small_vector<std::pair<Code, std::uint32_t>, 8> index;  // (id, start), as in the row
   [[nodiscard]] std::uint32_t block(ContextId c) const {
     if (c != last) {
       last = c;
@@ -213,7 +215,7 @@ struct RowView {
  private:
   [[nodiscard]] std::uint32_t indexed(ContextId c) const {
     if (index.empty()) codec.blocks(row, [&](ContextId k, std::uint32_t at) { index.emplace_back(k.value, at); });
-    const auto it = std::lower_bound(index.begin(), index.end(), c.value, [](const auto& e, Code id) { return e.first < id; });
+    const auto it = std::lower_bound(index.begin(), index.end(), c.value, [](const auto& e, Code id) { return e.first > id; });
     return it != index.end() && it->first == c.value ? it->second : Codec::kNone;
   }
 };
