@@ -74,6 +74,7 @@ class Importer {
   Imported run(const std::string& name) {
     find_feeds();
     if (options_.initialized) find_initializers();
+    pair_rendezvous();
     find_needed();
     poll_.check();
     check_ports();
@@ -148,6 +149,7 @@ class Importer {
   std::map<std::string, std::string> fetch_outputs_;  // a fetched call's output: the output standing for it
   std::vector<std::vector<std::uint32_t>> units_;      // the nodes of an inlined call or lowered op
   std::map<std::uint32_t, std::size_t> unit_of_;
+  std::unordered_map<std::uint32_t, std::uint32_t> send_of_;  // by _Recv: its _Send (I-RENDEZVOUS)
   std::vector<const OpRule*> rules_;  // by node
   std::vector<int> passers_;          // by node: passer(i), once known
   std::unordered_map<std::uint64_t, std::optional<Handle>> handles_;  // by key(output)
@@ -391,6 +393,29 @@ class Importer {
       }
       for (const auto& src : in) need(src.node);
       for (auto d : index_.node(i).control) need(d);
+      if (const auto send = send_of_.find(i); send != send_of_.end()) need(send->second);
+    }
+  }
+
+  // I-RENDEZVOUS: each _Recv of a partitioned graph and the _Send with its
+  // key, send_device;recv_device;tensor_name, as TensorFlow's rendezvous pairs them.
+  void pair_rendezvous() {
+    const auto key = [&](std::uint32_t i) {
+      return attr(i, "send_device", AttrValue::kS, true)->s() + ";" + attr(i, "recv_device", AttrValue::kS, true)->s() + ";" +
+             attr(i, "tensor_name", AttrValue::kS, true)->s();
+    };
+    const auto is = [&](std::uint32_t i, std::string_view op) {
+      return rule(i) != nullptr && rule(i)->lowering == Lowering::rendezvous && rule(i)->target == op;
+    };
+    std::unordered_map<std::string, std::uint32_t> sends;
+    for (std::uint32_t i = 0; i < rules_.size(); ++i)
+      if (is(i, "Send") && !sends.emplace(key(i), i).second)
+        fail("I-RENDEZVOUS", i, "attr 'tensor_name'", "another _Send has the key '" + key(i) + "'");
+    for (std::uint32_t i = 0; i < rules_.size(); ++i) {
+      if (!is(i, "Recv")) continue;
+      if (const auto it = sends.find(key(i)); it != sends.end()) send_of_.emplace(i, it->second);
+      else fail("I-RENDEZVOUS", i, "attr 'tensor_name'", "no _Send of this graph has the key '" + key(i) +
+                "' (a partition of one device: import the graph of every device together)");
     }
   }
 
@@ -633,6 +658,7 @@ class Importer {
         const auto outputs = op(i) == "Merge" ? (used({i, 1}) ? 2U : 1U) : static_cast<std::size_t>(r->outputs);
         return single(i, std::string(r->target), loop_attrs(i), outputs);
       }
+      case Lowering::rendezvous: return rendezvous(i);
       case Lowering::uninterpreted: return uninterpreted(i);
     }
   }
@@ -644,6 +670,14 @@ class Importer {
     std::vector<std::string> entries = {name(i)};
     for (std::uint32_t k = 0; k < index_.node(i).inputs.size(); ++k) value_input(i, k, name(i), k, entries, function);
     gate(i, entries);
+  }
+
+  // S-SEND, S-RECV: a _Send puts its value on the rendezvous edge to its _Recv.
+  void rendezvous(std::uint32_t i) {
+    if (rule(i)->target == "Send") return single(i, "Send", {}, 1);
+    wiring_.node(name(i), "Recv", {}, "t", where(i));
+    wiring_.consume(wiring_.port(name(send_of_.at(i)), 0), name(i), 0);
+    gate(i, {name(i)});
   }
 
   // A Read of a reference or handle, or (StopGradient, Snapshot, ...) of an alias.

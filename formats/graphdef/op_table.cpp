@@ -46,6 +46,8 @@ std::vector<OpRule> make_rules() {
   for (std::string_view op : {"Enter", "Exit", "NextIteration", "RefEnter", "RefExit", "RefNextIteration", "RefIdentity"})
     r.push_back({op, L::control_flow, op, 1, 1, ref(op)});
   r.push_back({"LoopCond", L::control_flow, "LoopCond", 1, 1});
+  for (std::string_view op : {"_Send", "_HostSend"}) r.push_back({op, L::rendezvous, "Send", 1, 1});
+  for (std::string_view op : {"_Recv", "_HostRecv"}) r.push_back({op, L::rendezvous, "Recv", 0, 1});
   return r;
 }
 

@@ -26,6 +26,7 @@ enum class Lowering : std::uint8_t {
   print,          // Print: its first input, after its data (Snd)
   function,       // a registry function: Add, Mul, MatMul, ...
   control_flow,   // Switch, Merge, Enter, Exit, NextIteration, LoopCond and Ref forms
+  rendezvous,     // _Send and _Recv of a partitioned graph: Send and Recv, paired by their key (I-RENDEZVOUS)
   uninterpreted,  // anything else: an uninterpreted function named after the op
 };
 

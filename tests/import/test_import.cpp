@@ -302,6 +302,31 @@ TEST_CASE("ApplyGradientDescent: Assign-Sub of alpha * delta with use_locking, e
   }
 }
 
+TEST_CASE("I-RENDEZVOUS: a partitioned graph's _Send and _Recv become a Send and its Recv, paired by their key") {
+  auto rendezvous = [](const std::string& op, const std::string& name, const std::string& tensor, const std::string& extra) {
+    return "node { name: '" + name + "' op: '" + op + "' " + extra + " attr { key: 'send_device' value { s: '/job:ps/task:0' } }" +
+           " attr { key: 'recv_device' value { s: '/job:worker/task:0' } } attr { key: 'tensor_name' value { s: '" + tensor +
+           "' } } attr { key: 'T' value { type: DT_INT32 } } }\n";
+  };
+  // a (on the ps) + b (on the worker), a crossing devices; the _Recv comes first, as a partition may list it.
+  const std::string graph = rendezvous("_Recv", "a/recv", "edge_a", "device: '/job:worker/task:0'") +
+                            int_const("a", 5, "device: '/job:ps/task:0'") + int_const("b", 2, "device: '/job:worker/task:0'") +
+                            rendezvous("_Send", "a/send", "edge_a", "input: 'a' device: '/job:ps/task:0'") +
+                            "node { name: 'sum' op: 'Add' input: 'a/recv' input: 'b' device: '/job:worker/task:0' }\n";
+  const auto g = import_text(graph, {.fetches = {"sum:0"}});  // the fetch needs the _Send through its _Recv
+  CHECK(node(g.spec, "a/send").op == "Send");
+  CHECK(node(g.spec, "a/recv").op == "Recv");
+  CHECK(node(g.spec, "a/send").device == "/job:ps/task:0");
+  CHECK(run(g.spec) == "sum:0=i32:7 ");
+  // A _Recv whose _Send is in another partition's graph, and two _Send with one key.
+  CHECK_THROWS_WITH_AS(import_text(rendezvous("_Recv", "r", "edge_a", "") + "node { name: 'n' op: 'Neg' input: 'r' }\n"),
+                       doctest::Contains("no _Send of this graph has the key '/job:ps/task:0;/job:worker/task:0;edge_a'"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(import_text(int_const("a", 1) + rendezvous("_Send", "s1", "t", "input: 'a'") +
+                                   rendezvous("_Send", "s2", "t", "input: 'a'")),
+                       doctest::Contains("[I-RENDEZVOUS]"), InputError);
+}
+
 TEST_CASE("ApplyAdam: one Assign-f per variable with use_locking; else Reads, one uninterpreted update, Writes") {
   std::string text;
   for (const char* v : {"var", "m", "v"})
