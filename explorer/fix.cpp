@@ -11,15 +11,66 @@ namespace {
 
 using Edges = std::vector<std::pair<NodeId, NodeId>>;
 using Loops = std::vector<FrameId>;
+using Atomics = std::vector<NodeId>;
+
+// An update of x that is not atomic (TensorFlow 1's use_locking=false): a
+// Read of x whose value goes to port 0 of a function m of two arguments alone,
+// m's value to a Write of x alone. Atomic, it is the Assign-m of x with m's
+// other argument, as use_locking=true makes it.
+struct ReadModifyWrite {
+  NodeId read, modify, write;
+};
+
+std::optional<ReadModifyWrite> read_modify_write(const Semantics& sem, NodeId w) {
+  const auto& p = sem.program();
+  const auto& write = p.node(w);
+  if (write.op.kind != OpKind::assign || write.op.fn->name != "Snd") return std::nullopt;
+  const auto& value = p.edge(write.in[1]);
+  if (value.is_input()) return std::nullopt;
+  const auto& modify = p.node(value.src);
+  const auto* f = modify.op.fn;
+  if (modify.op.kind != OpKind::function || f->inputs != 2 || f->outputs != 1 || f->nondeterministic) return std::nullopt;
+  const auto& old = p.edge(modify.in[0]);
+  if (old.is_input() || p.node(old.src).op.kind != OpKind::read || sem.access(old.src).var != sem.access(w).var)
+    return std::nullopt;
+  if (modify.frame != write.frame || p.node(old.src).frame != write.frame) return std::nullopt;
+  return ReadModifyWrite{old.src, value.src, w};
+}
+
+// The update u made atomic in spec: its Write becomes Assign-m taking m's
+// other argument; its Read, m and the Read's Var node go, and their incoming
+// control edges (what they waited for) go to the Assign-m.
+void make_atomic(const Semantics& sem, const ReadModifyWrite& u, ProgramSpec& spec) {
+  const auto& p = sem.program();
+  const auto& read = p.node(u.read);
+  const std::string w = p.node(u.write).name.str(), m = p.node(u.modify).name.str();
+  std::vector<std::string> gone = {read.name.str(), m};
+  if (const auto& handle = p.edge(read.in[0]); !handle.is_input() && p.node(handle.src).out.size() == 1 &&
+                                                  p.node(handle.src).control_out.empty())
+    gone.push_back(p.node(handle.src).name.str());
+  const auto removed = [&](const std::optional<PortRef>& end) {
+    return end && std::find(gone.begin(), gone.end(), end->node.str()) != gone.end();
+  };
+  std::vector<EdgeSpec> edges;
+  for (auto& e : spec.edges) {
+    if (e.to && e.to->node.str() == m && e.to->port.value_or(0) == 1) e.to = PortRef{w, 1};  // m's other argument
+    if (e.kind.str() == "control" && removed(e.to) && !removed(e.from)) e.to = PortRef{w, std::nullopt};
+    if (!removed(e.from) && !removed(e.to)) edges.push_back(std::move(e));
+  }
+  spec.edges = std::move(edges);
+  std::erase_if(spec.nodes, [&](const NodeSpec& n) { return std::find(gone.begin(), gone.end(), n.id.str()) != gone.end(); });
+  for (auto& n : spec.nodes)
+    if (n.id.str() == w) n.op = "Assign-" + std::string(p.node(u.modify).op.fn->name);
+}
 
 class FixSearch {
  public:
   FixSearch(const Semantics& sem, const FixOptions& o) : sem_(sem), o_(o) {}
 
-  // The fixed graph's outcomes, one per path condition, if adding `edges`
-  // and running `loops` one iteration at a time makes it deterministic
-  // without violations.
-  std::optional<Fix> verify(const Edges& edges, const Loops& loops) {
+  // The fixed graph's outcomes, one per path condition, if adding `edges`,
+  // running `loops` one iteration at a time and making the updates of
+  // `atomics` atomic makes it deterministic without violations.
+  std::optional<Fix> verify(const Edges& edges, const Loops& loops, const Atomics& atomics = {}) {
     if (spent_ >= o_.max_explorations || stopped()) return std::nullopt;
     if (o_.may_order && !std::all_of(edges.begin(), edges.end(), [&](const auto& e) { return o_.may_order(sem_.program(), e.first, e.second); }))
       return std::nullopt;
@@ -36,6 +87,7 @@ class FixSearch {
     }
     for (auto f : loops)
       for (auto enter : p.frame(f).enters) spec.nodes[enter.index()].attrs.insert_or_assign(std::string(kParallelIterationsAttr), std::int64_t{1});
+    for (auto w : atomics) make_atomic(sem_, *read_modify_write(sem_, w), spec);  // after the loops: it erases nodes
     std::shared_ptr<const Program> fixed;
     try {
       fixed = Program::build(spec);
@@ -45,7 +97,7 @@ class FixSearch {
     const Semantics checked(fixed, sem_.options());
     const auto r = explore(checked, o_.explore);
     if (!r.deterministic() || r.violated()) return std::nullopt;
-    return Fix{edges, loops, std::move(spec), r.outcomes};
+    return Fix{edges, loops, atomics, std::move(spec), r.outcomes};
   }
 
   [[nodiscard]] bool budget_left() const { return spent_ < o_.max_explorations && !stopped(); }
@@ -125,7 +177,8 @@ void suggest(const Semantics& sem, const Result& r, const FixOptions& options, s
   FixSearch search(sem, options);
   auto add = [&](Fix fix) {  // each fix once, whichever races found it
     const bool known = std::any_of(fixes.begin(), fixes.end(), [&](const Fix& f) {
-      return f.control_edges == fix.control_edges && f.sequential_loops == fix.sequential_loops;
+      return f.control_edges == fix.control_edges && f.sequential_loops == fix.sequential_loops &&
+             f.atomic_updates == fix.atomic_updates;
     });
     if (!known) fixes.push_back(std::move(fix));
   };
@@ -145,11 +198,11 @@ void suggest(const Semantics& sem, const Result& r, const FixOptions& options, s
         if (auto fix = search.verify({edge}, {})) add(std::move(*fix));
     }
   }
-  if (!fixes.empty() || harmful.empty()) return;
-  // Order every harmful race as some outcome's witness does, make every racing
-  // loop sequential, then drop the parts that are not needed.
+  // If none of those works: order every harmful race as some outcome's witness
+  // does, make every racing loop sequential, then drop the parts that are not needed.
+  const bool order_all = fixes.empty() && !harmful.empty();
   for (const auto& outcome : r.outcomes) {
-    if (!search.budget_left()) break;
+    if (!order_all || !search.budget_left()) break;
     Edges edges;
     for (const auto* race : harmful) {
       if (!orderable(*race)) continue;
@@ -172,6 +225,23 @@ void suggest(const Semantics& sem, const Result& r, const FixOptions& options, s
     }
     add(std::move(*fix));
   }
+  // Last, with the budget left: each variable of a harmful race whose updates
+  // are not all atomic, those updates made atomic (use_locking), then every
+  // such variable's at once.
+  Atomics updates, every;  // every update that is not atomic
+  for (std::size_t i = 0; i < p.nodes().size(); ++i)
+    if (read_modify_write(sem, NodeId(i))) updates.push_back(NodeId(i));
+  std::vector<Atomics> by_var;
+  for (const auto* race : harmful) {
+    Atomics atomics;
+    std::copy_if(updates.begin(), updates.end(), std::back_inserter(atomics), [&](NodeId w) { return sem.access(w).var == race->var; });
+    if (atomics.empty() || std::find(by_var.begin(), by_var.end(), atomics) != by_var.end()) continue;
+    by_var.push_back(atomics);
+    every.insert(every.end(), atomics.begin(), atomics.end());
+  }
+  if (by_var.size() > 1) by_var.push_back(every);
+  for (const auto& atomics : by_var)
+    if (auto fix = search.verify({}, {}, atomics)) add(std::move(*fix));
 }
 
 }  // namespace
@@ -197,6 +267,10 @@ std::string fix_text(const Program& p, const Fix& f) {
   }
   for (auto loop : f.sequential_loops)
     out += (out.empty() ? "" : "; ") + std::string("set parallel_iterations 1 for loop '") + p.frame(loop).name + "'";
+  if (!f.atomic_updates.empty()) {
+    out += (out.empty() ? "" : "; ") + std::string("make atomic (use_locking) the update") + (f.atomic_updates.size() > 1 ? "s " : " ");
+    for (std::size_t i = 0; i < f.atomic_updates.size(); ++i) out += (i ? ", " : "") + std::string(p.node(f.atomic_updates[i]).name);
+  }
   return out;
 }
 

@@ -1,7 +1,10 @@
 // Fix suggestions for a nondeterministic graph: control edges that order the
-// two nodes of harmful races and, for races between iterations of a loop, a
-// parallel_iterations of 1 that runs the loop's iterations one at a time; each
-// suggestion checked by exploring the fixed graph before it is offered.
+// two nodes of harmful races; for races between iterations of a loop, a
+// parallel_iterations of 1 that runs the loop's iterations one at a time; and
+// for a variable updated by reads, functions and writes that are not atomic
+// (TensorFlow 1's use_locking=false), each such update made one Assign-f
+// (use_locking=true). Each suggestion is checked by exploring the fixed graph
+// before it is offered.
 #pragma once
 
 #include "explorer/explore.hpp"
@@ -16,6 +19,7 @@ namespace tfsem::explorer {
 struct Fix {
   std::vector<std::pair<NodeId, NodeId>> control_edges;  // (from, to), in the original graph's ids
   std::vector<FrameId> sequential_loops;                 // loops given parallel_iterations 1
+  std::vector<NodeId> atomic_updates;  // Writes whose Read, f and Write become one Assign-f (use_locking)
   ProgramSpec fixed;                                     // the graph with the fix applied
   std::vector<Outcome> outcomes;                         // one per path condition, proved by exploration
 };
@@ -41,7 +45,7 @@ struct FixOptions {
 // nondeterminism comes from a relation f, not from a race).
 std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixOptions& options = {});
 
-// "a -> b, c -> d" and "parallel_iterations 1 for loop 'while'".
+// "a -> b, c -> d", "parallel_iterations 1 for loop 'while'" and "make atomic (use_locking) ...".
 std::string fix_text(const Program& p, const Fix& f);
 // The fixed graph's outcomes, as outcome_text writes each, between " | ".
 std::string fix_outcomes_text(const Semantics& sem, const Fix& f);

@@ -4,6 +4,7 @@
 
 #include "explorer/codec.hpp"
 #include "explorer/explore.hpp"
+#include "explorer/fix.hpp"
 #include "explorer/memory_gauge.hpp"
 #include "support/graphs.hpp"
 
@@ -137,6 +138,31 @@ TEST_CASE("S-DROP: a read whose value no one fetches races benignly, and its val
   CHECK(rf.races[0].harmful);
   REQUIRE(rd.races.size() == 1);
   CHECK_FALSE(rd.races[0].harmful);
+}
+
+TEST_CASE("Figure 4's lost update: its Read, Add and Write made one Assign-Add is a verified fix") {
+  Semantics sem(test::program_file("models/figure-4-lost-update.json"));
+  const auto r = explorer::explore(sem);
+  REQUIRE(r.outcomes.size() == 3);
+  const auto fixes = explorer::suggest_fixes(sem, r);
+  const auto atomic = std::find_if(fixes.begin(), fixes.end(), [](const explorer::Fix& f) { return !f.atomic_updates.empty(); });
+  REQUIRE(atomic != fixes.end());
+  CHECK(explorer::fix_text(sem.program(), *atomic) == "make atomic (use_locking) the updates write_1, write_2");
+  CHECK(atomic->control_edges.empty());
+  // The fixed graph: two Assign-Add in place of the Writes, no Read, Add or Var of those
+  // updates left, and the first Write still before both (its control edges moved to them).
+  const auto& spec = atomic->fixed;
+  auto op_of = [&](const char* id) {
+    const auto it = std::find_if(spec.nodes.begin(), spec.nodes.end(), [&](const NodeSpec& n) { return n.id == id; });
+    return it == spec.nodes.end() ? std::string("none") : it->op.str();
+  };
+  CHECK(op_of("write_1") == "Assign-Add");
+  CHECK(op_of("write_2") == "Assign-Add");
+  for (const char* gone : {"read_1", "add_1", "var_read_1", "read_2", "add_2", "var_read_2"}) CHECK(op_of(gone) == "none");
+  Semantics fixed(Program::build(spec));
+  const auto rf = explorer::explore(fixed, {.por = explorer::Por::none});
+  REQUIRE(rf.outcomes.size() == 1);
+  CHECK(explorer::outcome_text(fixed, rf.outcomes[0]) == "y=i32:[[6,6]]; x=i32:[[6,6]]");
 }
 
 TEST_CASE("a limit stops the search as incomplete, never with a verdict") {
