@@ -38,8 +38,8 @@ std::optional<ReadModifyWrite> read_modify_write(const Semantics& sem, NodeId w)
 }
 
 // The update u made atomic in spec: its Write becomes Assign-m taking m's
-// other argument; its Read, m and the Read's Var node go, and their incoming
-// control edges (what they waited for) go to the Assign-m.
+// other argument; its Read, m and the Read's Var node go, and their control
+// edges (what they waited for, what waited for them) go to the Assign-m.
 void make_atomic(const Semantics& sem, const ReadModifyWrite& u, ProgramSpec& spec) {
   const auto& p = sem.program();
   const auto& read = p.node(u.read);
@@ -55,7 +55,9 @@ void make_atomic(const Semantics& sem, const ReadModifyWrite& u, ProgramSpec& sp
   for (auto& e : spec.edges) {
     if (e.to && e.to->node.str() == m && e.to->port.value_or(0) == 1) e.to = PortRef{w, 1};  // m's other argument
     if (e.kind.str() == "control" && removed(e.to) && !removed(e.from)) e.to = PortRef{w, std::nullopt};
-    if (!removed(e.from) && !removed(e.to)) edges.push_back(std::move(e));
+    if (e.kind.str() == "control" && removed(e.from) && !removed(e.to)) e.from = PortRef{w, std::nullopt};
+    const bool onto_itself = e.kind.str() == "control" && e.from && e.to && e.from->node == e.to->node;
+    if (!removed(e.from) && !removed(e.to) && !onto_itself) edges.push_back(std::move(e));
   }
   spec.edges = std::move(edges);
   std::erase_if(spec.nodes, [&](const NodeSpec& n) { return std::find(gone.begin(), gone.end(), n.id.str()) != gone.end(); });
