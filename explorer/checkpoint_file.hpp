@@ -24,7 +24,9 @@ class CheckpointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr std::uint32_t kCheckpointFormat = 1;
+// The layout of the file and of the packed rows it holds (codec.hpp): a
+// checkpoint of another format is refused, since its rows would read wrong.
+inline constexpr std::uint32_t kCheckpointFormat = 2;
 
 // What is written as its bytes: copied and destroyed trivially (a pair of integers too).
 template <class T>
