@@ -150,6 +150,7 @@ class Importer {
   std::vector<std::vector<std::uint32_t>> units_;      // the nodes of an inlined call or lowered op
   std::map<std::uint32_t, std::size_t> unit_of_;
   std::unordered_map<std::uint32_t, std::uint32_t> send_of_;  // by _Recv: its _Send (I-RENDEZVOUS)
+  std::unordered_set<std::uint32_t> paired_sends_;             // the _Send nodes some _Recv takes
   std::vector<const OpRule*> rules_;  // by node
   std::vector<int> passers_;          // by node: passer(i), once known
   std::unordered_map<std::uint64_t, std::optional<Handle>> handles_;  // by key(output)
@@ -413,9 +414,13 @@ class Importer {
         fail("I-RENDEZVOUS", i, "attr 'tensor_name'", "another _Send has the key '" + key(i) + "'");
     for (std::uint32_t i = 0; i < rules_.size(); ++i) {
       if (!is(i, "Recv")) continue;
-      if (const auto it = sends.find(key(i)); it != sends.end()) send_of_.emplace(i, it->second);
-      else fail("I-RENDEZVOUS", i, "attr 'tensor_name'", "no _Send of this graph has the key '" + key(i) +
-                "' (a partition of one device: import the graph of every device together)");
+      if (const auto it = sends.find(key(i)); it != sends.end()) {
+        send_of_.emplace(i, it->second);
+        paired_sends_.insert(it->second);
+      } else if (!flag(i, "client_terminated")) {  // a client's feed has no _Send here
+        fail("I-RENDEZVOUS", i, "attr 'tensor_name'", "no _Send of this graph has the key '" + key(i) +
+             "' (a partition of one device: import the graph of every device together)");
+      }
     }
   }
 
@@ -672,9 +677,13 @@ class Importer {
     gate(i, entries);
   }
 
-  // S-SEND, S-RECV: a _Send puts its value on the rendezvous edge to its _Recv.
+  // S-SEND, S-RECV: a _Send puts its value on the rendezvous edge to its
+  // _Recv. A _Send to the client (a fetch, no _Recv of its key here) is an
+  // Identity whose value leaves the graph; a _Recv from the client (a feed)
+  // is an uninterpreted input.
   void rendezvous(std::uint32_t i) {
-    if (rule(i)->target == "Send") return single(i, "Send", {}, 1);
+    if (rule(i)->target == "Send") return single(i, paired_sends_.count(i) ? "Send" : "Identity", {}, 1);
+    if (!send_of_.count(i)) return uninterpreted(i);
     wiring_.node(name(i), "Recv", {}, "t", where(i));
     wiring_.consume(wiring_.port(name(send_of_.at(i)), 0), name(i), 0);
     gate(i, {name(i)});

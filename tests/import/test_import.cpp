@@ -318,6 +318,9 @@ TEST_CASE("I-RENDEZVOUS: a partitioned graph's _Send and _Recv become a Send and
   CHECK(node(g.spec, "a/recv").op == "Recv");
   CHECK(node(g.spec, "a/send").device == "/job:ps/task:0");
   CHECK(run(g.spec) == "sum:0=i32:7 ");
+  // A _Send to the client (client_terminated, no _Recv here): its value leaves the graph.
+  const auto fetched = import_text(int_const("m", 3) + rendezvous("_Send", "_send_m_0", "m:0", "input: 'm' attr { key: 'client_terminated' value { b: true } }"));
+  CHECK(node(fetched.spec, "_send_m_0").op == "Identity");
   // A _Recv whose _Send is in another partition's graph, and two _Send with one key.
   CHECK_THROWS_WITH_AS(import_text(rendezvous("_Recv", "r", "edge_a", "") + "node { name: 'n' op: 'Neg' input: 'r' }\n"),
                        doctest::Contains("no _Send of this graph has the key '/job:ps/task:0;/job:worker/task:0;edge_a'"),
