@@ -211,8 +211,8 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
     // S-DROP: an output no one fetches is stored as GO, whatever t put there.
     for (const auto slot : slots) {
       const auto& edge = sem_.program().edge(slot.edge);
-      const bool dropped = edge.is_output() && edge.fetch.empty() && !is_empty(succ.at(slot.edge, slot.context));
-      writes_.push_back(codec_.encode(dropped ? Content{Go{}} : succ.at(slot.edge, slot.context)));
+      const auto& c = succ.at(slot.edge, slot.context);
+      writes_.push_back(codec_.encode(edge.is_output() && edge.fetch.empty() && !is_empty(c) ? Content{Go{}} : c));
     }
     if (f.var) writes_.push_back(codec_.encode(succ.var_value[x.index()]));
     if (f.path) writes_.push_back(codec_.encode(succ.path));
