@@ -327,15 +327,17 @@ void Executor::work(Run& run, std::uint32_t w, Stack& local, RandomScheduler& rn
 // Instances are locked (Propagation::shared) only while more than one
 // worker is busy: a worker alone leaves the shared mode, and one that offers
 // a task enters it first. Both happen between firings, and the flag is
-// written only by a worker that nothing else runs beside, so no lock is held
-// when it changes and no other thread reads it then.
+// written only when it changes, which only a worker that nothing else runs
+// beside does (the mode is off only while one worker is busy), so no lock is
+// held when it changes and no other thread reads it then. A worker that
+// offers while others are busy leaves the flag alone: they read it.
 void Executor::share(Run& run, Stack& local) {
   if (run.shared && run.sharing.alone()) run.shared = false;
   if (local.size() < 2 || !run.sharing.wanted()) return;  // a worker keeps one task
-  const bool was = run.shared;
-  run.shared = true;
+  const bool entered = !run.shared;
+  if (entered) run.shared = true;
   if (run.sharing.offer(local[0])) local.erase(local.begin());
-  else run.shared = was;
+  else if (entered) run.shared = false;
 }
 
 // Worker w's part of a run: its stack until it is empty, then tasks it takes
