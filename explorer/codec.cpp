@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <bit>
 #include <cstdint>
 
@@ -18,7 +19,8 @@ namespace {
 constexpr Code kFirstVar = 3;  // codes: EMPTY, GO, DEAD, variable handles, then tensors
 }  // namespace
 
-Codec::Codec(const Semantics& sem) : sem_(sem), vars_(sem.program().variables().size()) {
+Codec::Codec(const Semantics& sem)
+    : sem_(sem), vars_(sem.program().variables().size()), first_tensor_(kFirstVar + static_cast<Code>(vars_)) {
   const auto& p = sem.program();
   slot_offset_.resize(p.edges().size());
   record_base_.resize(p.nodes().size());
@@ -121,10 +123,10 @@ void Codec::leave(Row& row, ContextId c) const {
 }
 
 Code Codec::intern(const Tensor& t) {
-  const auto first_tensor = kFirstVar + static_cast<Code>(vars_);
   if (auto it = identity_ids_.find(t.identity()); it != identity_ids_.end()) return it->second;
   if (auto it = tensor_ids_.find(t); it != tensor_ids_.end()) return it->second;
-  const auto id = first_tensor + static_cast<Code>(tensors_.size());
+  if (tensors_.size() >= kFirstMarker - first_tensor_) throw std::length_error("codec: 2^32 tensors");
+  const auto id = first_tensor_ + static_cast<Code>(tensors_.size());
   tensor_ids_.emplace(t, id);
   tensors_.push_back(t);
   identity_ids_.emplace(t.identity(), id);

@@ -37,6 +37,9 @@ class CheckpointIn;
 
 using Code = std::uint32_t;
 inline constexpr Code kEmptyCode = 0, kGoCode = 1, kDeadCode = 2;
+// Codes from here on are no content's: the explorer's effects mark the
+// tensors a firing moves with them (S-MOVE, explorer/firings.hpp).
+inline constexpr Code kFirstMarker = ~Code{0} - 63;
 using Row = std::vector<Code>;
 
 // Row, at least `width` codes: itself, or a copy into scratch padded with
@@ -98,6 +101,8 @@ class Codec {
   }
   [[nodiscard]] Code at(std::span<const Code> row, Slot s) const { return at(row, s, block(row, s.context)); }
   [[nodiscard]] Holds holds(std::span<const Code> row, Slot s) const { return holds(at(row, s)); }
+  // Whether code is a tensor's (not EMPTY, GO, DEAD or a variable handle).
+  [[nodiscard]] bool tensor(Code code) const { return code >= first_tensor_ && code < kFirstMarker; }
   [[nodiscard]] static Holds holds(Code code) {
     return code == kEmptyCode ? Holds::empty : code == kDeadCode ? Holds::dead : Holds::live;
   }
@@ -167,6 +172,7 @@ class Codec {
   std::vector<std::uint32_t> record_offset_;  // by node: its bit among them
   std::vector<std::uint32_t> block_size_;     // by frame
   std::size_t fixed_;                         // the fixed part's length
+  Code first_tensor_;                         // the first tensor's code
   std::uint32_t retired_ = kNone;             // the column of State::retired (with loops or calls)
   std::uint32_t path_ = kNone;                // the column of State::path (with a Switch)
 

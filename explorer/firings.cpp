@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 namespace tfsem::explorer {
 
@@ -43,6 +44,11 @@ Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem),
     f.slots = f.inputs + static_cast<std::uint32_t>(node.out.size() + node.control_out.size());
     f.var = sem.access(n).kind != Access::Kind::none;
     f.path = sem.branches(n);
+    const auto moves = sem.moves(n);
+    for (std::uint32_t d = 0; d < node.in.size() && d < 31; ++d)
+      if ((moves >> d & 1U) != 0) f.moved.push_back(d);
+    if (f.var && (moves & kMovesVar) != 0 && f.inputs < 64) f.moved.push_back(f.inputs);
+    for (auto k : f.moved) f.moved_mask |= std::uint64_t{1} << k;
     f.fixed = node.frame.index() == 0;
     for (const auto* edges : {&node.in, &node.control_in, &node.out, &node.control_out})
       for (auto e : *edges) f.fixed = f.fixed && p.edge(e).frame.index() == 0 && !p.edge(e).call;
@@ -65,6 +71,7 @@ Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem),
     f.end = f.record.column + 1;
     for (auto col : f.writes) f.end = std::max(f.end, col + 1);
   }
+  for (std::size_t k = 0; k < kAnyTensor - kMoved; ++k) probes_.push_back(Tensor::atom("moved." + std::to_string(k)));
 }
 
 void Firings::resolve(Transition t) {
@@ -83,19 +90,31 @@ void Firings::read(std::span<const Code> row, Transition t, const Frame& f) {
   key_.clear();
   if (f.fixed && t.context == kRootContext) {
     for (auto col : f.reads) key_.push_back(col < row.size() ? row[col] : kEmptyCode);
-    return;
+  } else {
+    resolve(t);
+    const RowView view{codec_, row};
+    for (std::size_t i = 0; i < f.inputs; ++i) key_.push_back(codec_.at(row, resolved_[i], view.block(resolved_[i].context)));
+    if (f.var) {
+      const auto x = Codec::column(sem_.access(t.node).var);
+      key_.push_back(x < row.size() ? row[x] : kEmptyCode);
+    }
+    if (f.path) {
+      const auto p = codec_.path_column();
+      key_.push_back(p < row.size() ? row[p] : 0);
+    }
   }
-  resolve(t);
-  const RowView view{codec_, row};
-  for (std::size_t i = 0; i < f.inputs; ++i) key_.push_back(codec_.at(row, resolved_[i], view.block(resolved_[i].context)));
-  if (f.var) {
-    const auto x = Codec::column(sem_.access(t.node).var);
-    key_.push_back(x < row.size() ? row[x] : kEmptyCode);
-  }
-  if (f.path) {
-    const auto p = codec_.path_column();
-    key_.push_back(p < row.size() ? row[p] : 0);
-  }
+  // S-MOVE: a tensor t only moves is not part of what its effect depends on.
+  for (auto p : f.moved)
+    if (codec_.tensor(key_[p])) key_[p] = kAnyTensor;
+}
+
+Code Firings::moved(std::span<const Code> row, Transition t, const Frame& f, std::size_t k) const {
+  const auto p = f.moved[k];
+  std::size_t col = 0;
+  if (f.fixed && t.context == kRootContext) col = f.reads[p];
+  else if (p < f.inputs) return codec_.at(row, resolved_[p]);
+  else col = Codec::column(sem_.access(t.node).var);
+  return col < row.size() ? row[col] : kEmptyCode;
 }
 
 bool Firings::dead(const RowView& v, Transition t) const {
@@ -111,14 +130,20 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
   const auto& f = *e.frame;
   const auto t = found.t;
   const auto* w = writes_.data() + e.writes + r * (f.slots + extra(f));
+  const bool fixed = f.fixed && t.context == kRootContext;
+  if (!fixed) resolve(t);
+  // S-MOVE: the tensors t moves, read before anything is written (out may be row).
+  moved_.clear();
+  if (e.moves)
+    for (std::size_t k = 0; k < f.moved.size(); ++k) moved_.push_back(moved(row, t, f, k));
+  const auto value = [&](Code c) { return c >= kMoved ? moved_[c - kMoved] : c; };
   if (out.data() != row.data()) out.assign(row.begin(), row.end());
-  if (f.fixed && t.context == kRootContext) {
+  if (fixed) {
     if (out.size() < f.end) out.resize(f.end, kEmptyCode);
-    for (std::size_t i = 0; i < f.writes.size(); ++i) out[f.writes[i]] = w[i];
+    for (std::size_t i = 0; i < f.writes.size(); ++i) out[f.writes[i]] = value(w[i]);
     out[f.record.column] |= f.record.mask;
     return {};
   }
-  resolve(t);
   FrameId exceeds;
   const auto& ctx = sem_.contexts();
   // C-DEPTH: a token put in a new context beyond the bounds.
@@ -126,9 +151,9 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
     if (const auto s = resolved_[i]; w[i] != kEmptyCode && s.context != t.context && ctx.beyond(s.context, bounds_) &&
                                      codec_.at(out, s) == kEmptyCode)
       exceeds = ctx[s.context].frame;
-  for (std::size_t i = 0; i < f.slots; ++i) codec_.put(out, resolved_[i], w[i]);
+  for (std::size_t i = 0; i < f.slots; ++i) codec_.put(out, resolved_[i], value(w[i]));
   codec_.record(out, t.node, resolved_record_);
-  if (f.var) out[Codec::column(sem_.access(t.node).var)] = w[f.slots];
+  if (f.var) out[Codec::column(sem_.access(t.node).var)] = value(w[f.slots]);
   if (f.path) out[codec_.path_column()] = w[f.slots + (f.var ? 1 : 0)];  // put() made the fixed part
   // A context is in the row exactly when it holds something.
   for (std::size_t i = 0; i < f.inputs; ++i) codec_.trim(out, resolved_[i].context);
@@ -148,7 +173,10 @@ void Firings::prefetch(std::span<const Code> row, Transition t) {
   const auto& f = frames_[t.node.index()];
   if (!f.fixed || t.context != kRootContext || row.size() < f.end) return;
   std::uint64_t h = f.seed;
-  for (auto col : f.reads) h = (h ^ row[col]) * 0xff51afd7ed558ccdULL;
+  for (std::size_t p = 0; p < f.reads.size(); ++p) {
+    const auto code = row[f.reads[p]];
+    h = (h ^ (p < 64 && (f.moved_mask >> p & 1U) != 0 && codec_.tensor(code) ? kAnyTensor : code)) * 0xff51afd7ed558ccdULL;
+  }
   tfsem::prefetch(&slots_[mix64(h) & (slots_.size() - 1)]);
 }
 
@@ -169,7 +197,7 @@ const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) 
   }
   if (effects_.size() == kIndex) throw std::length_error("firings: 2^32 effects");
   Effect e{.hash = h, .frame = &f, .node = t.node, .writes = static_cast<std::uint32_t>(writes_.size()), .count = 0,
-           .key = static_cast<std::uint32_t>(keys_.size()), .overwrites = false, .inline_key = {}};
+           .key = static_cast<std::uint32_t>(keys_.size()), .overwrites = false, .moves = false, .inline_key = {}};
   if (key_.size() <= kInline) std::copy(key_.begin(), key_.end(), e.inline_key);
   else keys_.insert(keys_.end(), key_.begin(), key_.end());
   compute(row, t, f, e);
@@ -192,10 +220,51 @@ void Firings::grow() {
 void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {
   resolve(t);
   const std::span<const Slot> slots(resolved_);
-  const auto inputs = slots.first(f.inputs);
-  const auto s = codec_.unpack(row, inputs);
+  const auto s = codec_.unpack(row, slots.first(f.inputs));
+  const auto x = sem_.access(t.node).var;
+  bool probed = false;
+  for (auto p : f.moved) probed = probed || key_[p] == kAnyTensor;
+  if (!probed) {
+    e.count = successors(s, t, f, writes_);
+  } else {
+    // S-MOVE: computed on stand-ins for the tensors t moves, and checked
+    // against the firing on the tensors themselves.
+    auto stand_in = s;
+    for (std::size_t k = 0; k < f.moved.size(); ++k) {
+      const auto p = f.moved[k];
+      if (key_[p] != kAnyTensor) continue;
+      if (p < f.inputs) stand_in.in_transit.insert_or_assign(slots[p], probes_[k]);
+      else stand_in.var_value[x.index()] = probes_[k];
+    }
+    const auto start = writes_.size();
+    e.count = successors(stand_in, t, f, writes_);
+    concrete_.clear();
+    bool same = successors(s, t, f, concrete_) == e.count && concrete_.size() == writes_.size() - start;
+    for (std::size_t i = 0; same && i < concrete_.size(); ++i) {
+      const auto w = writes_[start + i];
+      e.moves = e.moves || w >= kMoved;
+      same = (w >= kMoved ? moved(row, t, f, w - kMoved) : w) == concrete_[i];
+    }
+    if (!same)
+      throw std::logic_error("S-MOVE: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
+                             " inspects a tensor its rule says it only moves");
+  }
+  const auto& node = sem_.program().node(t.node);
+  const auto& dep = sem_.dependence();
+  e.overwrites = dep.may_overwrite(t.node) && dep.overwrites(t.node, s.at(node.in[1], slots[1].context));
+}
+
+std::uint32_t Firings::successors(const State& s, Transition t, const Frame& f, std::vector<Code>& out) {
+  const std::span<const Slot> slots(resolved_);
   const auto x = sem_.access(t.node).var;
   const Transition record{t.node, resolved_record_};
+  const auto encode = [&](const Content& c) {
+    if (const auto* v = std::get_if<Tensor>(&c))
+      for (std::size_t k = 0; k < f.moved.size(); ++k)
+        if (v->identity() == probes_[k].identity()) return kMoved + static_cast<Code>(k);
+    return codec_.encode(c);
+  };
+  std::uint32_t count = 0;
   for (const auto& succ : sem_.apply(s, t)) {
     // S-FRAME: only t's slots, t's record, VarValue(x) and, for a Switch, the path condition change.
     const bool frame = succ.fired.size() == 1 && *succ.fired.begin() == record &&
@@ -212,15 +281,13 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
     for (const auto slot : slots) {
       const auto& edge = sem_.program().edge(slot.edge);
       const auto& c = succ.at(slot.edge, slot.context);
-      writes_.push_back(codec_.encode(edge.is_output() && edge.fetch.empty() && !is_empty(c) ? Content{Go{}} : c));
+      out.push_back(encode(edge.is_output() && edge.fetch.empty() && !is_empty(c) ? Content{Go{}} : c));
     }
-    if (f.var) writes_.push_back(codec_.encode(succ.var_value[x.index()]));
-    if (f.path) writes_.push_back(codec_.encode(succ.path));
-    ++e.count;
+    if (f.var) out.push_back(encode(succ.var_value[x.index()]));
+    if (f.path) out.push_back(codec_.encode(succ.path));
+    ++count;
   }
-  const auto& node = sem_.program().node(t.node);
-  const auto& dep = sem_.dependence();
-  e.overwrites = dep.may_overwrite(t.node) && dep.overwrites(t.node, s.at(node.in[1], slots[1].context));
+  return count;
 }
 
 }  // namespace tfsem::explorer

@@ -6,7 +6,12 @@
 // whatever its context. So the effect of firing node n is
 // computed once per distinct input, by the semantics itself (Semantics::apply
 // on the part of the state it reads), checked against S-FRAME, and then
-// replayed on rows, in any context. After a firing, the contexts that no
+// replayed on rows, in any context. A tensor the firing only moves (S-MOVE:
+// a loop's Enter, Merge and Switch, a Call, an Identity) is not part of what
+// it reads: one effect, computed on a stand-in and checked on the first
+// tensor met, writes whichever tensor the row holds there. So a loop whose
+// values change in every iteration computes the effects of its arithmetic
+// alone afresh, not those of its plumbing. After a firing, the contexts that no
 // token can reach any more leave the row (C-FINISHED). One Firings per
 // thread; they share the codec.
 #pragma once
@@ -83,6 +88,8 @@ class Firings {
     std::vector<std::uint32_t> reads, writes;  // fixed: the columns
     Codec::Bit record{};                       // fixed: the fired record's bit
     std::uint32_t end = 0;                     // fixed: one past the largest column
+    std::vector<std::uint32_t> moved;          // the positions among the reads of the tensors it moves (S-MOVE)
+    std::uint64_t moved_mask = 0;              // the same positions, as bits
   };
   // One computed firing: node n, with the codes of its reads as its key, has
   // count results, each writing its frame's slots (and VarValue(x)) from
@@ -90,6 +97,10 @@ class Firings {
   // longer one at keys_[key..]; an effect fills one cache line, so that a
   // lookup that finds it reads its slot and that line (docs/explorer.md).
   static constexpr std::size_t kInline = 6;
+  // In a key: a tensor the firing moves, whichever it is. In an effect's
+  // writes: kMoved + k stands for the k-th of them (Frame::moved), as the row
+  // it fires in holds it.
+  static constexpr Code kMoved = kFirstMarker, kAnyTensor = kFirstMarker + 32;
   struct alignas(64) Effect {
     std::uint64_t hash;
     const Frame* frame;
@@ -97,6 +108,7 @@ class Firings {
     std::uint32_t writes, count;
     std::uint32_t key;  // into keys_, read only for a key longer than kInline
     bool overwrites;
+    bool moves;  // some write is kMoved + k
     Code inline_key[kInline];
     // Its key, given its number of reads.
     [[nodiscard]] const Code* key_codes(std::size_t reads, const std::vector<Code>& keys) const {
@@ -114,8 +126,13 @@ class Firings {
   void resolve(Transition t);
   // The codes t reads in row, into key_.
   void read(std::span<const Code> row, Transition t, const Frame& f);
+  // The code of t's k-th moved tensor in row (Frame::moved), t resolved.
+  [[nodiscard]] Code moved(std::span<const Code> row, Transition t, const Frame& f, std::size_t k) const;
   const Effect& effect(std::span<const Code> row, Transition t);
   void compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
+  // The writes of every successor of s by t, appended to out, a stand-in
+  // (probes_) written as its marker; returns how many successors.
+  std::uint32_t successors(const State& s, Transition t, const Frame& f, std::vector<Code>& out);
   void grow();
 
   const Semantics& sem_;
@@ -131,6 +148,8 @@ class Firings {
   std::vector<Slot> resolved_;         // resolve(): t's slots in its context
   ContextId resolved_record_{};        // and its record's context
   std::vector<ContextId> work_;        // fire(): the contexts that may leave
+  std::vector<Tensor> probes_;         // the stand-ins for moved tensors, by k
+  std::vector<Code> moved_, concrete_;  // fire(): the moved tensors' codes; compute(): a check's writes
 };
 
 }  // namespace tfsem::explorer

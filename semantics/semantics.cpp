@@ -41,6 +41,7 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
       site_.push_back(R::site(node));
       control_stays_.push_back(R::kControlStays);
       branches_.push_back(R::kBranches);
+      moves_.push_back(R::moves(p, n));
       needs_record_.push_back(R::kNeedsRecord || (std::none_of(node.in.begin(), node.in.end(), consumed) &&
                                                   std::none_of(node.control_in.begin(), node.control_in.end(), consumed)));
     });

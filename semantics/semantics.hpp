@@ -169,6 +169,9 @@ class Semantics {
   [[nodiscard]] bool branches(NodeId n) const { return branches_[n.index()]; }
   // Whether some node does: then states may carry a path condition.
   [[nodiscard]] bool branching() const { return std::find(branches_.begin(), branches_.end(), true) != branches_.end(); }
+  // The tensors n's firing moves without inspecting them (S-MOVE; bits as
+  // OpRule::moves: data input i, kMovesVar).
+  [[nodiscard]] std::uint32_t moves(NodeId n) const { return moves_[n.index()]; }
   // Whether n is a loop's Merge: one with a NextIteration input.
   [[nodiscard]] bool loop_merge(NodeId n) const { return loop_merge_[n.index()]; }
   // What partial-order reduction reads (dependence.hpp), built on first use.
@@ -185,6 +188,7 @@ class Semantics {
   std::vector<std::uint32_t> site_;                // by node: a Call's or Return's call site
   std::vector<bool> control_stays_;                // by node: its control out-edges stay in its context (a Call)
   std::vector<bool> branches_;                     // by node: reads and extends the path condition (a Switch)
+  std::vector<std::uint32_t> moves_;               // by node: what its firing moves (S-MOVE)
   // By node: whether its fired record, not its inputs, tells that it fired. A
   // node that consumes every input it needs cannot find them again in that
   // context (each slot is filled once), so only a Merge, an Exit, and a node

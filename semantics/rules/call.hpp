@@ -16,6 +16,7 @@ struct Call : OpRule {
   // Its control edges go to the site's Returns, in the caller's context.
   static constexpr bool kControlStays = true;
   static std::uint32_t site(const Node& n) { return call_site(n); }
+  static std::uint32_t moves(const Program&, NodeId) { return kMovesFirstInput; }
 
   // C-CALL: into the function's frame, the site appended to the tag.
   static ContextId out_context(const Semantics& sem, NodeId n, ContextId c) {
@@ -51,6 +52,7 @@ struct Call : OpRule {
 struct Return : OpRule {
   static constexpr bool kReadsCallee = true;
   static std::uint32_t site(const Node& n) { return call_site(n); }
+  static std::uint32_t moves(const Program&, NodeId) { return kMovesFirstInput; }
 
   // C-RETURN: the call's result; a DEAD control input (the call was not made) needs none.
   template <class View>

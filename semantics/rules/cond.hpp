@@ -23,6 +23,8 @@ namespace rules {
 struct Switch : OpRule {
   // Its firing reads and extends the path condition (S-PATH).
   static constexpr bool kBranches = true;
+  // Its data, not its predicate.
+  static std::uint32_t moves(const Program&, NodeId) { return kMovesFirstInput; }
 
   // C-SWITCH: Switch(data, pred) puts data on output 1 when pred is true and on
   // output 0 when it is false, and DEAD on the other; an error predicate chooses
@@ -66,6 +68,10 @@ struct Switch : OpRule {
 
 // Merge(d_1..d_k).
 struct Merge : OpRule {
+  static std::uint32_t moves(const Program& p, NodeId n) {
+    const auto k = p.node(n).in.size();
+    return k >= 31 ? (1U << 31) - 1 : (1U << k) - 1;  // every live input it may forward
+  }
   static constexpr bool kChooses = true;
   static constexpr bool kNeedsEveryInput = false;
   static constexpr bool kNeedsRecord = true;

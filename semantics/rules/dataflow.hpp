@@ -4,6 +4,8 @@
 
 #include "semantics/rules/op_rule.hpp"
 
+#include <bit>
+
 namespace tfsem::rules {
 
 // S-FN-2, S-FN-3 once f's arguments are known: f consumes its inputs and puts
@@ -29,6 +31,16 @@ struct Function : OpRule {
   static Access access(const Program& p, NodeId n) {
     if (const auto x = p.variable_of(n)) return {Access::Kind::read, *x};
     return {};
+  }
+  // A forwarding function (Identity, Copy, Snd) with one inspected argument
+  // moves every argument: the one it returns, and those it ignores.
+  static std::uint32_t moves(const Program& p, NodeId n) {
+    const auto& node = p.node(n);
+    const auto& fn = *node.op.fn;
+    const auto k = node.in.size();
+    if (!fn.forwards || fn.total || p.variable_of(n) || k >= 31) return 0;
+    const auto every = (1U << k) - 1;
+    return std::popcount(every & ~fn.ignored_args) == 1 ? every : 0;
   }
   static Successors fire(Firing& f, bool dead_control) {
     if (f.dead(dead_control)) return fire_dead(f);
@@ -66,6 +78,7 @@ struct VarOp : OpRule {
 // Read: a variable handle in, the variable's value out.
 struct Read : OpRule {
   static Access access(const Program& p, NodeId n) { return {Access::Kind::read, *p.variable_of(n)}; }
+  static std::uint32_t moves(const Program&, NodeId) { return kMovesVar; }
   // S-READ-1..3: Read consumes x and outputs VarValue(x). An error on the
   // variable edge (an error predicate's, C-SWITCH) propagates instead.
   static Successors fire(Firing& f, bool dead_control) {

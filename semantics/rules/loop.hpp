@@ -10,6 +10,7 @@ namespace tfsem::rules {
 
 // Enter(frame).
 struct Enter : OpRule {
+  static std::uint32_t moves(const Program&, NodeId) { return kMovesFirstInput; }
   // C-ENTER: into iteration 0 of the frame instance entered from c.
   static ContextId out_context(const Semantics& sem, NodeId n, ContextId c) {
     const auto& p = sem.program();
@@ -37,6 +38,7 @@ struct Enter : OpRule {
 
 // NextIteration.
 struct NextIteration : OpRule {
+  static std::uint32_t moves(const Program&, NodeId) { return kMovesFirstInput; }
   // C-NEXT: iteration i to i + 1.
   static ContextId out_context(const Semantics& sem, NodeId, ContextId c) { return sem.contexts().next_iteration(c); }
   // C-NEXT: NextIteration consumes its input in iteration i and puts it in
@@ -66,6 +68,7 @@ struct Exit : OpRule {
   static constexpr bool kChooses = true;
   static constexpr bool kNeedsRecord = true;
   static constexpr bool kOncePerInstance = true;
+  static std::uint32_t moves(const Program&, NodeId) { return kMovesFirstInput; }
 
   // C-EXIT: back to the parent context.
   static ContextId out_context(const Semantics& sem, NodeId, ContextId c) { return sem.contexts()[c].parent; }

@@ -18,6 +18,9 @@
 
 namespace tfsem {
 
+// OpRule::moves: bit i for data input i (i < 31), and VarValue(x).
+inline constexpr std::uint32_t kMovesFirstInput = 1, kMovesVar = 1U << 31;
+
 struct OpRule {
   // ---- Static facts, read once when the Semantics is built. ----
   // The variable n reads or updates (the explorer's independence data).
@@ -43,6 +46,11 @@ struct OpRule {
   static constexpr bool kBranches = false;
   // Whether firing it may set VarValue(x) without looking at the old value (Assign-f).
   static bool may_overwrite(const Op&) { return false; }
+  // S-MOVE: the tensors its firing moves without inspecting them (bit i: data
+  // input i; kMovesVar: VarValue(x)). Put any other tensor there and the
+  // firing writes that one wherever it wrote this one, and nothing else
+  // changes; the explorer keeps one effect for every such tensor.
+  static std::uint32_t moves(const Program&, NodeId) { return 0; }
 
   // ---- Contexts (C-SLOT, C-ONCE). ----
   // The context of the tokens n puts on its data out-edges when it fires in c.

@@ -16,6 +16,7 @@ struct Send : OpRule {
     if (const auto x = p.variable_of(n)) return {Access::Kind::read, *x};
     return {};
   }
+  static std::uint32_t moves(const Program& p, NodeId n) { return kMovesFirstInput | (p.variable_of(n) ? kMovesVar : 0); }
   // S-SEND: Send consumes its input v and puts v in the rendezvous; on a
   // variable edge holding x, v is VarValue(x) in s, the value x holds when the
   // Send fires (TensorFlow copies a reference's buffer across devices once,
@@ -34,6 +35,7 @@ struct Send : OpRule {
 
 // Recv: the rendezvous in; its value on every output.
 struct Recv : OpRule {
+  static std::uint32_t moves(const Program&, NodeId) { return kMovesFirstInput; }
   // S-RECV: Recv is enabled once its Send has fired (the rendezvous holds
   // contents, S-ENABLED); it consumes them and puts them on each of its
   // outgoing tensor edges, DEAD included (C-DEAD).
