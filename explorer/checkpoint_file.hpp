@@ -26,7 +26,7 @@ class CheckpointError : public std::runtime_error {
 
 // The layout of the file and of the packed rows it holds (codec.hpp): a
 // checkpoint of another format is refused, since its rows would read wrong.
-inline constexpr std::uint32_t kCheckpointFormat = 2;
+inline constexpr std::uint32_t kCheckpointFormat = 3;
 
 // What is written as its bytes: copied and destroyed trivially (a pair of integers too).
 template <class T>

@@ -57,7 +57,6 @@ class Mpi {
 };
 
 constexpr std::uint32_t kNone = UINT32_MAX;
-constexpr std::uint64_t kNoLevel = UINT64_MAX;
 
 // How a state was first reached: a move from a parent on some rank (the
 // move's context is that rank's ContextId), and which of its results.
@@ -164,8 +163,9 @@ class Search {
   // together or merged, stops this rank, out of memory, and so every rank at
   // the next agree_on_status, INCOMPLETE with this rank's reason.
   void expand_round() {
-    if (level_ >= visited_.levels().size()) return;
-    const auto& level = visited_.levels()[level_];
+    const auto* states = visited_.level(level_);
+    if (states == nullptr) return;
+    const auto& level = *states;
     try {
       for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++next_, ++n) {
         expand(level[next_]);
@@ -287,14 +287,11 @@ class Search {
   // Every rank's status; returns the next level to expand (kNoLevel: the search is over).
   std::uint64_t agree_on_status() {
     Status mine{kNoLevel, visited_.size(), static_cast<std::uint64_t>(stopping_.why())};
-    const auto& levels = visited_.levels();
-    if (level_ < levels.size() && next_ < levels[level_].size()) mine.next = level_;
-    else
-      for (auto l = level_ == kNoLevel ? 0 : level_ + 1; l < levels.size(); ++l)
-        if (!levels[l].empty()) {
-          mine.next = l;
-          break;
-        }
+    if (const auto* states = visited_.level(level_); states != nullptr && next_ < states->size()) {
+      mine.next = level_;
+    } else {
+      mine.next = visited_.next_level(level_ == kNoLevel ? 0 : level_ + 1);
+    }
     std::vector<Status> all(static_cast<std::size_t>(size_));
     mpi([&] { MPI_Allgather(&mine, 3, MPI_UINT64_T, all.data(), 3, MPI_UINT64_T, MPI_COMM_WORLD); });
     std::uint64_t next = kNoLevel, states = 0;

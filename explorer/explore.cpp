@@ -3,6 +3,7 @@
 #include "explorer/checkpoint.hpp"
 #include "explorer/expansion.hpp"
 #include "explorer/findings.hpp"
+#include "explorer/levels.hpp"
 #include "explorer/memory_gauge.hpp"
 #include "explorer/recent_arrivals.hpp"
 #include "explorer/shards.hpp"
@@ -196,10 +197,14 @@ class Search {
     codec_.restore(in);
     visited_.restore(in);
     start_depth_ = in.pod<std::uint64_t>();
-    levels_.resize(in.size(UINT32_MAX, 8));
-    for (auto& l : levels_) {
-      l = in.list<StateIndex>();
-      for (const auto i : l)
+    const auto count = in.size(UINT32_MAX, 16);
+    std::size_t after = 0;  // levels come in increasing order
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto l = in.pod<std::uint64_t>();
+      if (l < after || l == kNoLevel) throw CheckpointError(in.path() + ": corrupted: the levels' order");
+      after = l + 1;
+      auto& bucket = levels_[l] = in.list<StateIndex>();
+      for (const auto i : bucket)
         if (!visited_.holds(i)) throw CheckpointError(in.path() + ": corrupted: a queued state");
     }
     result_.counters = in.pod<Counters>();
@@ -262,7 +267,8 @@ class Search {
   // The unexpanded states by level, in the order they were first reached:
   // new states are queued as their chunk is reported, so in the order one
   // thread would have merged their arrivals, whatever the thread count.
-  std::vector<std::vector<StateIndex>> levels_;
+  using Bucket = std::vector<StateIndex>;
+  Levels<Bucket> levels_;
   Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
   // For the observer: each state's number, in the order the states were first reached.
@@ -283,13 +289,16 @@ class Search {
       const auto level = initial_steps_.size();
       queue(level, visited_.add(initial_row_, StateTable::hash(initial_row_), kNoParent, level, {}, 1).first);
     }
-    const bool left = start_depth_ < levels_.size();
-    for (auto depth = start_depth_; depth < levels_.size() && !stopping_.stopped(); ++depth) {
-      const auto bucket = std::exchange(levels_[depth], {});
+    const bool left = !levels_.empty();
+    auto done = start_depth_;  // past the last level searched
+    for (auto depth = levels_.next(done); depth != kNoLevel && !stopping_.stopped(); depth = levels_.next(done)) {
+      const auto bucket = std::move(*levels_.find(depth));
+      levels_.erase(depth);
       search_bucket(bucket, depth);
       visited_.drop_level(depth);
+      done = depth + 1;
     }
-    if (!stopping_.stopped() && (left || !resumed_)) checkpoint(levels_.size(), {});
+    if (!stopping_.stopped() && (left || !resumed_)) checkpoint(done, {});
   }
 
   // The search's checkpoint, if it writes them: at level `depth`, `rest` of
@@ -302,10 +311,15 @@ class Search {
     codec_.save(out);
     visited_.save(out);
     out.pod<std::uint64_t>(depth);
-    const auto levels = std::max(levels_.size(), depth + 1);
-    out.pod<std::uint64_t>(levels);
-    for (std::size_t l = 0; l < levels; ++l)
-      out.list(l == depth ? rest : l < levels_.size() ? std::span<const StateIndex>(levels_[l]) : std::span<const StateIndex>());
+    out.pod<std::uint64_t>(levels_.size() + (rest.empty() ? 0 : 1));
+    if (!rest.empty()) {  // the bucket being searched, taken from levels_, before the levels past it
+      out.pod<std::uint64_t>(depth);
+      out.list(rest);
+    }
+    levels_.each([&](std::size_t l, const Bucket& bucket) {
+      out.pod<std::uint64_t>(l);
+      out.list(bucket);
+    });
     out.pod(result_.counters);
     findings_.save(out);
     out.commit();
@@ -323,7 +337,7 @@ class Search {
     std::uint64_t firings = 0;
     for (const auto& w : workers_) firings += w->firings.bytes();
     std::uint64_t queued = 0;
-    for (const auto& l : levels_) queued += l.capacity() * sizeof(StateIndex);
+    levels_.each([&](std::size_t, const Bucket& l) { queued += Levels<Bucket>::kNodeBytes + l.capacity() * sizeof(StateIndex); });
     return visited_.bytes() + queued + recent_.size() * RecentArrivals::bytes() + codec_.bytes() + firings + findings_.bytes();
   }
   // The memory --max-memory limits: the process's, as the gauge reads it.
@@ -498,8 +512,8 @@ class Search {
     }
     auto growth = visited_.growth_bytes(arrivals, width, depth + 1, depth + steps);
     const auto n = std::accumulate(arrivals.begin(), arrivals.end(), std::size_t{0});
-    for (auto l = depth + 1; l <= depth + steps; ++l)  // the queues
-      growth += doubling_bytes(l < levels_.size() ? &levels_[l] : nullptr, n);
+    levels_.each_in(depth + 1, depth + steps, [&](std::size_t, const Bucket& l) { growth += doubling_bytes(&l, n); });
+    growth += 2 * n * sizeof(StateIndex) + std::min(n, steps) * Levels<Bucket>::kNodeBytes;  // the queues: new levels
     return !stopping_.past_memory(memory() + growth);
   }
 
@@ -589,7 +603,6 @@ class Search {
 
   // Queues new state i at its level, after every state first reached before it.
   void queue(std::size_t level, StateIndex i) {
-    if (levels_.size() <= level) levels_.resize(level + 1);
     levels_[level].push_back(i);
   }
 

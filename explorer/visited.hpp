@@ -9,10 +9,12 @@
 #pragma once
 
 #include "explorer/checkpoint_file.hpp"
+#include "explorer/levels.hpp"
 #include "explorer/result.hpp"
 #include "explorer/state_table.hpp"
 #include "support/append_only.hpp"
 
+#include <algorithm>
 #include <span>
 #include <type_traits>
 #include <stdexcept>
@@ -46,13 +48,9 @@ class Visited {
     if (fresh) {
       arrival_.push_back(how);
       paths_.push_back(paths);
-      if (levels_.size() <= level) {
-        levels_.resize(level + 1);
-        sleep_.resize(level + 1);
-      }
-      position_.push_back(static_cast<std::uint32_t>(levels_[level].size()));
-      levels_[level].push_back(i);
-      auto& s = sleep_[level];
+      auto& s = levels_[level];
+      position_.push_back(static_cast<std::uint32_t>(s.states.size()));
+      s.states.push_back(i);
       if (s.pool.size() + sleep.size() > UINT32_MAX) throw std::length_error("sleep sets: 2^32 transitions in one level");
       s.at.push_back({static_cast<std::uint32_t>(s.pool.size()), static_cast<std::uint32_t>(s.pool.size() + sleep.size())});
       s.pool.insert(s.pool.end(), sleep.begin(), sleep.end());
@@ -70,27 +68,29 @@ class Visited {
   // The sleep set of state i of level `level`, about to be expanded (nothing
   // arrives at it any more); valid until drop_level(level).
   [[nodiscard]] std::span<const Transition> sleep(std::size_t level, StateIndex i) const {
-    const auto& s = sleep_[level];
+    const auto& s = *levels_.find(level);
     const auto [begin, end] = s.at[position_[i]];
     return {s.pool.data() + begin, s.pool.data() + end};
   }
   // Lets go of a level that has been expanded: its list and sleep sets.
-  void drop_level(std::size_t level) {
-    if (level < levels_.size()) std::vector<StateIndex>().swap(levels_[level]);
-    if (level < sleep_.size()) sleep_[level] = {};
-  }
+  void drop_level(std::size_t level) { levels_.erase(level); }
 
   [[nodiscard]] const StateTable& table() const { return table_; }
   [[nodiscard]] std::size_t size() const { return table_.size(); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return arrival_[i]; }
   [[nodiscard]] PathCount paths(StateIndex i) const { return paths_[i]; }
-  // The unexpanded states by level, in the order they were stored; a level lives until drop_level.
-  [[nodiscard]] std::vector<std::vector<StateIndex>>& levels() { return levels_; }
+  // The unexpanded states of a level, in the order they were stored (null:
+  // none); a level lives until drop_level.
+  [[nodiscard]] const std::vector<StateIndex>* level(std::size_t l) const {
+    const auto* s = levels_.find(l);
+    return s != nullptr ? &s->states : nullptr;
+  }
+  // The first level at or after l with unexpanded states; kNoLevel when none has.
+  [[nodiscard]] std::size_t next_level(std::size_t l) const { return levels_.next(l); }
 
   [[nodiscard]] std::size_t bytes() const {
     std::size_t queued = 0;
-    for (const auto& l : levels_) queued += l.capacity() * sizeof(StateIndex);
-    for (const auto& l : sleep_) queued += l.at.capacity() * sizeof(l.at[0]) + l.pool.capacity() * sizeof(Transition);
+    levels_.each([&](std::size_t, const Level& l) { queued += l.bytes(); });
     return table_.bytes() + arrival_.bytes() + paths_.bytes() + position_.bytes() + queued;
   }
 
@@ -100,11 +100,12 @@ class Visited {
     const auto chunks = [&](const auto& a) { a.each_chunk([&](const auto* p, std::size_t n) { out.raw(p, n * sizeof *p); }); };
     chunks(arrival_), chunks(paths_), chunks(position_);
     out.pod<std::uint64_t>(levels_.size());
-    for (std::size_t l = 0; l < levels_.size(); ++l) {
-      out.list(levels_[l]);
-      out.list(sleep_[l].at);
-      out.list(sleep_[l].pool);
-    }
+    levels_.each([&](std::size_t l, const Level& s) {
+      out.pod<std::uint64_t>(l);
+      out.list(s.states);
+      out.list(s.at);
+      out.list(s.pool);
+    });
   }
   void restore(CheckpointIn& in) {
     table_.restore(in);
@@ -112,28 +113,35 @@ class Visited {
       for (std::size_t i = 0; i < table_.size(); ++i) a.push_back(in.template pod<std::remove_cvref_t<decltype(a[0])>>());
     };
     chunks(arrival_), chunks(paths_), chunks(position_);
-    levels_.resize(in.size(UINT32_MAX, 1));
-    sleep_.resize(levels_.size());
-    for (std::size_t l = 0; l < levels_.size(); ++l) {
-      levels_[l] = in.list<StateIndex>();
-      sleep_[l].at = in.list<std::pair<std::uint32_t, std::uint32_t>>();
-      sleep_[l].pool = in.list<Transition>();
-      for (const auto i : levels_[l])
-        if (i >= table_.size() || position_[i] >= sleep_[l].at.size())
+    const auto count = in.size(UINT32_MAX, 1);
+    std::size_t after = 0;  // levels come in increasing order
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto l = in.pod<std::uint64_t>();
+      if (l < after || l == kNoLevel) throw CheckpointError(in.path() + ": corrupted: the levels' order");
+      after = l + 1;
+      auto& s = levels_[l];
+      s.states = in.list<StateIndex>();
+      s.at = in.list<std::pair<std::uint32_t, std::uint32_t>>();
+      s.pool = in.list<Transition>();
+      for (const auto i : s.states)
+        if (i >= table_.size() || position_[i] >= s.at.size())
           throw CheckpointError(in.path() + ": corrupted: a level of unexpanded states");
     }
   }
 
   // What storing up to n more states, none longer than `width` codes, at
-  // levels first..last, may allocate while storage it replaces is still held.
+  // levels first..last, may allocate while storage it replaces is still held:
+  // the levels there that hold states, and new ones (at most n of them,
+  // holding n states in all).
   [[nodiscard]] std::size_t growth_bytes(std::size_t n, std::size_t width, std::size_t first, std::size_t last) const {
     auto growth = table_.growth_bytes(n, width) + chunk_bytes(arrival_.size(), n, sizeof(Arrival)) +
                   chunk_bytes(paths_.size(), n, sizeof(PathCount)) + chunk_bytes(position_.size(), n, sizeof(std::uint32_t));
-    for (auto l = first; l <= last; ++l) {
-      const auto* s = l < sleep_.size() ? &sleep_[l] : nullptr;
-      growth += doubling_bytes(l < levels_.size() ? &levels_[l] : nullptr, n) + doubling_bytes(s ? &s->at : nullptr, n) +
-                doubling_bytes(s ? &s->pool : nullptr, n);
-    }
+    levels_.each_in(first, last, [&](std::size_t, const Level& s) {
+      growth += doubling_bytes(&s.states, n) + doubling_bytes(&s.at, n) + doubling_bytes(&s.pool, n);
+    });
+    const Level fresh;
+    growth += doubling_bytes(&fresh.states, n) + doubling_bytes(&fresh.at, n) + doubling_bytes(&fresh.pool, n) +
+              std::min(n, last + 1 - first) * Levels<Level>::kNodeBytes;
     return growth;
   }
 
@@ -152,7 +160,7 @@ class Visited {
   // A state reached again before its expansion sleeps only on what every path
   // agrees on: its sleep set becomes the intersection with `sleep`, in place.
   void sleep_again(std::size_t level, StateIndex state, std::span<const Transition> sleep) {
-    auto& s = sleep_[level];
+    auto& s = *levels_.find(level);
     auto& [begin, end] = s.at[position_[state]];
     auto* const base = s.pool.data();
     auto out = begin;
@@ -164,18 +172,23 @@ class Visited {
     end = out;
   }
 
-  // The sleep sets of a level's states: [begin, end) of pool, by position in the level.
-  struct LevelSleep {
+  // A level's unexpanded states, and their sleep sets: [begin, end) of pool,
+  // by position in the level.
+  struct Level {
+    std::vector<StateIndex> states;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> at;
     std::vector<Transition> pool;
+    [[nodiscard]] std::size_t bytes() const {
+      return Levels<Level>::kNodeBytes + states.capacity() * sizeof(StateIndex) + at.capacity() * sizeof(at[0]) +
+             pool.capacity() * sizeof(Transition);
+    }
   };
 
   StateTable table_;
   Chunked<Arrival> arrival_;
   Chunked<PathCount> paths_;
   Chunked<std::uint32_t> position_;  // by state: its position in its level
-  std::vector<std::vector<StateIndex>> levels_;
-  std::vector<LevelSleep> sleep_;  // by level
+  Levels<Level> levels_;
 };
 
 }  // namespace tfsem::explorer
