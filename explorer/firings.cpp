@@ -49,6 +49,8 @@ Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem),
       if ((moves >> d & 1U) != 0) f.moved.push_back(d);
     if (f.var && (moves & kMovesVar) != 0 && f.inputs < 64) f.moved.push_back(f.inputs);
     for (auto k : f.moved) f.moved_mask |= std::uint64_t{1} << k;
+    for (const auto* edges : {&node.in, &node.control_in, &node.out, &node.control_out})
+      for (auto e : *edges) f.keeps.push_back(edges == &node.out || edges == &node.control_out ? sem.keeps_context(e) : false);
     f.fixed = node.frame.index() == 0;
     for (const auto* edges : {&node.in, &node.control_in, &node.out, &node.control_out})
       for (auto e : *edges) f.fixed = f.fixed && p.edge(e).frame.index() == 0 && !p.edge(e).call;
@@ -160,6 +162,7 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
   if (finish) {
     // C-FINISHED: the contexts no token can reach any more leave the state.
     sem_.touched(t, work_);
+    if (e.keeps) std::erase(work_, t.context);
     ChangingRow changing(codec_, out);
     sem_.finished(changing, work_, [&](ContextId c) {
       codec_.leave(out, c);
@@ -197,7 +200,7 @@ const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) 
   }
   if (effects_.size() == kIndex) throw std::length_error("firings: 2^32 effects");
   Effect e{.hash = h, .frame = &f, .node = t.node, .writes = static_cast<std::uint32_t>(writes_.size()), .count = 0,
-           .key = static_cast<std::uint32_t>(keys_.size()), .overwrites = false, .moves = false, .inline_key = {}};
+           .key = static_cast<std::uint32_t>(keys_.size()), .overwrites = false, .moves = false, .keeps = false, .inline_key = {}};
   if (key_.size() <= kInline) std::copy(key_.begin(), key_.end(), e.inline_key);
   else keys_.insert(keys_.end(), key_.begin(), key_.end());
   compute(row, t, f, e);
@@ -248,6 +251,16 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
     if (!same)
       throw std::logic_error("S-MOVE: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
                              " inspects a tensor its rule says it only moves");
+  }
+  // A result that leaves a live token on an edge of t's own context, which a
+  // node there will take, lets nothing of that context go.
+  e.keeps = true;
+  for (std::uint32_t r = 0; r < e.count; ++r) {
+    const auto* w = writes_.data() + e.writes + r * (f.slots + extra(f));
+    bool keeps = false;
+    for (std::size_t i = f.inputs; i < f.slots; ++i)
+      keeps = keeps || (f.keeps[i] && slots[i].context == t.context && Codec::holds(w[i]) == Holds::live);
+    e.keeps = e.keeps && keeps;
   }
   const auto& node = sem_.program().node(t.node);
   const auto& dep = sem_.dependence();

@@ -90,6 +90,7 @@ class Firings {
     std::uint32_t end = 0;                     // fixed: one past the largest column
     std::vector<std::uint32_t> moved;          // the positions among the reads of the tensors it moves (S-MOVE)
     std::uint64_t moved_mask = 0;              // the same positions, as bits
+    std::vector<bool> keeps;                   // by slot: a live token there keeps its context (Semantics::keeps_context)
   };
   // One computed firing: node n, with the codes of its reads as its key, has
   // count results, each writing its frame's slots (and VarValue(x)) from
@@ -109,6 +110,7 @@ class Firings {
     std::uint32_t key;  // into keys_, read only for a key longer than kInline
     bool overwrites;
     bool moves;  // some write is kMoved + k
+    bool keeps;  // every result leaves a live token in t's context, which therefore stays (C-FINISHED)
     Code inline_key[kInline];
     // Its key, given its number of reads.
     [[nodiscard]] const Code* key_codes(std::size_t reads, const std::vector<Code>& keys) const {

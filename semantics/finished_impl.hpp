@@ -92,6 +92,10 @@ void Semantics::finished(const View& v, std::vector<ContextId>& work, Leave&& le
       }
       continue;
     }
+    // Iteration 0 leaves with its frame instance alone, and every way c
+    // leaves needs it quiet: both looked at before the instance's iterations.
+    const bool instance = all_fired(frame.enters, e.parent, any) && all_fired(frame.exits, e.parent, any);
+    if ((!instance && e.iteration == 0) || !quiet(v, c)) continue;
     // The iterations of c's frame instance in the state, in order.
     iterations.clear();
     v.contexts([&](ContextId x) {
@@ -99,8 +103,7 @@ void Semantics::finished(const View& v, std::vector<ContextId>& work, Leave&& le
     });
     std::sort(iterations.begin(), iterations.end(), [&](ContextId a, ContextId b) { return ctx[a].iteration < ctx[b].iteration; });
     iterations.erase(std::unique(iterations.begin(), iterations.end()), iterations.end());
-    if (all_fired(frame.enters, e.parent, any) && all_fired(frame.exits, e.parent, any) &&
-        std::all_of(iterations.begin(), iterations.end(), [&](ContextId i) { return quiet(v, i); })) {
+    if (instance && std::all_of(iterations.begin(), iterations.end(), [&](ContextId i) { return i == c || quiet(v, i); })) {
       for (auto i : iterations) leave(i);
       work.push_back(e.parent);
       continue;
@@ -108,7 +111,6 @@ void Semantics::finished(const View& v, std::vector<ContextId>& work, Leave&& le
     // Iteration i >= 1 alone: the first after iteration 0, and not the last.
     if (e.iteration == 0 || iterations.size() < 3 || iterations[1] != c || ctx[iterations[2]].iteration != e.iteration + 1) continue;
     if (e.iteration == 1 && !all_fired(frame.next_iterations, iterations[0], any)) continue;
-    if (!quiet(v, c)) continue;
     leave(c);
     work.push_back(iterations[2]);
   }

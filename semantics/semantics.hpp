@@ -146,6 +146,11 @@ class Semantics {
   // The contexts a firing of t may let go (its own, those of its inputs and
   // outputs), into out.
   void touched(Transition t, std::vector<ContextId>& out) const;
+  // Whether a live token on d keeps its context in the state: d is no loop
+  // invariant, a node takes it, and that node is no Return (whose results
+  // for the other call sites stay behind). A firing that leaves such a token
+  // in its own context lets nothing of that context go.
+  [[nodiscard]] bool keeps_context(EdgeId d) const;
   // Calls leave(c) for each context among `work`, and each that their
   // departure lets go, that no token can reach any more, in turn, with v
   // seeing each departure. Empties work.

@@ -41,6 +41,12 @@ void Semantics::touched(Transition t, std::vector<ContextId>& out) const {
     if (const auto c = out_context(t.node, t.context); c != t.context) out.push_back(c);
 }
 
+bool Semantics::keeps_context(EdgeId d) const {
+  const auto& e = program_->edge(d);
+  if (e.invariant || !e.dst.valid()) return false;
+  return !rules::with_rule(program_->node(e.dst).op.kind, [](auto r) { return decltype(r)::kReadsCallee; });
+}
+
 Successors Semantics::apply(const State& s, Transition t) const {
   const auto& node = program_->node(t.node);
   Firing f{*this, s, t, node, s};
