@@ -123,14 +123,16 @@ void Codec::leave(Row& row, ContextId c) const {
 }
 
 Code Codec::intern(const Tensor& t) {
-  if (auto it = identity_ids_.find(t.identity()); it != identity_ids_.end()) return it->second;
-  if (auto it = tensor_ids_.find(t); it != tensor_ids_.end()) return it->second;
+  const auto identity = reinterpret_cast<std::uintptr_t>(t.identity());
+  if (const auto i = by_identity_.find(identity, [&](std::uint32_t k) { return tensors_[k].identity() == t.identity(); }))
+    return first_tensor_ + *i;
+  const auto hash = t.hash();
+  if (const auto i = by_value_.find(hash, [&](std::uint32_t k) { return tensors_[k] == t; })) return first_tensor_ + *i;
   if (tensors_.size() >= kFirstMarker - first_tensor_) throw std::length_error("codec: 2^32 tensors");
-  const auto id = first_tensor_ + static_cast<Code>(tensors_.size());
-  tensor_ids_.emplace(t, id);
   tensors_.push_back(t);
-  identity_ids_.emplace(t.identity(), id);
-  return id;
+  by_value_.push_back(hash);
+  by_identity_.push_back(identity);
+  return first_tensor_ + static_cast<Code>(tensors_.size() - 1);
 }
 
 Code Codec::intern(const PathCondition& p) {
@@ -246,9 +248,10 @@ State Codec::unpack(std::span<const Code> row, std::span<const Slot> slots) cons
 
 std::size_t Codec::bytes() const {
   const std::lock_guard lock(mutex_);
-  // Each tensor's handle and its entries in both maps, each path condition's
-  // literals and its entry, and the contexts met.
-  return tensors_.size() * 96 + path_literals_ * sizeof(Literal) + path_ids_.size() * 64 + sem_.contexts().bytes();
+  // Each tensor's handle and its slots in both indexes, each path
+  // condition's literals and its entry, and the contexts met.
+  return tensors_.capacity() * sizeof(Tensor) + by_value_.bytes() + by_identity_.bytes() +
+         path_literals_ * sizeof(Literal) + path_ids_.size() * 64 + sem_.contexts().bytes();
 }
 void Codec::save(CheckpointOut& out) const {
   const std::lock_guard lock(mutex_);

@@ -18,6 +18,7 @@
 // interning takes a lock, and reading a row takes none.
 #pragma once
 
+#include "explorer/code_index.hpp"
 #include "semantics/semantics.hpp"
 
 #include <boost/container/small_vector.hpp>
@@ -178,11 +179,11 @@ class Codec {
 
   mutable std::mutex mutex_;
   std::vector<Tensor> tensors_;
-  std::unordered_map<Tensor, Code> tensor_ids_;
+  CodeIndex by_value_;  // tensors_ by value
   // The interned tensors by identity: states unpacked from the table share
   // them, so most lookups end here. Interned tensors stay alive in tensors_,
   // so an identity found here cannot belong to another tensor.
-  std::unordered_map<const void*, Code> identity_ids_;
+  CodeIndex by_identity_;
   // The path conditions met, by code (0: the empty one).
   std::vector<PathCondition> paths_ = std::vector<PathCondition>(1);
   std::unordered_map<PathCondition, Code> path_ids_;
