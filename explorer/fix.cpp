@@ -12,6 +12,7 @@ namespace {
 using Edges = std::vector<std::pair<NodeId, NodeId>>;
 using Loops = std::vector<FrameId>;
 using Atomics = std::vector<NodeId>;
+using Barriers = std::vector<VarId>;
 
 // An update of x that is not atomic (TensorFlow 1's use_locking=false): a
 // Read of x whose value goes to port 0 of a function m of two arguments alone,
@@ -65,21 +66,54 @@ void make_atomic(const Semantics& sem, const ReadModifyWrite& u, ProgramSpec& sp
     if (n.id.str() == w) n.op = "Assign-" + std::string(p.node(u.modify).op.fn->name);
 }
 
+// A barrier on x between concurrent runs: a control edge from each read of x
+// (not the Read of a non-atomic update) to each update of x that no control
+// edge of the user's may order after it (another run's), at the update's
+// first node (the Read of a non-atomic one, whose edges go to its Assign-f
+// once it is made atomic).
+Edges barrier_edges(const Semantics& sem, VarId x, const FixOptions& o) {
+  const auto& p = sem.program();
+  std::vector<NodeId> reads, updates;
+  for (std::size_t i = 0; i < p.nodes().size(); ++i) {
+    const NodeId n(i);
+    const auto access = sem.access(n);
+    if (access.var != x) continue;
+    if (access.kind == Access::Kind::update) {
+      const auto u = read_modify_write(sem, n);
+      updates.push_back(u ? u->read : n);
+    } else if (access.kind == Access::Kind::read) {
+      reads.push_back(n);
+    }
+  }
+  std::erase_if(reads, [&](NodeId r) { return std::find(updates.begin(), updates.end(), r) != updates.end(); });
+  Edges out;
+  for (auto r : reads)
+    for (auto u : updates)
+      if (!o.may_order(p, r, u)) out.emplace_back(r, u);
+  return out;
+}
+
 class FixSearch {
  public:
   FixSearch(const Semantics& sem, const FixOptions& o) : sem_(sem), o_(o) {}
 
   // The fixed graph's outcomes, one per path condition, if adding `edges`,
-  // running `loops` one iteration at a time and making the updates of
-  // `atomics` atomic makes it deterministic without violations.
-  std::optional<Fix> verify(const Edges& edges, const Loops& loops, const Atomics& atomics = {}) {
+  // running `loops` one iteration at a time, making the updates of `atomics`
+  // atomic and synchronizing the runs on `barriers` makes it deterministic
+  // without violations.
+  std::optional<Fix> verify(const Edges& edges, const Loops& loops, const Atomics& atomics = {}, const Barriers& barriers = {}) {
     if (spent_ >= o_.max_explorations || stopped()) return std::nullopt;
     if (o_.may_order && !std::all_of(edges.begin(), edges.end(), [&](const auto& e) { return o_.may_order(sem_.program(), e.first, e.second); }))
       return std::nullopt;
     ++spent_;
     const auto& p = sem_.program();
     ProgramSpec spec = p.spec();
-    for (const auto& [a, b] : edges) {
+    auto ordered = edges;
+    for (auto x : barriers) {
+      const auto more = barrier_edges(sem_, x, o_);
+      ordered.insert(ordered.end(), more.begin(), more.end());
+    }
+    for (const auto& [a, b] : ordered) {
       EdgeSpec e;
       e.id = unique_edge_id(spec, "fix_" + p.node(a).name + "_" + p.node(b).name);
       e.kind = "control";
@@ -99,7 +133,7 @@ class FixSearch {
     const Semantics checked(fixed, sem_.options());
     const auto r = explore(checked, o_.explore);
     if (!r.deterministic() || r.violated()) return std::nullopt;
-    return Fix{edges, loops, atomics, std::move(spec), r.outcomes};
+    return Fix{edges, loops, atomics, barriers, std::move(spec), r.outcomes};
   }
 
   [[nodiscard]] bool budget_left() const { return spent_ < o_.max_explorations && !stopped(); }
@@ -180,7 +214,7 @@ void suggest(const Semantics& sem, const Result& r, const FixOptions& options, s
   auto add = [&](Fix fix) {  // each fix once, whichever races found it
     const bool known = std::any_of(fixes.begin(), fixes.end(), [&](const Fix& f) {
       return f.control_edges == fix.control_edges && f.sequential_loops == fix.sequential_loops &&
-             f.atomic_updates == fix.atomic_updates;
+             f.atomic_updates == fix.atomic_updates && f.barriers == fix.barriers;
     });
     if (!known) fixes.push_back(std::move(fix));
   };
@@ -244,6 +278,19 @@ void suggest(const Semantics& sem, const Result& r, const FixOptions& options, s
   if (by_var.size() > 1) by_var.push_back(every);
   for (const auto& atomics : by_var)
     if (auto fix = search.verify({}, {}, atomics)) add(std::move(*fix));
+  // Concurrent runs: a barrier on each variable of a harmful race between two
+  // runs, its updates made atomic (what no control edge of a run can order).
+  if (!options.may_order || !fixes.empty()) return;
+  Barriers vars;
+  for (const auto* race : harmful)
+    if (!options.may_order(p, race->first.node, race->second.node) &&
+        std::find(vars.begin(), vars.end(), race->var) == vars.end())
+      vars.push_back(race->var);
+  for (auto x : vars) {
+    Atomics atomics;
+    std::copy_if(updates.begin(), updates.end(), std::back_inserter(atomics), [&](NodeId w) { return sem.access(w).var == x; });
+    if (auto fix = search.verify({}, {}, atomics, {x})) add(std::move(*fix));
+  }
 }
 
 }  // namespace
@@ -273,6 +320,9 @@ std::string fix_text(const Program& p, const Fix& f) {
     out += (out.empty() ? "" : "; ") + std::string("make atomic (use_locking) the update") + (f.atomic_updates.size() > 1 ? "s " : " ");
     for (std::size_t i = 0; i < f.atomic_updates.size(); ++i) out += (i ? ", " : "") + std::string(p.node(f.atomic_updates[i]).name);
   }
+  for (auto x : f.barriers)
+    out += (out.empty() ? "" : "; ") + std::string("synchronize the runs on ") + p.variable(x).name +
+           " (every run's reads of it before any other run's update, as SyncReplicasOptimizer's barrier)";
   return out;
 }
 

@@ -3,7 +3,11 @@
 // parallel_iterations of 1 that runs the loop's iterations one at a time; and
 // for a variable updated by reads, functions and writes that are not atomic
 // (TensorFlow 1's use_locking=false), each such update made one Assign-f
-// (use_locking=true). Each suggestion is checked by exploring the fixed graph
+// (use_locking=true). Between concurrent runs, which no control edge of the
+// user's may order, a barrier on a variable: every run's reads of x before
+// any other run's update of x, with those updates atomic, as TensorFlow 1's
+// SyncReplicasOptimizer has the workers' gradients wait for one another before
+// they are applied. Each suggestion is checked by exploring the fixed graph
 // before it is offered.
 #pragma once
 
@@ -20,6 +24,7 @@ struct Fix {
   std::vector<std::pair<NodeId, NodeId>> control_edges;  // (from, to), in the original graph's ids
   std::vector<FrameId> sequential_loops;                 // loops given parallel_iterations 1
   std::vector<NodeId> atomic_updates;  // Writes whose Read, f and Write become one Assign-f (use_locking)
+  std::vector<VarId> barriers;         // the variables the runs synchronize on (a barrier between runs)
   ProgramSpec fixed;                                     // the graph with the fix applied
   std::vector<Outcome> outcomes;                         // one per path condition, proved by exploration
 };
@@ -45,7 +50,8 @@ struct FixOptions {
 // nondeterminism comes from a relation f, not from a race).
 std::vector<Fix> suggest_fixes(const Semantics& sem, const Result& r, const FixOptions& options = {});
 
-// "a -> b, c -> d", "parallel_iterations 1 for loop 'while'" and "make atomic (use_locking) ...".
+// "a -> b, c -> d", "parallel_iterations 1 for loop 'while'", "make atomic (use_locking) ..."
+// and "synchronize the runs on x ...".
 std::string fix_text(const Program& p, const Fix& f);
 // The fixed graph's outcomes, as outcome_text writes each, between " | ".
 std::string fix_outcomes_text(const Semantics& sem, const Fix& f);

@@ -135,12 +135,13 @@ nlohmann::json check_json(const CheckReport& report) {
                       {"harmful", g.harmful}});
   json fix_list = json::array();
   for (const auto& f : report.fixes.found) {
-    json edges = json::array(), loops = json::array(), atomics = json::array();
+    json edges = json::array(), loops = json::array(), atomics = json::array(), barriers = json::array();
     for (const auto& [a, b] : f.control_edges) edges.push_back({p.node(a).name, p.node(b).name});
     for (auto loop : f.sequential_loops) loops.push_back(p.frame(loop).name);
     for (auto w : f.atomic_updates) atomics.push_back(p.node(w).name);
+    for (auto x : f.barriers) barriers.push_back(p.variable(x).name);
     SharedTerms terms;
-    json fix = {{"control_edges", edges}, {"sequential_loops", loops}, {"atomic_updates", atomics},
+    json fix = {{"control_edges", edges}, {"sequential_loops", loops}, {"atomic_updates", atomics}, {"barriers", barriers},
                 {"outcome", terms([&] { return explorer::fix_outcomes_text(sem, f); })}};
     terms.add_to(fix);
     fix_list.push_back(std::move(fix));
