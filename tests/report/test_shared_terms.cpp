@@ -6,7 +6,8 @@
 #include "report/check.hpp"
 #include "support/graphs.hpp"
 
-#include <regex>
+#include <cctype>
+#include <map>
 #include <string>
 
 using namespace tfsem;
@@ -77,19 +78,19 @@ std::string doubling_tree(int levels) {
   return t;
 }
 
-// The value's text with every name replaced by its definition, as a reader of the JSON report rebuilds it.
+// The value's text with every name (% and digits) replaced by its
+// definition, as a reader of the JSON report rebuilds it.
 std::string rebuild(const std::string& value, const json& terms) {
   std::map<std::string, std::string> tree;
-  static const std::regex name("%[0-9]+");
   auto expand = [&](const std::string& text) {
     std::string out;
-    std::sregex_iterator it(text.begin(), text.end(), name), end;
-    std::size_t at = 0;
-    for (; it != end; ++it) {
-      out += text.substr(at, static_cast<std::size_t>(it->position()) - at) + tree.at(it->str());
-      at = static_cast<std::size_t>(it->position() + it->length());
+    for (std::size_t at = 0; at < text.size();) {
+      auto end = at + 1;
+      while (text[at] == '%' && end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) != 0) ++end;
+      out += end > at + 1 ? tree.at(text.substr(at, end - at)) : text.substr(at, 1);
+      at = end;
     }
-    return out + text.substr(at);
+    return out;
   };
   for (const auto& d : terms) tree[d["name"]] = expand(d["term"]);  // each uses only names defined before it
   return expand(value);
