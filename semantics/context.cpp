@@ -3,6 +3,7 @@
 #include "support/hash.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace tfsem {
 
@@ -31,12 +32,14 @@ ContextId Contexts::intern(ContextId parent, FrameId f, std::uint32_t iteration,
     const ContextId first = i == 0 || call ? id : entries_[previous.index()].first;
     entries_.push_back({parent, f, i, up.depth + 1, up.calls + (call ? 1U : 0U), first, previous});
     index_.emplace(Key{parent, f, i}, id);
+    if (previous.valid()) std::atomic_ref(entries_[previous.index()].next).store(id.value, std::memory_order_release);
   }
   return id;
 }
 
 ContextId Contexts::next_iteration(ContextId c) const {
-  const auto& e = (*this)[c];
+  auto& e = entries_[c.index()];
+  if (const auto next = std::atomic_ref(e.next).load(std::memory_order_acquire); next != UINT32_MAX) return ContextId(next);
   return child(e.parent, e.frame, e.iteration + 1);
 }
 

@@ -44,6 +44,9 @@ struct ContextEntry {
   std::uint32_t calls = 0;      // function frames on the stack: the call depth
   ContextId first;              // iteration 0 of the same loop frame instance (a call: itself)
   ContextId previous;           // iteration - 1 of it (invalid for iteration 0 and calls)
+  // iteration + 1 of it, once interned (Contexts::next_iteration reads it
+  // without the lock: written and read through std::atomic_ref).
+  std::uint32_t next = UINT32_MAX;
 };
 
 // How far contexts may go in a search or a walk: a loop's iteration

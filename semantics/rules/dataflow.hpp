@@ -16,8 +16,14 @@ inline Successors apply_function(Firing& f, std::span<const Tensor> args) {
   for (auto d : f.node.in) f.consume(d);
   f.control_out(Go{});
   // S-FN-3: InTransit(e_j) is the j-th result of f(v_1..v_k) in s'.
+  const auto& fn = *f.node.op.fn;
+  if (!fn.relation) {  // one result: s' itself
+    auto tuple = tfsem::apply_function(fn, args, *f.node.attrs, f.sem.options().terms);
+    for (std::size_t j = 0; j < f.node.out.size(); ++j) f.emit(f.next, f.node.out[j], std::move(tuple[j]));
+    return f.one();
+  }
   Successors out;
-  for (auto& tuple : apply(*f.node.op.fn, args, *f.node.attrs, f.sem.options().terms)) {
+  for (auto& tuple : apply(fn, args, *f.node.attrs, f.sem.options().terms)) {
     State next = f.next;
     for (std::size_t j = 0; j < f.node.out.size(); ++j) f.emit(next, f.node.out[j], std::move(tuple[j]));
     out.push_back(std::move(next));
@@ -44,11 +50,11 @@ struct Function : OpRule {
   }
   static Successors fire(Firing& f, bool dead_control) {
     if (f.dead(dead_control)) return fire_dead(f);
-    std::vector<Tensor> args;
+    boost::container::small_vector<Tensor, 4> args;
     if (!f.sem.program().variable_of(f.t.node)) {
       // S-FN-1: InTransit(d_i) = v_i for some tensor v_i in s.
       for (auto d : f.node.in) args.push_back(std::get<Tensor>(f.input(d)));
-      return apply_function(f, args);
+      return apply_function(f, {args.data(), args.size()});
     }
     // S-DEREF (TensorFlow 1's references, --tf1-refs): a function whose input d
     // is a variable edge holding x takes VarValue(x) in s as that argument, when
@@ -60,7 +66,7 @@ struct Function : OpRule {
       if (const auto* x = std::get_if<VarId>(&v)) args.push_back(f.s.var_value[x->index()]);
       else args.push_back(std::get<Tensor>(v));
     }
-    return apply_function(f, args);
+    return apply_function(f, {args.data(), args.size()});
   }
 };
 
