@@ -197,16 +197,10 @@ class Search {
     codec_.restore(in);
     visited_.restore(in);
     start_depth_ = in.pod<std::uint64_t>();
-    const auto count = in.size(UINT32_MAX, 16);
-    std::size_t after = 0;  // levels come in increasing order
-    for (std::size_t k = 0; k < count; ++k) {
-      const auto l = in.pod<std::uint64_t>();
-      if (l < after || l == kNoLevel) throw CheckpointError(in.path() + ": corrupted: the levels' order");
-      after = l + 1;
-      auto& bucket = levels_[l] = in.list<StateIndex>();
-      for (const auto i : bucket)
+    read_levels(in, 16, [&](std::uint64_t l) {  // a number and a list
+      for (const auto i : levels_[l] = in.list<StateIndex>())
         if (!visited_.holds(i)) throw CheckpointError(in.path() + ": corrupted: a queued state");
-    }
+    });
     result_.counters = in.pod<Counters>();
     findings_.restore(in);
     if (!in.at_end()) throw CheckpointError(in.path() + ": corrupted: bytes after its end");

@@ -7,6 +7,8 @@
 // erased.
 #pragma once
 
+#include "explorer/checkpoint_file.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -15,6 +17,21 @@ namespace tfsem::explorer {
 
 // No level: what Levels::next finds past the last one.
 inline constexpr std::uint64_t kNoLevel = ~std::uint64_t{0};
+
+// Reads the levels a checkpoint lists: their count, then for each, in
+// increasing order, its number and what read(level) reads, at least
+// `entry_bytes` a level with its number. A level out of order is refused.
+template <class Read>
+void read_levels(CheckpointIn& in, std::size_t entry_bytes, Read&& read) {
+  const auto count = in.size(UINT32_MAX, entry_bytes);
+  std::uint64_t after = 0;
+  for (std::uint64_t k = 0; k < count; ++k) {
+    const auto l = in.pod<std::uint64_t>();
+    if (l < after || l == kNoLevel) throw CheckpointError(in.path() + ": corrupted: the levels' order");
+    after = l + 1;
+    read(l);
+  }
+}
 
 template <class T>
 class Levels {

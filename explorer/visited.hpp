@@ -113,12 +113,7 @@ class Visited {
       for (std::size_t i = 0; i < table_.size(); ++i) a.push_back(in.template pod<std::remove_cvref_t<decltype(a[0])>>());
     };
     chunks(arrival_), chunks(paths_), chunks(position_);
-    const auto count = in.size(UINT32_MAX, 1);
-    std::size_t after = 0;  // levels come in increasing order
-    for (std::size_t k = 0; k < count; ++k) {
-      const auto l = in.pod<std::uint64_t>();
-      if (l < after || l == kNoLevel) throw CheckpointError(in.path() + ": corrupted: the levels' order");
-      after = l + 1;
+    read_levels(in, 32, [&](std::uint64_t l) {  // a number and three lists
       auto& s = levels_[l];
       s.states = in.list<StateIndex>();
       s.at = in.list<std::pair<std::uint32_t, std::uint32_t>>();
@@ -126,7 +121,7 @@ class Visited {
       for (const auto i : s.states)
         if (i >= table_.size() || position_[i] >= s.at.size())
           throw CheckpointError(in.path() + ": corrupted: a level of unexpanded states");
-    }
+    });
   }
 
   // What storing up to n more states, none longer than `width` codes, at
