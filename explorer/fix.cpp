@@ -267,10 +267,14 @@ void suggest(const Semantics& sem, const Result& r, const FixOptions& options, s
   Atomics updates, every;  // every update that is not atomic
   for (std::size_t i = 0; i < p.nodes().size(); ++i)
     if (read_modify_write(sem, NodeId(i))) updates.push_back(NodeId(i));
+  const auto updates_of = [&](VarId x) {
+    Atomics out;
+    std::copy_if(updates.begin(), updates.end(), std::back_inserter(out), [&](NodeId w) { return sem.access(w).var == x; });
+    return out;
+  };
   std::vector<Atomics> by_var;
   for (const auto* race : harmful) {
-    Atomics atomics;
-    std::copy_if(updates.begin(), updates.end(), std::back_inserter(atomics), [&](NodeId w) { return sem.access(w).var == race->var; });
+    const auto atomics = updates_of(race->var);
     if (atomics.empty() || std::find(by_var.begin(), by_var.end(), atomics) != by_var.end()) continue;
     by_var.push_back(atomics);
     every.insert(every.end(), atomics.begin(), atomics.end());
@@ -286,11 +290,8 @@ void suggest(const Semantics& sem, const Result& r, const FixOptions& options, s
     if (!options.may_order(p, race->first.node, race->second.node) &&
         std::find(vars.begin(), vars.end(), race->var) == vars.end())
       vars.push_back(race->var);
-  for (auto x : vars) {
-    Atomics atomics;
-    std::copy_if(updates.begin(), updates.end(), std::back_inserter(atomics), [&](NodeId w) { return sem.access(w).var == x; });
-    if (auto fix = search.verify({}, {}, atomics, {x})) add(std::move(*fix));
-  }
+  for (auto x : vars)
+    if (auto fix = search.verify({}, {}, updates_of(x), {x})) add(std::move(*fix));
 }
 
 }  // namespace
