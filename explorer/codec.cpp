@@ -171,8 +171,8 @@ Content Codec::decode_locked(Code c) const {
   if (c == kEmptyCode) return Empty{};
   if (c == kGoCode) return Go{};
   if (c == kDeadCode) return Dead{};
-  if (c < kFirstVar + vars_) return VarId(c - kFirstVar);
-  return tensors_[c - kFirstVar - vars_];
+  if (c < first_tensor_) return VarId(c - kFirstVar);
+  return tensors_[c - first_tensor_];
 }
 
 Content Codec::decode(Code c) const {
@@ -270,10 +270,9 @@ void Codec::restore(CheckpointIn& in) {
   wire::TensorCache cache;
   wire::Reader r(sem_, bytes, &cache);
   const auto refused = [&] { return CheckpointError(in.path() + ": corrupted: the interned tensors differ"); };
-  const auto first_tensor = kFirstVar + static_cast<Code>(vars_);
   const auto tensors = r.u64();
   for (std::uint64_t k = 0; k < tensors; ++k)
-    if (intern(r.tensor()) != first_tensor + k) throw refused();
+    if (intern(r.tensor()) != first_tensor_ + k) throw refused();
   const auto paths = r.u64();
   for (std::uint64_t k = 1; k <= paths; ++k)
     if (intern(r.path()) != k) throw refused();
