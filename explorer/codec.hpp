@@ -38,9 +38,9 @@ class CheckpointIn;
 
 using Code = std::uint32_t;
 inline constexpr Code kEmptyCode = 0, kGoCode = 1, kDeadCode = 2;
-// Codes from here on are no content's: the explorer's effects mark the
-// tensors a firing moves with them (S-MOVE, explorer/firings.hpp).
-inline constexpr Code kFirstMarker = ~Code{0} - 63;
+// Codes from here on are no content's: the explorer's effects mark with them
+// the tensors a firing moves (S-MOVE) or computes (S-EVAL, explorer/firings.hpp).
+inline constexpr Code kFirstMarker = ~Code{0} - 127;
 using Row = std::vector<Code>;
 
 // Row, at least `width` codes: itself, or a copy into scratch padded with

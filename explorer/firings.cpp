@@ -49,6 +49,7 @@ Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem),
       if ((moves >> d & 1U) != 0) f.moved.push_back(d);
     if (f.var && (moves & kMovesVar) != 0 && f.inputs < 64) f.moved.push_back(f.inputs);
     for (auto k : f.moved) f.moved_mask |= std::uint64_t{1} << k;
+    if (sem.evaluates(n)) f.evaluated = static_cast<std::uint32_t>(node.in.size());
     for (const auto* edges : {&node.in, &node.control_in, &node.out, &node.control_out})
       for (auto e : *edges) f.keeps.push_back(edges == &node.out || edges == &node.control_out ? sem.keeps_context(e) : false);
     f.fixed = node.frame.index() == 0;
@@ -183,41 +184,113 @@ void Firings::prefetch(std::span<const Code> row, Transition t) {
   tfsem::prefetch(&slots_[mix64(h) & (slots_.size() - 1)]);
 }
 
-const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {
-  const auto& f = frames_[t.node.index()];
-  read(row, t, f);
+std::uint64_t Firings::hash(const Frame& f, std::span<const Code> key) {
   std::uint64_t h = f.seed;
-  for (auto code : key_) h = (h ^ code) * 0xff51afd7ed558ccdULL;
-  h = mix64(h);
+  for (auto code : key) h = (h ^ code) * 0xff51afd7ed558ccdULL;
+  return mix64(h);
+}
+
+const Firings::Effect* Firings::lookup(NodeId n, std::span<const Code> key, std::uint64_t h) const {
   const auto tag = h & ~kIndex;
   const auto mask = slots_.size() - 1;
-  auto pos = h & mask;
-  for (; slots_[pos] != 0; pos = (pos + 1) & mask) {
+  for (auto pos = h & mask; slots_[pos] != 0; pos = (pos + 1) & mask) {
     if ((slots_[pos] & ~kIndex) != tag) continue;
     const auto& e = effects_[(slots_[pos] & kIndex) - 1];
-    if (e.hash != h || e.node != t.node) continue;
-    if (std::equal(key_.begin(), key_.end(), e.key_codes(key_.size(), keys_))) return e;
+    if (e.hash != h || e.node != n) continue;
+    if (std::equal(key.begin(), key.end(), e.key_codes(key.size(), keys_))) return &e;
   }
+  return nullptr;
+}
+
+Firings::Effect Firings::blank(NodeId n, const Frame& f, std::span<const Code> key, std::uint64_t h) {
   if (effects_.size() == kIndex) throw std::length_error("firings: 2^32 effects");
-  Effect e{.hash = h, .frame = &f, .node = t.node, .writes = static_cast<std::uint32_t>(writes_.size()), .count = 0,
+  Effect e{.hash = h, .frame = &f, .node = n, .writes = static_cast<std::uint32_t>(writes_.size()), .count = 0,
            .key = static_cast<std::uint32_t>(keys_.size()), .overwrites = false, .moves = false, .keeps = false, .inline_key = {}};
-  if (key_.size() <= kInline) std::copy(key_.begin(), key_.end(), e.inline_key);
-  else keys_.insert(keys_.end(), key_.begin(), key_.end());
-  compute(row, t, f, e);
+  if (key.size() <= kInline) std::copy(key.begin(), key.end(), e.inline_key);
+  else keys_.insert(keys_.end(), key.begin(), key.end());
+  return e;
+}
+
+const Firings::Effect& Firings::insert(const Effect& e) {
   effects_.push_back(e);
-  slots_[pos] = slot(h, effects_.size() - 1);
+  place(effects_.size() - 1);
   if (effects_.size() * 2 > slots_.size()) grow();
   return effects_.back();
 }
 
+void Firings::place(std::size_t index) {
+  const auto mask = slots_.size() - 1;
+  auto pos = effects_[index].hash & mask;
+  while (slots_[pos] != 0) pos = (pos + 1) & mask;
+  slots_[pos] = slot(effects_[index].hash, index);
+}
+
+const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {
+  auto& f = frames_[t.node.index()];
+  read(row, t, f);
+  const auto h = hash(f, key_);
+  if (const auto* found = lookup(t.node, key_, h)) return *found;
+  auto e = blank(t.node, f, key_, h);
+  const auto args = std::span(key_).first(f.evaluated);
+  if (!args.empty() && std::all_of(args.begin(), args.end(), [&](Code c) { return codec_.tensor(c); }))
+    evaluate(row, t, f, e);
+  else
+    compute(row, t, f, e);
+  return insert(e);
+}
+
 void Firings::grow() {
   slots_.assign(slots_.size() * 2, 0);
-  const auto mask = slots_.size() - 1;
-  for (std::size_t i = 0; i < effects_.size(); ++i) {
-    auto pos = effects_[i].hash & mask;
-    while (slots_[pos] != 0) pos = (pos + 1) & mask;
-    slots_[pos] = slot(effects_[i].hash, i);
+  for (std::size_t i = 0; i < effects_.size(); ++i) place(i);
+}
+
+void Firings::evaluate(std::span<const Code> row, Transition t, Frame& f, Effect& e) {
+  // S-EVAL: the effect on any arguments has kAnyTensor for each of them in
+  // its key, and kEvaluated + j for the j-th result in its writes.
+  any_.assign(key_.begin(), key_.end());
+  std::fill_n(any_.begin(), f.evaluated, kAnyTensor);
+  const auto h = hash(f, any_);
+  boost::container::small_vector<Tensor, 4> args;
+  for (std::size_t i = 0; i < f.evaluated; ++i) args.push_back(std::get<Tensor>(codec_.decode(key_[i])));
+  const auto results = sem_.evaluate(t.node, {args.data(), args.size()});
+  const auto outputs = sem_.program().node(t.node).out.size();
+  const auto width = f.slots + extra(f);
+  const auto* any = lookup(t.node, any_, h);
+  if (any == nullptr) {
+    compute(row, t, f, e);
+    if (e.count != 1)
+      throw std::logic_error("S-EVAL: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) + " has " +
+                             std::to_string(e.count) + " results");
+    auto made = blank(t.node, f, any_, h);
+    made.count = 1;
+    made.overwrites = e.overwrites;
+    made.keeps = e.keeps;
+    for (std::size_t i = 0; i < width; ++i) {
+      auto w = writes_[e.writes + i];
+      if (const auto j = i - f.inputs; i >= f.inputs && j < outputs && w == codec_.encode(results[j])) w = kEvaluated + static_cast<Code>(j);
+      writes_.push_back(w);
+    }
+    insert(made);
+    return;
   }
+  e.count = 1;
+  e.overwrites = any->overwrites;
+  e.keeps = any->keeps;
+  for (std::size_t i = 0; i < width; ++i) {
+    const auto w = writes_[any->writes + i];
+    writes_.push_back(w >= kEvaluated && w < kEvaluated + outputs ? codec_.encode(results[w - kEvaluated]) : w);
+  }
+  if (f.checked) return;
+  // Checked once, on arguments other than those it was made from.
+  f.checked = true;
+  resolve(t);
+  const auto s = codec_.unpack(row, std::span<const Slot>(resolved_).first(f.inputs));
+  concrete_.clear();
+  const bool same = successors(s, t, f, concrete_) == 1 &&
+                    std::equal(concrete_.begin(), concrete_.end(), writes_.end() - static_cast<std::ptrdiff_t>(width), writes_.end());
+  if (!same)
+    throw std::logic_error("S-EVAL: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
+                           " writes what its results alone do not give");
 }
 
 void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {
@@ -277,6 +350,7 @@ std::uint32_t Firings::successors(const State& s, Transition t, const Frame& f, 
         if (v->identity() == probes_[k].identity()) return kMoved + static_cast<Code>(k);
     return codec_.encode(c);
   };
+  ++computed_;
   std::uint32_t count = 0;
   for (const auto& succ : sem_.apply(s, t)) {
     // S-FRAME: only t's slots, t's record, VarValue(x) and, for a Switch, the path condition change.

@@ -9,9 +9,12 @@
 // replayed on rows, in any context. A tensor the firing only moves (S-MOVE:
 // a loop's Enter, Merge and Switch, a Call, an Identity) is not part of what
 // it reads: one effect, computed on a stand-in and checked on the first
-// tensor met, writes whichever tensor the row holds there. So a loop whose
-// values change in every iteration computes the effects of its arithmetic
-// alone afresh, not those of its plumbing. After a firing, the contexts that no
+// tensor met, writes whichever tensor the row holds there. A function's
+// firing on other tensors (S-EVAL) differs only in the results it writes:
+// its effect on new arguments is the one on any arguments, with f evaluated
+// alone, checked against the semantics' firing on the second arguments met.
+// So a loop whose values change in every iteration evaluates its arithmetic
+// afresh, and computes no firing again. After a firing, the contexts that no
 // token can reach any more leave the row (C-FINISHED). One Firings per
 // thread; they share the codec.
 #pragma once
@@ -67,6 +70,10 @@ class Firings {
   // Given a view (of a row), which may serve many lookups.
   [[nodiscard]] bool dead(const RowView& v, Transition t) const;
 
+  // How many firings the semantics computed (Semantics::apply, checks
+  // included); every other effect was replayed or evaluated (S-EVAL).
+  [[nodiscard]] std::size_t computed() const { return computed_; }
+
   [[nodiscard]] std::size_t bytes() const {
     return effects_.capacity() * sizeof(Effect) + (keys_.capacity() + writes_.capacity()) * sizeof(Code) +
            slots_.capacity() * sizeof(std::uint64_t) + frames_.size() * sizeof(Frame);
@@ -91,6 +98,8 @@ class Firings {
     std::vector<std::uint32_t> moved;          // the positions among the reads of the tensors it moves (S-MOVE)
     std::uint64_t moved_mask = 0;              // the same positions, as bits
     std::vector<bool> keeps;                   // by slot: a live token there keeps its context (Semantics::keeps_context)
+    std::uint32_t evaluated = 0;               // S-EVAL: its data inputs, if it evaluates f alone, else 0
+    bool checked = false;                      // S-EVAL: its effect on any arguments was checked once
   };
   // One computed firing: node n, with the codes of its reads as its key, has
   // count results, each writing its frame's slots (and VarValue(x)) from
@@ -101,7 +110,9 @@ class Firings {
   // In a key: a tensor the firing moves, whichever it is. In an effect's
   // writes: kMoved + k stands for the k-th of them (Frame::moved), as the row
   // it fires in holds it.
-  static constexpr Code kMoved = kFirstMarker, kAnyTensor = kFirstMarker + 32;
+  // kEvaluated + j stands for the j-th result of f on the row's arguments (S-EVAL).
+  static constexpr Code kMoved = kFirstMarker, kAnyTensor = kFirstMarker + 32, kEvaluated = kFirstMarker + 64;
+  static_assert(kMaxEvaluated <= 64);
   struct alignas(64) Effect {
     std::uint64_t hash;
     const Frame* frame;
@@ -131,11 +142,22 @@ class Firings {
   // The code of t's k-th moved tensor in row (Frame::moved), t resolved.
   [[nodiscard]] Code moved(std::span<const Code> row, Transition t, const Frame& f, std::size_t k) const;
   const Effect& effect(std::span<const Code> row, Transition t);
+  [[nodiscard]] static std::uint64_t hash(const Frame& f, std::span<const Code> key);
+  // The effect of node n with reads `key` (hashed h), if there is one yet.
+  [[nodiscard]] const Effect* lookup(NodeId n, std::span<const Code> key, std::uint64_t h) const;
+  // A new effect of node n for `key`, its writes not yet made.
+  [[nodiscard]] Effect blank(NodeId n, const Frame& f, std::span<const Code> key, std::uint64_t h);
+  const Effect& insert(const Effect& e);
+  void place(std::size_t index);  // effects_[index] into slots_
   void compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
+  // S-EVAL: e, for t whose reads key_ hold tensors as its arguments, from
+  // the effect on any arguments; made from e, computed, the first time.
+  void evaluate(std::span<const Code> row, Transition t, Frame& f, Effect& e);
   // The writes of every successor of s by t, appended to out, a stand-in
   // (probes_) written as its marker; returns how many successors.
   std::uint32_t successors(const State& s, Transition t, const Frame& f, std::vector<Code>& out);
   void grow();
+  std::size_t computed_ = 0;
 
   const Semantics& sem_;
   Codec& codec_;
@@ -152,6 +174,7 @@ class Firings {
   std::vector<ContextId> work_;        // fire(): the contexts that may leave
   std::vector<Tensor> probes_;         // the stand-ins for moved tensors, by k
   std::vector<Code> moved_, concrete_;  // fire(): the moved tensors' codes; compute(): a check's writes
+  std::vector<Code> any_;              // evaluate(): key_ with kAnyTensor for the arguments
 };
 
 }  // namespace tfsem::explorer

@@ -42,6 +42,7 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
       control_stays_.push_back(R::kControlStays);
       branches_.push_back(R::kBranches);
       moves_.push_back(R::moves(p, n));
+      evaluates_.push_back(R::evaluates(p, n));
       needs_record_.push_back(R::kNeedsRecord || (std::none_of(node.in.begin(), node.in.end(), consumed) &&
                                                   std::none_of(node.control_in.begin(), node.control_in.end(), consumed)));
     });
@@ -52,6 +53,11 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
         e.call && e.dst.valid() && rules::with_rule(p.node(e.dst).op.kind, [](auto r) { return decltype(r)::kReadsCallee; });
     in_slot_.push_back(e.invariant ? InSlot::first_iteration : reads_callee ? InSlot::callee : InSlot::same);
   }
+}
+
+Tuple Semantics::evaluate(NodeId n, std::span<const Tensor> args) const {
+  const auto& node = program_->node(n);
+  return apply_function(*node.op.fn, args, *node.attrs, options_.terms);
 }
 
 const Dependence& Semantics::dependence() const {

@@ -177,6 +177,12 @@ class Semantics {
   // The tensors n's firing moves without inspecting them (S-MOVE; bits as
   // OpRule::moves: data input i, kMovesVar).
   [[nodiscard]] std::uint32_t moves(NodeId n) const { return moves_[n.index()]; }
+  // Whether n's firing on tensors writes evaluate(n, args) and nothing else
+  // that depends on them (S-EVAL, OpRule::evaluates).
+  [[nodiscard]] bool evaluates(NodeId n) const { return evaluates_[n.index()]; }
+  // S-FN-3: the results f(args) of function node n (not a relation), the
+  // j-th for its j-th data out-edge.
+  [[nodiscard]] Tuple evaluate(NodeId n, std::span<const Tensor> args) const;
   // Whether n is a loop's Merge: one with a NextIteration input.
   [[nodiscard]] bool loop_merge(NodeId n) const { return loop_merge_[n.index()]; }
   // What partial-order reduction reads (dependence.hpp), built on first use.
@@ -194,6 +200,7 @@ class Semantics {
   std::vector<bool> control_stays_;                // by node: its control out-edges stay in its context (a Call)
   std::vector<bool> branches_;                     // by node: reads and extends the path condition (a Switch)
   std::vector<std::uint32_t> moves_;               // by node: what its firing moves (S-MOVE)
+  std::vector<bool> evaluates_;                    // by node: its firing evaluates f alone (S-EVAL)
   // By node: whether its fired record, not its inputs, tells that it fired. A
   // node that consumes every input it needs cannot find them again in that
   // context (each slot is filled once), so only a Merge, an Exit, and a node

@@ -18,7 +18,7 @@ inline Successors apply_function(Firing& f, std::span<const Tensor> args) {
   // S-FN-3: InTransit(e_j) is the j-th result of f(v_1..v_k) in s'.
   const auto& fn = *f.node.op.fn;
   if (!fn.relation) {  // one result: s' itself
-    auto tuple = tfsem::apply_function(fn, args, *f.node.attrs, f.sem.options().terms);
+    auto tuple = f.sem.evaluate(f.t.node, args);
     for (std::size_t j = 0; j < f.node.out.size(); ++j) f.emit(f.next, f.node.out[j], std::move(tuple[j]));
     return f.one();
   }
@@ -47,6 +47,12 @@ struct Function : OpRule {
     if (!fn.forwards || fn.total || p.variable_of(n) || k >= 31) return 0;
     const auto every = (1U << k) - 1;
     return std::popcount(every & ~fn.ignored_args) == 1 ? every : 0;
+  }
+  // A function that neither forwards nor reads a variable, and has one
+  // result, is evaluated alone (apply_function's one tuple).
+  static bool evaluates(const Program& p, NodeId n) {
+    const auto& node = p.node(n);
+    return !node.op.fn->relation && !p.variable_of(n) && moves(p, n) == 0 && node.out.size() <= kMaxEvaluated;
   }
   static Successors fire(Firing& f, bool dead_control) {
     if (f.dead(dead_control)) return fire_dead(f);

@@ -204,6 +204,29 @@ TEST_CASE("S-MOVE: a loop's plumbing computes its effects once, its arithmetic o
   }
 }
 
+TEST_CASE("S-EVAL: a loop's arithmetic is evaluated on new arguments, with no more firings computed as the iterations grow") {
+  std::size_t computed[2] = {};
+  for (int k = 0; k < 2; ++k) {
+    const int iterations = k == 0 ? 10 : 40;
+    CAPTURE(iterations);
+    auto model = nlohmann::json::parse(std::ifstream(std::string(TFSEM_SOURCE_DIR) + "/models/while-sum.json"));
+    for (auto& e : model["edges"])
+      if (e["id"] == "t_3") e["value"] = iterations;
+    Semantics sem(test::program_from(model.dump()));
+    explorer::Codec codec(sem);
+    explorer::Firings firings(sem, codec, Bounds{});
+    std::map<std::string, std::set<std::uint32_t>> used;
+    const auto s = codec.unpack(fire_first(sem, firings, sem.initial(), 100000, used));
+    REQUIRE(sem.terminal(s));
+    // The sum of 0..iterations-1, as the semantics alone computes it.
+    CHECK(std::get<Tensor>(s.at(*sem.program().find_edge("sum"), kRootContext)) ==
+          Tensor::scalar<std::int32_t>(iterations * (iterations - 1) / 2));
+    CHECK(used.at("add_i").size() >= static_cast<std::size_t>(iterations));  // one effect per counter
+    computed[k] = firings.computed();
+  }
+  CHECK(computed[0] == computed[1]);
+}
+
 TEST_CASE("a run of deterministic firings keeps nothing for the levels it skips") {
   auto model = nlohmann::json::parse(std::ifstream(std::string(TFSEM_SOURCE_DIR) + "/models/while-sum.json"));
   for (auto& e : model["edges"])
