@@ -84,8 +84,9 @@ void Firings::resolve(Transition t) {
   const auto& node = sem_.program().node(t.node);
   for (const auto* edges : {&node.in, &node.control_in})
     for (auto d : *edges) resolved_.push_back(sem_.in_slot(d, t.context));
+  const auto out = sem_.out_context(t.node, t.context);
   for (const auto* edges : {&node.out, &node.control_out})
-    for (auto e : *edges) resolved_.push_back(sem_.out_slot(e, t.context));
+    for (auto e : *edges) resolved_.push_back(sem_.out_slot(e, t.context, out));
   resolved_record_ = sem_.record_context(t);
 }
 
@@ -159,7 +160,8 @@ FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row
   if (f.var) out[Codec::column(sem_.access(t.node).var)] = value(w[f.slots]);
   if (f.path) out[codec_.path_column()] = w[f.slots + (f.var ? 1 : 0)];  // put() made the fixed part
   // A context is in the row exactly when it holds something.
-  for (std::size_t i = 0; i < f.inputs; ++i) codec_.trim(out, resolved_[i].context);
+  for (std::size_t i = 0; i < f.inputs; ++i)
+    if (i == 0 || resolved_[i].context != resolved_[i - 1].context) codec_.trim(out, resolved_[i].context);
   if (finish) {
     // C-FINISHED: the contexts no token can reach any more leave the state.
     sem_.touched(t, work_);

@@ -113,9 +113,12 @@ class Semantics {
   [[nodiscard]] ContextId out_context(NodeId n, ContextId c) const;
   // The slot of outgoing edge e when its source fires in c: out_context, but a
   // Call's control edges stay in c (C-CALL), for the Return of its site.
-  [[nodiscard]] Slot out_slot(EdgeId e, ContextId c) const {
+  [[nodiscard]] Slot out_slot(EdgeId e, ContextId c) const { return out_slot(e, c, out_context(program_->edge(e).src, c)); }
+  // The same, given out = out_context(e's source, c), for a caller that
+  // looks at each out-edge of one transition.
+  [[nodiscard]] Slot out_slot(EdgeId e, ContextId c, ContextId out) const {
     const auto& edge = program_->edge(e);
-    return {e, edge.kind == EdgeKind::control && control_stays_[edge.src.index()] ? c : out_context(edge.src, c)};
+    return {e, edge.kind == EdgeKind::control && control_stays_[edge.src.index()] ? c : out};
   }
   // Where "t has fired" is recorded (C-ONCE): t's context, or for an Exit, the
   // parent context it delivers to (an Exit fires once per frame instance).
