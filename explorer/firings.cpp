@@ -49,7 +49,7 @@ Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem),
       if ((moves >> d & 1U) != 0) f.moved.push_back(d);
     if (f.var && (moves & kMovesVar) != 0 && f.inputs < 64) f.moved.push_back(f.inputs);
     for (auto k : f.moved) f.moved_mask |= std::uint64_t{1} << k;
-    if (sem.evaluates(n)) f.evaluated = static_cast<std::uint32_t>(node.in.size());
+    if (sem.evaluates(n) && node.in.size() <= kMaxArguments) f.evaluated = static_cast<std::uint32_t>(node.in.size());
     for (const auto* edges : {&node.in, &node.control_in, &node.out, &node.control_out})
       for (auto e : *edges) f.keeps.push_back(edges == &node.out || edges == &node.control_out ? sem.keeps_context(e) : false);
     f.fixed = node.frame.index() == 0;
@@ -248,7 +248,8 @@ void Firings::grow() {
 
 void Firings::evaluate(std::span<const Code> row, Transition t, Frame& f, Effect& e) {
   // S-EVAL: the effect on any arguments has kAnyTensor for each of them in
-  // its key, and kEvaluated + j for the j-th result in its writes.
+  // its key, and in its writes kEvaluated + j for the j-th result and
+  // kArgument + i for the i-th argument left where it was (a loop invariant's).
   any_.assign(key_.begin(), key_.end());
   std::fill_n(any_.begin(), f.evaluated, kAnyTensor);
   const auto h = hash(f, any_);
@@ -270,6 +271,7 @@ void Firings::evaluate(std::span<const Code> row, Transition t, Frame& f, Effect
     for (std::size_t i = 0; i < width; ++i) {
       auto w = writes_[e.writes + i];
       if (const auto j = i - f.inputs; i >= f.inputs && j < outputs && w == codec_.encode(results[j])) w = kEvaluated + static_cast<Code>(j);
+      else if (i < f.evaluated && w == key_[i]) w = kArgument + static_cast<Code>(i);
       writes_.push_back(w);
     }
     insert(made);
@@ -280,7 +282,9 @@ void Firings::evaluate(std::span<const Code> row, Transition t, Frame& f, Effect
   e.keeps = any->keeps;
   for (std::size_t i = 0; i < width; ++i) {
     const auto w = writes_[any->writes + i];
-    writes_.push_back(w >= kEvaluated && w < kEvaluated + outputs ? codec_.encode(results[w - kEvaluated]) : w);
+    if (w >= kEvaluated && w < kEvaluated + outputs) writes_.push_back(codec_.encode(results[w - kEvaluated]));
+    else if (w >= kArgument && w < kArgument + f.evaluated) writes_.push_back(key_[w - kArgument]);
+    else writes_.push_back(w);
   }
   if (f.checked) return;
   // Checked once, on arguments other than those it was made from.

@@ -110,9 +110,12 @@ class Firings {
   // In a key: a tensor the firing moves, whichever it is. In an effect's
   // writes: kMoved + k stands for the k-th of them (Frame::moved), as the row
   // it fires in holds it.
-  // kEvaluated + j stands for the j-th result of f on the row's arguments (S-EVAL).
-  static constexpr Code kMoved = kFirstMarker, kAnyTensor = kFirstMarker + 32, kEvaluated = kFirstMarker + 64;
-  static_assert(kMaxEvaluated <= 64);
+  // S-EVAL: kEvaluated + j stands for the j-th result of f on the row's
+  // arguments, and kArgument + i for the i-th of them.
+  static constexpr Code kMoved = kFirstMarker, kAnyTensor = kFirstMarker + 32, kEvaluated = kFirstMarker + 64,
+                        kArgument = kFirstMarker + 96;
+  static constexpr std::size_t kMaxArguments = 32;
+  static_assert(kMaxEvaluated <= 32);
   struct alignas(64) Effect {
     std::uint64_t hash;
     const Frame* frame;

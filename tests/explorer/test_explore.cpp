@@ -227,6 +227,30 @@ TEST_CASE("S-EVAL: a loop's arithmetic is evaluated on new arguments, with no mo
   CHECK(computed[0] == computed[1]);
 }
 
+TEST_CASE("S-EVAL: an argument a function leaves in place, a loop invariant, is the row's own in every frame instance") {
+  // nested-loops with the inner loop adding the outer counter i, a loop
+  // invariant of each inner instance: n = 2 * (0 + 1 + 2). Inner_add_n's
+  // effect on any arguments is made in the first instance and evaluated in
+  // the others, where the invariant it leaves on its edge is another tensor.
+  auto model = nlohmann::json::parse(std::ifstream(std::string(TFSEM_SOURCE_DIR) + "/models/nested-loops.json"));
+  auto edges = nlohmann::json::array(), nodes = nlohmann::json::array();
+  for (auto e : model["edges"]) {
+    if (e["id"] == "inner_inc" || e["id"] == "outer_copy_to_inner_inc") continue;
+    if (e["id"] == "t_3") e["value"] = 3;
+    if (e["id"] == "outer_copy_1") e = {{"id", "outer_i"}, {"kind", "tensor"}, {"from", "outer_copy:1"}, {"to", "inner_enter_inc"}};
+    edges.push_back(e);
+  }
+  for (const auto& n : model["nodes"])
+    if (n["id"] != "inner_inc") nodes.push_back(n);
+  model["edges"] = edges;
+  model["nodes"] = nodes;
+  Semantics sem(test::program_from(model.dump()));
+  const auto r = explorer::explore(sem);
+  REQUIRE(r.complete);
+  REQUIRE(r.outcomes.size() == 1);
+  CHECK(explorer::outcome_text(sem, r.outcomes[0]).find("n=i32:6") != std::string::npos);
+}
+
 TEST_CASE("a run of deterministic firings keeps nothing for the levels it skips") {
   auto model = nlohmann::json::parse(std::ifstream(std::string(TFSEM_SOURCE_DIR) + "/models/while-sum.json"));
   for (auto& e : model["edges"])
