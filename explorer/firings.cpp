@@ -49,7 +49,8 @@ Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem),
       if ((moves >> d & 1U) != 0) f.moved.push_back(d);
     if (f.var && (moves & kMovesVar) != 0 && f.inputs < 64) f.moved.push_back(f.inputs);
     for (auto k : f.moved) f.moved_mask |= std::uint64_t{1} << k;
-    if (sem.evaluates(n) && node.in.size() <= kMaxArguments) f.evaluated = static_cast<std::uint32_t>(node.in.size());
+    if (sem.evaluates(n) && node.in.size() <= kMaxArguments && node.out.size() <= kMaxResults)
+      f.arguments = static_cast<std::uint32_t>(node.in.size());
     for (const auto* edges : {&node.in, &node.control_in, &node.out, &node.control_out})
       for (auto e : *edges) f.keeps.push_back(edges == &node.out || edges == &node.control_out ? sem.keeps_context(e) : false);
     f.fixed = node.frame.index() == 0;
@@ -74,7 +75,7 @@ Firings::Firings(const Semantics& sem, Codec& codec, Bounds bounds) : sem_(sem),
     f.end = f.record.column + 1;
     for (auto col : f.writes) f.end = std::max(f.end, col + 1);
   }
-  for (std::size_t k = 0; k < kAnyTensor - kMoved; ++k) probes_.push_back(Tensor::atom("moved." + std::to_string(k)));
+  for (std::size_t k = 0; k < kMaxMoved; ++k) probes_.push_back(Tensor::atom("moved." + std::to_string(k)));
 }
 
 void Firings::resolve(Transition t) {
@@ -181,14 +182,14 @@ void Firings::prefetch(std::span<const Code> row, Transition t) {
   std::uint64_t h = f.seed;
   for (std::size_t p = 0; p < f.reads.size(); ++p) {
     const auto code = row[f.reads[p]];
-    h = (h ^ (p < 64 && (f.moved_mask >> p & 1U) != 0 && codec_.tensor(code) ? kAnyTensor : code)) * 0xff51afd7ed558ccdULL;
+    h = absorb(h, p < 64 && (f.moved_mask >> p & 1U) != 0 && codec_.tensor(code) ? kAnyTensor : code);
   }
   tfsem::prefetch(&slots_[mix64(h) & (slots_.size() - 1)]);
 }
 
 std::uint64_t Firings::hash(const Frame& f, std::span<const Code> key) {
   std::uint64_t h = f.seed;
-  for (auto code : key) h = (h ^ code) * 0xff51afd7ed558ccdULL;
+  for (auto code : key) h = absorb(h, code);
   return mix64(h);
 }
 
@@ -205,9 +206,9 @@ const Firings::Effect* Firings::lookup(NodeId n, std::span<const Code> key, std:
 }
 
 Firings::Effect Firings::blank(NodeId n, const Frame& f, std::span<const Code> key, std::uint64_t h) {
-  if (effects_.size() == kIndex) throw std::length_error("firings: 2^32 effects");
+  if (effects_.size() + 2 > kIndex) throw std::length_error("firings: 2^32 effects");  // S-EVAL makes two at once
   Effect e{.hash = h, .frame = &f, .node = n, .writes = static_cast<std::uint32_t>(writes_.size()), .count = 0,
-           .key = static_cast<std::uint32_t>(keys_.size()), .overwrites = false, .moves = false, .keeps = false, .inline_key = {}};
+           .key = static_cast<std::uint32_t>(keys_.size()), .overwrites = false, .moves = false, .keeps = false, .evaluates = false, .checked = false, .inline_key = {}};
   if (key.size() <= kInline) std::copy(key.begin(), key.end(), e.inline_key);
   else keys_.insert(keys_.end(), key.begin(), key.end());
   return e;
@@ -228,12 +229,12 @@ void Firings::place(std::size_t index) {
 }
 
 const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) {
-  auto& f = frames_[t.node.index()];
+  const auto& f = frames_[t.node.index()];
   read(row, t, f);
   const auto h = hash(f, key_);
   if (const auto* found = lookup(t.node, key_, h)) return *found;
   auto e = blank(t.node, f, key_, h);
-  const auto args = std::span(key_).first(f.evaluated);
+  const auto args = std::span(key_).first(f.arguments);
   if (!args.empty() && std::all_of(args.begin(), args.end(), [&](Code c) { return codec_.tensor(c); }))
     evaluate(row, t, f, e);
   else
@@ -246,18 +247,20 @@ void Firings::grow() {
   for (std::size_t i = 0; i < effects_.size(); ++i) place(i);
 }
 
-void Firings::evaluate(std::span<const Code> row, Transition t, Frame& f, Effect& e) {
+void Firings::evaluate(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {
   // S-EVAL: the effect on any arguments has kAnyTensor for each of them in
   // its key, and in its writes kEvaluated + j for the j-th result and
   // kArgument + i for the i-th argument left where it was (a loop invariant's).
   any_.assign(key_.begin(), key_.end());
-  std::fill_n(any_.begin(), f.evaluated, kAnyTensor);
+  std::fill_n(any_.begin(), f.arguments, kAnyTensor);
   const auto h = hash(f, any_);
-  boost::container::small_vector<Tensor, 4> args;
-  for (std::size_t i = 0; i < f.evaluated; ++i) args.push_back(std::get<Tensor>(codec_.decode(key_[i])));
-  const auto results = sem_.evaluate(t.node, {args.data(), args.size()});
-  const auto outputs = sem_.program().node(t.node).out.size();
   const auto width = f.slots + extra(f);
+  const auto outputs = sem_.program().node(t.node).out.size();
+  const auto results = [&] {
+    boost::container::small_vector<Tensor, 4> args;
+    for (std::size_t i = 0; i < f.arguments; ++i) args.push_back(std::get<Tensor>(codec_.decode(key_[i])));
+    return sem_.evaluate(t.node, {args.data(), args.size()});
+  };
   const auto* any = lookup(t.node, any_, h);
   if (any == nullptr) {
     compute(row, t, f, e);
@@ -268,10 +271,18 @@ void Firings::evaluate(std::span<const Code> row, Transition t, Frame& f, Effect
     made.count = 1;
     made.overwrites = e.overwrites;
     made.keeps = e.keeps;
+    // f's results, where the firing wrote tensors (not DEAD, C-DEAD).
+    bool live = false;
+    for (std::size_t j = 0; j < outputs; ++j) live = live || codec_.tensor(writes_[e.writes + f.inputs + j]);
+    const auto r = live ? results() : Tuple{};
     for (std::size_t i = 0; i < width; ++i) {
       auto w = writes_[e.writes + i];
-      if (const auto j = i - f.inputs; i >= f.inputs && j < outputs && w == codec_.encode(results[j])) w = kEvaluated + static_cast<Code>(j);
-      else if (i < f.evaluated && w == key_[i]) w = kArgument + static_cast<Code>(i);
+      if (const auto j = i - f.inputs; live && i >= f.inputs && j < outputs && w == codec_.encode(r[j])) {
+        w = kEvaluated + static_cast<Code>(j);
+        made.evaluates = true;
+      } else if (i < f.arguments && w == key_[i]) {
+        w = kArgument + static_cast<Code>(i);
+      }
       writes_.push_back(w);
     }
     insert(made);
@@ -280,15 +291,18 @@ void Firings::evaluate(std::span<const Code> row, Transition t, Frame& f, Effect
   e.count = 1;
   e.overwrites = any->overwrites;
   e.keeps = any->keeps;
+  const auto r = any->evaluates ? results() : Tuple{};
   for (std::size_t i = 0; i < width; ++i) {
     const auto w = writes_[any->writes + i];
-    if (w >= kEvaluated && w < kEvaluated + outputs) writes_.push_back(codec_.encode(results[w - kEvaluated]));
-    else if (w >= kArgument && w < kArgument + f.evaluated) writes_.push_back(key_[w - kArgument]);
+    if (w >= kEvaluated && w < kEvaluated + outputs) writes_.push_back(codec_.encode(r[w - kEvaluated]));
+    else if (w >= kArgument && w < kArgument + f.arguments) writes_.push_back(key_[w - kArgument]);
     else writes_.push_back(w);
   }
-  if (f.checked) return;
-  // Checked once, on arguments other than those it was made from.
-  f.checked = true;
+  // Each effect on any arguments is checked once, on arguments other than
+  // those it was made from.
+  auto& made = effects_[static_cast<std::size_t>(any - effects_.data())];
+  if (made.checked) return;
+  made.checked = true;
   resolve(t);
   const auto s = codec_.unpack(row, std::span<const Slot>(resolved_).first(f.inputs));
   concrete_.clear();
@@ -296,7 +310,7 @@ void Firings::evaluate(std::span<const Code> row, Transition t, Frame& f, Effect
                     std::equal(concrete_.begin(), concrete_.end(), writes_.end() - static_cast<std::ptrdiff_t>(width), writes_.end());
   if (!same)
     throw std::logic_error("S-EVAL: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
-                           " writes what its results alone do not give");
+                           " writes what its results and arguments alone do not give");
 }
 
 void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {

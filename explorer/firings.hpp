@@ -10,9 +10,10 @@
 // a loop's Enter, Merge and Switch, a Call, an Identity) is not part of what
 // it reads: one effect, computed on a stand-in and checked on the first
 // tensor met, writes whichever tensor the row holds there. A function's
-// firing on other tensors (S-EVAL) differs only in the results it writes:
-// its effect on new arguments is the one on any arguments, with f evaluated
-// alone, checked against the semantics' firing on the second arguments met.
+// firing on other tensors (S-EVAL) differs only in the results it writes and
+// the arguments it leaves in place: its effect on new arguments is the one on
+// any arguments, with f evaluated alone, checked against the semantics'
+// firing on the second arguments met.
 // So a loop whose values change in every iteration evaluates its arithmetic
 // afresh, and computes no firing again. After a firing, the contexts that no
 // token can reach any more leave the row (C-FINISHED). One Firings per
@@ -98,8 +99,7 @@ class Firings {
     std::vector<std::uint32_t> moved;          // the positions among the reads of the tensors it moves (S-MOVE)
     std::uint64_t moved_mask = 0;              // the same positions, as bits
     std::vector<bool> keeps;                   // by slot: a live token there keeps its context (Semantics::keeps_context)
-    std::uint32_t evaluated = 0;               // S-EVAL: its data inputs, if it evaluates f alone, else 0
-    bool checked = false;                      // S-EVAL: its effect on any arguments was checked once
+    std::uint32_t arguments = 0;               // S-EVAL: its data inputs, if it evaluates f alone, else 0
   };
   // One computed firing: node n, with the codes of its reads as its key, has
   // count results, each writing its frame's slots (and VarValue(x)) from
@@ -107,15 +107,17 @@ class Firings {
   // longer one at keys_[key..]; an effect fills one cache line, so that a
   // lookup that finds it reads its slot and that line (docs/explorer.md).
   static constexpr std::size_t kInline = 6;
-  // In a key: a tensor the firing moves, whichever it is. In an effect's
-  // writes: kMoved + k stands for the k-th of them (Frame::moved), as the row
-  // it fires in holds it.
-  // S-EVAL: kEvaluated + j stands for the j-th result of f on the row's
-  // arguments, and kArgument + i for the i-th of them.
-  static constexpr Code kMoved = kFirstMarker, kAnyTensor = kFirstMarker + 32, kEvaluated = kFirstMarker + 64,
-                        kArgument = kFirstMarker + 96;
-  static constexpr std::size_t kMaxArguments = 32;
-  static_assert(kMaxEvaluated <= 32);
+  // In a key: kAnyTensor for a tensor the firing moves (S-MOVE), or for
+  // each argument of the effect on any arguments (S-EVAL). In an effect's
+  // writes: kMoved + k for the k-th tensor it moves (Frame::moved), as the
+  // row it fires in holds it; in an effect on any arguments, kEvaluated + j
+  // for the j-th result of f and kArgument + i for the i-th argument. The
+  // S-EVAL markers are replaced as an effect for the row's arguments is made
+  // from it, so no effect that fires holds one.
+  static constexpr std::size_t kMaxMoved = 32, kMaxResults = 32, kMaxArguments = 32;
+  static constexpr Code kMoved = kFirstMarker, kAnyTensor = kMoved + kMaxMoved, kEvaluated = kAnyTensor + 1,
+                        kArgument = kEvaluated + kMaxResults;
+  static_assert(kArgument + kMaxArguments - 1 <= ~Code{0});
   struct alignas(64) Effect {
     std::uint64_t hash;
     const Frame* frame;
@@ -125,6 +127,8 @@ class Firings {
     bool overwrites;
     bool moves;  // some write is kMoved + k
     bool keeps;  // every result leaves a live token in t's context, which therefore stays (C-FINISHED)
+    bool evaluates;  // S-EVAL: an effect on any arguments with some kEvaluated + j among its writes
+    bool checked;    // S-EVAL: an effect on any arguments made for other arguments was checked
     Code inline_key[kInline];
     // Its key, given its number of reads.
     [[nodiscard]] const Code* key_codes(std::size_t reads, const std::vector<Code>& keys) const {
@@ -145,6 +149,7 @@ class Firings {
   // The code of t's k-th moved tensor in row (Frame::moved), t resolved.
   [[nodiscard]] Code moved(std::span<const Code> row, Transition t, const Frame& f, std::size_t k) const;
   const Effect& effect(std::span<const Code> row, Transition t);
+  [[nodiscard]] static std::uint64_t absorb(std::uint64_t h, Code code) { return (h ^ code) * 0xff51afd7ed558ccdULL; }
   [[nodiscard]] static std::uint64_t hash(const Frame& f, std::span<const Code> key);
   // The effect of node n with reads `key` (hashed h), if there is one yet.
   [[nodiscard]] const Effect* lookup(NodeId n, std::span<const Code> key, std::uint64_t h) const;
@@ -155,7 +160,7 @@ class Firings {
   void compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
   // S-EVAL: e, for t whose reads key_ hold tensors as its arguments, from
   // the effect on any arguments; made from e, computed, the first time.
-  void evaluate(std::span<const Code> row, Transition t, Frame& f, Effect& e);
+  void evaluate(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
   // The writes of every successor of s by t, appended to out, a stand-in
   // (probes_) written as its marker; returns how many successors.
   std::uint32_t successors(const State& s, Transition t, const Frame& f, std::vector<Code>& out);

@@ -180,8 +180,9 @@ class Semantics {
   // The tensors n's firing moves without inspecting them (S-MOVE; bits as
   // OpRule::moves: data input i, kMovesVar).
   [[nodiscard]] std::uint32_t moves(NodeId n) const { return moves_[n.index()]; }
-  // Whether n's firing on tensors writes evaluate(n, args) and nothing else
-  // that depends on them (S-EVAL, OpRule::evaluates).
+  // Whether n's firing on tensors writes evaluate(n, args), leaves an
+  // argument it does not consume where it was, and writes nothing else that
+  // depends on them (S-EVAL, OpRule::evaluates).
   [[nodiscard]] bool evaluates(NodeId n) const { return evaluates_[n.index()]; }
   // S-FN-3: the results f(args) of function node n (not a relation), the
   // j-th for its j-th data out-edge.

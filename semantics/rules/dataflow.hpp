@@ -48,11 +48,10 @@ struct Function : OpRule {
     const auto every = (1U << k) - 1;
     return std::popcount(every & ~fn.ignored_args) == 1 ? every : 0;
   }
-  // A function that neither forwards nor reads a variable, and has one
-  // result, is evaluated alone (apply_function's one tuple).
+  // S-EVAL: a function (one result tuple, not a relation) that reads no
+  // variable is evaluated alone, unless it moves its arguments (S-MOVE).
   static bool evaluates(const Program& p, NodeId n) {
-    const auto& node = p.node(n);
-    return !node.op.fn->relation && !p.variable_of(n) && moves(p, n) == 0 && node.out.size() <= kMaxEvaluated;
+    return !p.node(n).op.fn->relation && !p.variable_of(n) && moves(p, n) == 0;
   }
   static Successors fire(Firing& f, bool dead_control) {
     if (f.dead(dead_control)) return fire_dead(f);

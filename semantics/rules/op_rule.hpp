@@ -20,8 +20,6 @@ namespace tfsem {
 
 // OpRule::moves: bit i for data input i (i < 31), and VarValue(x).
 inline constexpr std::uint32_t kMovesFirstInput = 1, kMovesVar = 1U << 31;
-// OpRule::evaluates: at most this many data out-edges.
-inline constexpr std::size_t kMaxEvaluated = 32;
 
 struct OpRule {
   // ---- Static facts, read once when the Semantics is built. ----
@@ -54,7 +52,8 @@ struct OpRule {
   // changes; the explorer keeps one effect for every such tensor.
   static std::uint32_t moves(const Program&, NodeId) { return 0; }
   // S-EVAL: with tensors on its data inputs, its firing writes the j-th
-  // result of Semantics::evaluate(n, args) on its j-th data out-edge, and
+  // result of Semantics::evaluate(n, args) on its j-th data out-edge, leaves
+  // an argument it does not consume (a loop invariant) where it was, and
   // nothing else it writes depends on those tensors; the explorer computes
   // one effect and evaluates f alone for every other argument.
   static bool evaluates(const Program&, NodeId) { return false; }
