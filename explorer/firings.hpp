@@ -165,7 +165,6 @@ class Firings {
   // (probes_) written as its marker; returns how many successors.
   std::uint32_t successors(const State& s, Transition t, const Frame& f, std::vector<Code>& out);
   void grow();
-  std::size_t computed_ = 0;
 
   const Semantics& sem_;
   Codec& codec_;
@@ -183,6 +182,7 @@ class Firings {
   std::vector<Tensor> probes_;         // the stand-ins for moved tensors, by k
   std::vector<Code> moved_, concrete_;  // fire(): the moved tensors' codes; compute(): a check's writes
   std::vector<Code> any_;              // evaluate(): key_ with kAnyTensor for the arguments
+  std::size_t computed_ = 0;           // successors(): the firings the semantics computed
 };
 
 }  // namespace tfsem::explorer
