@@ -7,23 +7,26 @@
 
 namespace tfsem {
 
-std::size_t Contexts::KeyHash::operator()(const Key& k) const noexcept {
-  return hash_combine(hash_combine(k.parent.value, k.frame.value), k.iteration);
+namespace {
+
+std::size_t key_hash(ContextId parent, FrameId f, std::uint32_t iteration) {
+  return hash_combine(std::uint64_t{parent.value} << 32 | f.value, iteration);
 }
+
+}  // namespace
 
 Contexts::Contexts() { entries_.push_back({ContextId{}, FrameId(std::uint32_t{0}), 0, 0, 0, kRootContext, ContextId{}}); }
 
 ContextId Contexts::intern(ContextId parent, FrameId f, std::uint32_t iteration, bool call) const {
   const std::lock_guard lock(mutex_);
-  if (const auto it = index_.find(Key{parent, f, iteration}); it != index_.end()) return it->second;
+  if (const auto known = find(parent, f, iteration); known.valid()) return known;
   // A loop's iterations before this one are interned first, in order, so that
   // every entry can name its previous one: from the last one interned, without
   // recursion. A call (its "iteration" is the call site) has no previous one.
   std::uint32_t i = iteration;
   ContextId previous;
   while (!call && i > 0 && !previous.valid()) {
-    if (const auto it = index_.find(Key{parent, f, i - 1}); it != index_.end()) previous = it->second;
-    else --i;
+    if (previous = find(parent, f, i - 1); !previous.valid()) --i;
   }
   const auto& up = entries_[parent.index()];
   ContextId id;
@@ -31,10 +34,35 @@ ContextId Contexts::intern(ContextId parent, FrameId f, std::uint32_t iteration,
     id = ContextId(entries_.size());
     const ContextId first = i == 0 || call ? id : entries_[previous.index()].first;
     entries_.push_back({parent, f, i, up.depth + 1, up.calls + (call ? 1U : 0U), first, previous});
-    index_.emplace(Key{parent, f, i}, id);
+    index(id);
     if (previous.valid()) std::atomic_ref(entries_[previous.index()].next).store(id.value, std::memory_order_release);
   }
   return id;
+}
+
+ContextId Contexts::find(ContextId parent, FrameId f, std::uint32_t iteration) const {
+  const auto mask = index_.size() - 1;
+  for (auto pos = key_hash(parent, f, iteration) & mask; index_[pos] != 0; pos = (pos + 1) & mask) {
+    const auto& e = entries_[index_[pos]];
+    if (e.parent == parent && e.frame == f && e.iteration == iteration) return ContextId(index_[pos]);
+  }
+  return {};
+}
+
+void Contexts::index(ContextId c) const {
+  const auto place = [&](std::uint32_t id) {
+    const auto& e = entries_[id];
+    const auto mask = index_.size() - 1;
+    auto pos = key_hash(e.parent, e.frame, e.iteration) & mask;
+    while (index_[pos] != 0) pos = (pos + 1) & mask;
+    index_[pos] = id;
+  };
+  // At most half full. Every context before c (c is the last interned) but the root is in it.
+  if (2 * entries_.size() > index_.size()) {
+    index_.assign(2 * index_.size(), 0);
+    for (std::uint32_t k = 1; k < c.value; ++k) place(k);
+  }
+  place(c.value);
 }
 
 ContextId Contexts::next_iteration(ContextId c) const {

@@ -16,7 +16,7 @@
 #include <compare>
 #include <cstdint>
 #include <mutex>
-#include <unordered_map>
+#include <vector>
 
 namespace tfsem {
 
@@ -87,21 +87,18 @@ class Contexts {
   // A canonical order: by the stacks of (frame, iteration), outermost first,
   // whatever order the contexts were interned in.
   [[nodiscard]] bool before(ContextId a, ContextId b) const;
-  [[nodiscard]] std::size_t bytes() const { return entries_.bytes() + index_.size() * 48; }
+  [[nodiscard]] std::size_t bytes() const { return entries_.bytes() + index_.capacity() * sizeof(std::uint32_t); }
 
  private:
   ContextId intern(ContextId parent, FrameId f, std::uint32_t iteration, bool call) const;
-  struct Key {
-    ContextId parent;
-    FrameId frame;
-    std::uint32_t iteration;
-    friend bool operator==(const Key&, const Key&) = default;
-  };
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const noexcept;
-  };
+  // The interned context (parent, f, iteration), if there is one; and adding
+  // one to the index. Callers hold mutex_.
+  [[nodiscard]] ContextId find(ContextId parent, FrameId f, std::uint32_t iteration) const;
+  void index(ContextId c) const;
   mutable std::mutex mutex_;
-  mutable std::unordered_map<Key, ContextId, KeyHash> index_;
+  // An open-addressing table of the ids of the contexts other than the root,
+  // keyed by their entries' (parent, frame, iteration); 0 (the root's id) is a free slot.
+  mutable std::vector<std::uint32_t> index_ = std::vector<std::uint32_t>(64, 0);
   mutable AppendOnly<ContextEntry> entries_;
 };
 
