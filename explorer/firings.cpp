@@ -131,10 +131,11 @@ bool Firings::dead(const RowView& v, Transition t) const {
 }
 
 FrameId Firings::fire(std::span<const Code> row, Found found, std::size_t r, Row& out, bool finish) {
-  const auto& e = effects_[found.effect];
+  const bool transient = found.effect == kTransient;
+  const auto& e = transient ? transient_ : effects_[found.effect];
   const auto& f = *e.frame;
   const auto t = found.t;
-  const auto* w = writes_.data() + e.writes + r * (f.slots + extra(f));
+  const auto* w = (transient ? transient_writes_.data() : writes_.data() + e.writes) + r * (f.slots + extra(f));
   const bool fixed = f.fixed && t.context == kRootContext;
   if (!fixed) resolve(t);
   // S-MOVE: the tensors t moves, read before anything is written (out may be row).
@@ -235,11 +236,19 @@ const Firings::Effect& Firings::effect(std::span<const Code> row, Transition t) 
   if (const auto* found = lookup(t.node, key_, h)) return *found;
   auto e = blank(t.node, f, key_, h);
   const auto args = std::span(key_).first(f.arguments);
-  if (!args.empty() && std::all_of(args.begin(), args.end(), [&](Code c) { return codec_.tensor(c); }))
-    evaluate(row, t, f, e);
-  else
+  if (args.empty() || !std::all_of(args.begin(), args.end(), [&](Code c) { return codec_.tensor(c); }))
     compute(row, t, f, e);
+  else if (evaluate(row, t, f, e) && evaluated_++ >= kMaxEvaluated)
+    return transient(e);
   return insert(e);
+}
+
+const Firings::Effect& Firings::transient(Effect e) {
+  transient_writes_.assign(writes_.begin() + e.writes, writes_.end());
+  writes_.resize(e.writes);
+  keys_.resize(e.key);
+  transient_ = e;
+  return transient_;
 }
 
 void Firings::grow() {
@@ -247,7 +256,7 @@ void Firings::grow() {
   for (std::size_t i = 0; i < effects_.size(); ++i) place(i);
 }
 
-void Firings::evaluate(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {
+bool Firings::evaluate(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {
   // S-EVAL: the effect on any arguments has kAnyTensor for each of them in
   // its key, and in its writes kEvaluated + j for the j-th result and
   // kArgument + i for the i-th argument left where it was (a loop invariant's).
@@ -286,7 +295,7 @@ void Firings::evaluate(std::span<const Code> row, Transition t, const Frame& f, 
       writes_.push_back(w);
     }
     insert(made);
-    return;
+    return false;
   }
   e.count = 1;
   e.overwrites = any->overwrites;
@@ -301,7 +310,7 @@ void Firings::evaluate(std::span<const Code> row, Transition t, const Frame& f, 
   // Each effect on any arguments is checked once, on arguments other than
   // those it was made from.
   auto& made = effects_[static_cast<std::size_t>(any - effects_.data())];
-  if (made.checked) return;
+  if (made.checked) return true;
   made.checked = true;
   resolve(t);
   const auto s = codec_.unpack(row, std::span<const Slot>(resolved_).first(f.inputs));
@@ -311,6 +320,7 @@ void Firings::evaluate(std::span<const Code> row, Transition t, const Frame& f, 
   if (!same)
     throw std::logic_error("S-EVAL: firing " + transition_to_string(sem_.program(), sem_.contexts(), t) +
                            " writes what its results and arguments alone do not give");
+  return true;
 }
 
 void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {

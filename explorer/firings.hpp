@@ -45,7 +45,9 @@ class Firings {
   void frontier(std::span<const Code> row, Frontier& out) const { sem_.frontier(view(row), out); }
 
   // The effect of firing t in row, looked up (computed the first time) once
-  // and fired as often as needed; it stays valid as the cache grows.
+  // and fired as often as needed; it stays valid as the cache grows, except
+  // that one evaluated for its arguments (S-EVAL) past kMaxEvaluated, which
+  // has one result, is made afresh and lives until the next find().
   // Precondition: t is enabled in row.
   struct Found {
     Transition t;
@@ -54,7 +56,7 @@ class Firings {
   };
   Found find(std::span<const Code> row, Transition t) {
     const auto& e = effect(row, t);
-    return {t, static_cast<std::uint32_t>(&e - effects_.data()), e.count};
+    return {t, &e == &transient_ ? kTransient : static_cast<std::uint32_t>(&e - effects_.data()), e.count};
   }
   // Starts loading the slot where find(row, t) will look first, for a
   // caller that knows its next lookups before it makes them (a state's moves).
@@ -136,6 +138,13 @@ class Firings {
     }
   };
   static_assert(sizeof(Effect) == 64);
+  // The cache keeps this many effects evaluated for their arguments (S-EVAL);
+  // past them, such an effect is evaluated at each find and kept as the
+  // transient one (Found::effect kTransient): a loop whose values change in
+  // every iteration meets each of them once, and would fill the cache with
+  // effects no firing looks up again.
+  static constexpr std::size_t kMaxEvaluated = std::size_t{1} << 14;
+  static constexpr std::uint32_t kTransient = UINT32_MAX;
   // A slot: 0 when free, else the effect's index + 1 in kIndex, and its hash's high half above.
   static constexpr std::uint64_t kIndex = 0xffffffff;
   static std::uint64_t slot(std::uint64_t hash, std::size_t index) { return (hash & ~kIndex) | (index + 1); }
@@ -160,7 +169,10 @@ class Firings {
   void compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
   // S-EVAL: e, for t whose reads key_ hold tensors as its arguments, from
   // the effect on any arguments; made from e, computed, the first time.
-  void evaluate(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
+  // Returns whether e was made from the effect on any arguments (rather than computed).
+  bool evaluate(std::span<const Code> row, Transition t, const Frame& f, Effect& e);
+  // e, just made at the end of keys_ and writes_, as the transient effect instead.
+  const Effect& transient(Effect e);
   // The writes of every successor of s by t, appended to out, a stand-in
   // (probes_) written as its marker; returns how many successors.
   std::uint32_t successors(const State& s, Transition t, const Frame& f, std::vector<Code>& out);
@@ -183,6 +195,9 @@ class Firings {
   std::vector<Code> moved_, concrete_;  // fire(): the moved tensors' codes; compute(): a check's writes
   std::vector<Code> any_;              // evaluate(): key_ with kAnyTensor for the arguments
   std::size_t computed_ = 0;           // successors(): the firings the semantics computed
+  std::size_t evaluated_ = 0;          // the cached effects made from an effect on any arguments
+  Effect transient_{};                 // transient(): the last effect past kMaxEvaluated,
+  std::vector<Code> transient_writes_;  // and its writes
 };
 
 }  // namespace tfsem::explorer
