@@ -228,7 +228,7 @@ class Search {
     result_.store_bytes = visited_.bytes();
     result_.seconds = stopping_.elapsed();
     result_.memory_bytes = std::max(memory(), gauge_.peak());
-    return result_;
+    return std::move(result_);  // the witnesses may be a whole loop's firings: moved, not copied
   }
 
  private:
@@ -610,14 +610,18 @@ class Search {
   Schedule path_to(StateIndex s) {
     std::vector<StateIndex> chain{s};  // s, its parent, ..., the initial state
     while (visited_.arrival(chain.back()) != kNoParent) chain.push_back(visited_.arrival(chain.back()));
-    Schedule out = initial_steps_;
+    Schedule moves;
     Row at, to;
     visited_.load(chain.back(), at);
     for (auto it = chain.rbegin() + 1; it != chain.rend(); ++it) {
       visited_.load(*it, to);
-      append_move(at, to, out);
+      append_move(at, to, moves);
       at.swap(to);
     }
+    Schedule out;  // the settling firings may be a whole loop's: copied once, into place
+    out.reserve(initial_steps_.size() + moves.size());
+    out.insert(out.end(), initial_steps_.begin(), initial_steps_.end());
+    out.insert(out.end(), moves.begin(), moves.end());
     return out;
   }
 
