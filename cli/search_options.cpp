@@ -130,14 +130,13 @@ explorer::ExploreOptions SearchOptions::make(explorer::Por p) const {
 explorer::Result SearchOptions::explore(const Semantics& sem, const explorer::ExploreOptions& o,
                                        std::vector<explorer::distributed::RankReport>* ranks, bool first) const {
   const auto checkpointing = checkpoints(first);
-  if (distributed && checkpointing)
-    throw InputError("", checkpoint_dir.empty() ? "--resume" : "--checkpoint", "", "--distributed writes no checkpoints");
-  if (!distributed) return explorer::explore(sem, o, checkpointing ? &*checkpointing : nullptr);
+  const auto* c = checkpointing ? &*checkpointing : nullptr;
+  if (!distributed) return explorer::explore(sem, o, c);
   if (!explorer::distributed::available())
     throw InputError("", "--distributed", "", explorer::distributed::unavailable_reason());
   if (threads > 1)
     throw InputError("", "--threads", "", "--distributed expands with one thread per rank: start more ranks instead");
-  auto report = explorer::distributed::explore(sem, o);
+  auto report = explorer::distributed::explore(sem, o, c);
   if (ranks) *ranks = std::move(report.ranks);
   return std::move(report.result);
 }

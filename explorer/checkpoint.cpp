@@ -17,6 +17,26 @@ std::string checkpoint_path(const Checkpoints& c, Por por) {
   return (std::filesystem::path(c.dir) / (std::string(por_name(por)) + ".checkpoint")).string();
 }
 
+std::string manifest_path(const Checkpoints& c, Por por) {
+  return (std::filesystem::path(c.dir) / (std::string(por_name(por)) + ".ranks")).string();
+}
+
+std::string part_path(const Checkpoints& c, Por por, std::uint64_t generation, std::uint32_t rank) {
+  return (std::filesystem::path(c.dir) /
+          (std::string(por_name(por)) + "." + std::to_string(generation) + ".rank-" + std::to_string(rank)))
+      .string();
+}
+
+void remove_parts_but(const Checkpoints& c, Por por, std::uint64_t generation) {
+  const auto prefix = std::string(por_name(por)) + ".", kept = prefix + std::to_string(generation) + ".rank-";
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(c.dir, ignored)) {
+    const auto name = entry.path().filename().string();
+    if (name.starts_with(prefix) && name.find(".rank-") != std::string::npos && !name.starts_with(kept))
+      std::filesystem::remove(entry.path(), ignored);
+  }
+}
+
 void write_header(CheckpointOut& out, const CheckpointHeader& h) {
   out.text(h.version);
   out.text(h.graph_hash);

@@ -38,6 +38,16 @@ CheckpointHeader header_for(const Semantics& sem, const ExploreOptions& o, const
 // The checkpoint of the search under reduction `por` in c.dir.
 std::string checkpoint_path(const Checkpoints& c, Por por);
 
+// A distributed search's checkpoint (distributed.hpp) in c.dir: each rank's
+// part of a generation, and the manifest naming the last generation whose
+// parts are all written, and of how many ranks. The manifest is written once
+// every part is, and the parts of the generation before are removed after,
+// so that a crash at any moment leaves a whole generation named.
+std::string manifest_path(const Checkpoints& c, Por por);
+std::string part_path(const Checkpoints& c, Por por, std::uint64_t generation, std::uint32_t rank);
+// Removes the parts of every other generation, written whole or not.
+void remove_parts_but(const Checkpoints& c, Por por, std::uint64_t generation);
+
 void write_header(CheckpointOut& out, const CheckpointHeader& h);
 // The header, after checking it against `expected` (all but the shards):
 // CheckpointError names what differs.

@@ -1,11 +1,13 @@
 #include "explorer/distributed.hpp"
 
+#include "explorer/checkpoint.hpp"
 #include "explorer/expansion.hpp"
 #include "explorer/findings.hpp"
 #include "explorer/memory_gauge.hpp"
 #include "explorer/stopping.hpp"
 #include "explorer/visited.hpp"
 #include "explorer/wire.hpp"
+#include "semantics/diagnostic.hpp"
 #include "support/hash.hpp"
 
 #include <mpi.h>
@@ -15,7 +17,9 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <string_view>
 
 namespace tfsem::explorer::distributed {
@@ -58,8 +62,9 @@ class Mpi {
 
 constexpr std::uint32_t kNone = UINT32_MAX;
 
-// How a state was first reached: a move from a parent on some rank (the
-// move's context is that rank's ContextId), and which of its results.
+// How a state was first reached: a move from a parent on some rank, and
+// which of its results. The move's context is this rank's ContextId: moves
+// travel between ranks as canonical bytes (wire.hpp), as states do.
 struct Arrival {
   std::uint32_t parent_rank, parent;
   Move move;
@@ -68,10 +73,37 @@ struct Arrival {
 
 // What every rank learns of every other after each round.
 struct Status {
-  std::uint64_t next;    // the lowest level holding a state it has not expanded; kNoLevel: none
-  std::uint64_t states;  // stored
-  std::uint64_t stop;    // why it stopped (Stop)
+  std::uint64_t next;        // the lowest level holding a state it has not expanded; kNoLevel: none
+  std::uint64_t states;      // stored
+  std::uint64_t stop;        // why it stopped (Stop)
+  std::uint64_t checkpoint;  // rank 0's: a periodic checkpoint is due
 };
+
+// The rank that owns a state: its canonical bytes hashed alike on every rank
+// (one executable), mixed so that the remainder spreads them.
+std::uint32_t owner(std::span<const char> state, int ranks) {
+  const auto h = std::hash<std::string_view>{}(std::string_view(state.data(), state.size()));
+  return static_cast<std::uint32_t>(mix64(h) % static_cast<std::uint64_t>(ranks));
+}
+
+// A move on the wire (null: none, the initial state's arrival): its
+// transition as canonical bytes, read back into this rank's contexts.
+void move_out(wire::Writer& w, const Move* m) {
+  w.u8(m != nullptr ? 1 : 0);
+  if (m == nullptr) return;
+  w.transition(m->t);
+  w.u8(static_cast<std::uint8_t>(m->kind));
+}
+Move move_in(wire::Reader& in) {  // none: a move of no node
+  if (in.u8() == 0) return {};
+  const auto t = in.transition();
+  return {t, static_cast<Move::Kind>(in.u8())};
+}
+
+// A stop after which the ranks' parts are whole (a state's expansion is
+// completed or undone, every successor sent is merged): a checkpoint can be
+// written, and the search resumed from it.
+bool resumable(Stop why) { return why == Stop::none || why == Stop::timeout || why == Stop::interrupt; }
 
 // A chain of parents followed from rank to rank, back to the initial state.
 struct Chain {
@@ -85,16 +117,34 @@ struct Chain {
 
 class Search {
  public:
-  Search(const Semantics& sem, const ExploreOptions& opts)
+  // With `checkpoints` (null: none): resumed from the last whole generation
+  // of a checkpoint when asked to, written to at every round where rank 0's
+  // clock says one is due, at the end, and at a stop by an interrupt or the timeout.
+  Search(const Semantics& sem, const ExploreOptions& opts, const Checkpoints* checkpoints)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), findings_(sem), stopping_(sem, opts),
         x_(sem, codec_, opts.por, opts.limits), rank_(Mpi::get().rank), size_(Mpi::get().size),
-        out_(static_cast<std::size_t>(size_)) {}
+        out_(static_cast<std::size_t>(size_)), sent_(out_.size()), checkpoints_(checkpoints) {
+    if (checkpoints_ == nullptr) return;
+    clock_.emplace(checkpoints_->every_s);
+    const auto manifest = manifest_path(*checkpoints_, opts_.por);
+    if (checkpoints_->resume && (checkpoints_->required || std::filesystem::exists(manifest))) {
+      if (!std::filesystem::exists(manifest) && std::filesystem::exists(checkpoint_path(*checkpoints_, opts_.por)))
+        throw CheckpointError(checkpoint_path(*checkpoints_, opts_.por) +
+                              ": the checkpoint of a search without --distributed: resume it without --distributed");
+      restore(manifest);
+    } else {
+      std::filesystem::create_directories(checkpoints_->dir);
+    }
+  }
 
   Report run() {
     stopping_.start();
     result_.por = opts_.por;
     std::uint64_t level = kNoLevel;
-    if (const auto exceeds = x_.initial(initial_row_, initial_steps_); exceeds.valid()) {
+    const auto exceeds = x_.initial(initial_row_, initial_steps_);  // resumed, for the witnesses
+    if (resumed_) {
+      level = agree_on_status();
+    } else if (exceeds.valid()) {
       stopping_.at_bound(exceeds);
     } else {
       level = initial_steps_.size();
@@ -108,7 +158,9 @@ class Search {
       expand_round();
       exchange();
       level = agree_on_status();
+      if (level != kNoLevel && checkpoint_due_) checkpoint();
     }
+    if (checkpoints_ != nullptr && whole_) checkpoint();
     return finish();
   }
 
@@ -134,6 +186,14 @@ class Search {
   Result result_;
   RankReport report_;
   MemoryGauge gauge_;
+  std::vector<std::size_t> sent_;  // expand(): the size of each of out_ before the state
+  const Checkpoints* checkpoints_;
+  std::optional<CheckpointClock> clock_;  // with checkpoints
+  std::uint64_t generation_ = 0;          // of the last checkpoint written or resumed from (0: none)
+  std::uint32_t parts_ = 0;               // and its number of parts
+  bool resumed_ = false;
+  bool checkpoint_due_ = false;  // agree_on_status(): rank 0's clock says so
+  bool whole_ = true;            // agree_on_status(): every rank's part is whole (no stop, or a resumable one)
 
   std::uint64_t counted() const {
     std::size_t buffers = in_.capacity();
@@ -167,8 +227,9 @@ class Search {
     if (states == nullptr) return;
     const auto& level = *states;
     try {
-      for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++next_, ++n) {
-        expand(level[next_]);
+      for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++n) {
+        if (!expand(level[next_])) break;
+        ++next_;
         check_limits();
       }
     } catch (const std::bad_alloc&) {
@@ -176,18 +237,32 @@ class Search {
     }
   }
 
-  void expand(StateIndex si) {
+  // Expands state si; returns false if an interrupt or the timeout cut it
+  // short (a run of firings, or its successors): then what it sent is taken
+  // back, and a resumed search expands it again. (Its races, found first,
+  // are found again to the same effect.)
+  bool expand(StateIndex si) {
     visited_.table().load(si, row_);
     const auto sleep = visited_.sleep(level_, si);
-    if (x_.terminal(row_)) return findings_.terminal(codec_.unpack(row_), {si, level_}, visited_.paths(si), result_.counters);
+    if (x_.terminal(row_)) {
+      findings_.terminal(codec_.unpack(row_), {si, level_}, visited_.paths(si), result_.counters);
+      return true;
+    }
     seen_.clear();
     x_.races(row_, findings_.race_flags(), seen_);
     for (const auto& r : seen_) findings_.race(r, {si, level_});
-    result_.counters.transitions_pruned += x_.successors(row_, sleep, [&](const SuccessorSeen& s) {
+    for (std::size_t r = 0; r < out_.size(); ++r) sent_[r] = out_[r].size();
+    const auto pruned = x_.successors(row_, sleep, [&](const SuccessorSeen& s) {
       if (stopping_.stopped()) return;
       if (s.exceeds.valid()) return stopping_.at_bound(s.exceeds);
       send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, visited_.paths(si));
     });
+    if (stopping_.stopped_by_token() && resumable(stopping_.why())) {
+      for (std::size_t r = 0; r < out_.size(); ++r) out_[r].resize(sent_[r]);
+      return false;
+    }
+    result_.counters.transitions_pruned += pruned;
+    return true;
   }
 
   // A successor for its owner: parent, move, result, level, paths, sleep set, state.
@@ -195,15 +270,10 @@ class Search {
             std::span<const Transition> sleep, PathCount paths) {
     state_bytes_.clear();
     wire::Writer(sem_, state_bytes_).state(codec_.unpack(row));
-    // The same bytes hash alike on every rank (one executable); mixed so that the remainder spreads them.
-    const auto h = std::hash<std::string_view>{}(std::string_view(state_bytes_.data(), state_bytes_.size()));
-    const auto owner = mix64(h) % static_cast<std::uint64_t>(size_);
-    auto& out = out_[owner];
+    auto& out = out_[owner(state_bytes_, size_)];
     wire::Writer w(sem_, out);
     w.u32(parent);
-    w.u32(move ? move->t.node.value : kNone);
-    w.u32(move ? move->t.context.value : kNone);
-    w.u8(static_cast<std::uint8_t>(move ? move->kind : Move::Kind::one));
+    move_out(w, move);
     w.u32(result);
     w.u64(level);
     w.u64(paths);
@@ -252,7 +322,8 @@ class Search {
     });
     for (auto& b : out_) b.clear();
     try {
-      for (int r = 0; r < size_ && !stopping_.stopped(); ++r) merge(static_cast<std::uint32_t>(r), std::span(in_).subspan(recv_at[r], recv_counts[r]));
+      for (int r = 0; r < size_ && resumable(stopping_.why()); ++r)
+        merge(static_cast<std::uint32_t>(r), std::span(in_).subspan(recv_at[r], recv_counts[r]));
     } catch (const std::bad_alloc&) {
       stopping_.out_of_memory();
     }
@@ -261,10 +332,9 @@ class Search {
   void merge(std::uint32_t from, std::span<const char> bytes) {
     wire::Reader in(sem_, bytes, &tensors_);
     SleepSet sleep;
-    while (!in.done() && !stopping_.stopped()) {
+    while (!in.done() && resumable(stopping_.why())) {  // after an interrupt or a timeout too: the round's states stay whole
       Arrival how{from, in.u32(), {}, 0};
-      const auto node = in.u32(), context = in.u32();
-      how.move = {{NodeId(node), ContextId(context)}, static_cast<Move::Kind>(in.u8())};
+      how.move = move_in(in);
       how.result = in.u32();
       const auto level = in.u64();
       const auto paths = in.u64();
@@ -286,28 +356,198 @@ class Search {
 
   // Every rank's status; returns the next level to expand (kNoLevel: the search is over).
   std::uint64_t agree_on_status() {
-    Status mine{kNoLevel, visited_.size(), static_cast<std::uint64_t>(stopping_.why())};
+    Status mine{kNoLevel, visited_.size(), static_cast<std::uint64_t>(stopping_.why()), rank_ == 0 && clock_ && clock_->due() ? 1U : 0U};
     if (const auto* states = visited_.level(level_); states != nullptr && next_ < states->size()) {
       mine.next = level_;
     } else {
       mine.next = visited_.next_level(level_ == kNoLevel ? 0 : level_ + 1);
     }
     std::vector<Status> all(static_cast<std::size_t>(size_));
-    mpi([&] { MPI_Allgather(&mine, 3, MPI_UINT64_T, all.data(), 3, MPI_UINT64_T, MPI_COMM_WORLD); });
+    mpi([&] { MPI_Allgather(&mine, 4, MPI_UINT64_T, all.data(), 4, MPI_UINT64_T, MPI_COMM_WORLD); });
     std::uint64_t next = kNoLevel, states = 0;
     bool stopped = false;
+    checkpoint_due_ = all[0].checkpoint != 0;
+    whole_ = true;
     for (const auto& s : all) {
       next = std::min(next, s.next);
       states += s.states;
       stopped = stopped || s.stop != 0;
+      whole_ = whole_ && resumable(static_cast<Stop>(s.stop));
     }
     stopped = stopped || stopping_.past_states(states);
+    whole_ = whole_ && resumable(stopping_.why());
     if (stopped) {
       result_.complete = false;  // another rank's reason is gathered at the end
       return kNoLevel;
     }
     if (rank_ == 0) stopping_.progress(states, [&] { return memory(); });
     return next;
+  }
+
+  // ---- Checkpoints (docs/checkpoints.md): a part per rank, in wire form. ----
+
+  // Between two rounds, every rank: its part of the next generation (its
+  // counters; every state it stores, with its arrival and path count; its
+  // unexpanded states by level, with their sleep sets; its findings), then,
+  // once every part is written, rank 0's manifest naming the generation,
+  // and then the parts of the others go.
+  void checkpoint() {
+    Bytes body;
+    wire::Writer w(sem_, body);
+    const auto& c = result_.counters;
+    for (auto v : {c.states_matched, c.transitions, c.terminal_states, c.behaviours, c.transitions_pruned}) w.u64(v);
+    w.u64(visited_.size());
+    for (StateIndex i = 0; i < visited_.size(); ++i) {
+      visited_.table().load(i, row_);
+      state_bytes_.clear();
+      wire::Writer(sem_, state_bytes_).state(codec_.unpack(row_));
+      w.u32(static_cast<std::uint32_t>(state_bytes_.size()));
+      w.raw(state_bytes_.data(), state_bytes_.size());
+      const auto& a = visited_.arrival(i);
+      w.u32(a.parent_rank), w.u32(a.parent);
+      move_out(w, a.parent == kNone ? nullptr : &a.move);
+      w.u32(a.result);
+      w.u64(visited_.paths(i));
+    }
+    for (auto l = visited_.next_level(0); l != kNoLevel; l = visited_.next_level(l + 1)) {
+      const auto& states = *visited_.level(l);
+      for (auto k = l == level_ ? next_ : 0; k < states.size(); ++k) {
+        const auto sleep = visited_.sleep(l, states[k]);
+        w.u8(1), w.u64(l), w.u32(states[k]), w.u32(static_cast<std::uint32_t>(sleep.size()));
+        for (auto t : sleep) w.transition(t);
+      }
+    }
+    w.u8(0);
+    w.u64(findings_.outcomes().size());
+    for (const auto& o : findings_.outcomes()) w.text(o.text), w.u32(o.first.state), w.u64(o.first.level), w.u64(o.paths);
+    w.u64(findings_.races().size());
+    for (const auto& [key, r] : findings_.races())
+      w.transition(key.first), w.transition(key.second), w.u8(r.harmful ? 1 : 0), w.u32(r.at.state), w.u64(r.at.level);
+
+    const auto next = generation_ + 1;
+    const auto header = header_for(sem_, opts_, *checkpoints_, 1);
+    CheckpointOut part(part_path(*checkpoints_, opts_.por, next, static_cast<std::uint32_t>(rank_)));
+    write_header(part, header);
+    part.pod(static_cast<std::uint32_t>(rank_)), part.pod(static_cast<std::uint32_t>(size_)), part.pod(next);
+    part.list(body);
+    part.commit();
+    mpi([&] { MPI_Barrier(MPI_COMM_WORLD); });
+    if (rank_ == 0) {
+      CheckpointOut manifest(manifest_path(*checkpoints_, opts_.por));
+      write_header(manifest, header);
+      manifest.pod(static_cast<std::uint32_t>(size_)), manifest.pod(next);
+      manifest.commit();
+      remove_parts_but(*checkpoints_, opts_.por, next);
+    }
+    generation_ = next, parts_ = static_cast<std::uint32_t>(size_);
+    clock_->written();
+  }
+
+  // A part of generation generation_, its header checked: its body.
+  Bytes read_part(std::uint32_t r) {
+    CheckpointIn in(part_path(*checkpoints_, opts_.por, generation_, r));
+    read_header(in, header_for(sem_, opts_, *checkpoints_, 1));
+    const auto rank = in.pod<std::uint32_t>(), ranks = in.pod<std::uint32_t>();
+    const auto generation = in.pod<std::uint64_t>();
+    if (rank != r || ranks != parts_ || generation != generation_)
+      throw CheckpointError(in.path() + ": corrupted: the part of rank " + std::to_string(rank) + " of " + std::to_string(ranks) +
+                            " in generation " + std::to_string(generation));
+    auto body = in.list<char>(std::uint64_t{1} << 40);
+    if (!in.at_end()) throw CheckpointError(in.path() + ": corrupted: bytes after its end");
+    return body;
+  }
+
+  // From the generation the manifest names, of any number of ranks: each
+  // state goes to the rank it hashes to now, numbered there in the order
+  // of the parts, and every part is read twice: first where each state goes,
+  // then this rank's states, their arrivals renumbered, and its findings
+  // (those whose witness state it now holds), and the counters of the parts
+  // r with r % ranks == this rank (the report adds every rank's up).
+  void restore(const std::string& manifest) {
+    try {
+      CheckpointIn in(manifest);
+      read_header(in, header_for(sem_, opts_, *checkpoints_, 1));
+      parts_ = in.pod<std::uint32_t>();
+      generation_ = in.pod<std::uint64_t>();
+      if (parts_ == 0 || parts_ > (1U << 20) || generation_ == 0 || !in.at_end())
+        throw CheckpointError(manifest + ": corrupted: " + std::to_string(parts_) + " parts");
+      std::vector<std::vector<std::pair<std::uint32_t, StateIndex>>> where(parts_);  // by part and index: rank, index
+      std::vector<StateIndex> numbered(static_cast<std::size_t>(size_));
+      for (std::uint32_t r = 0; r < parts_; ++r) {
+        const auto body = read_part(r);
+        wire::Reader part(sem_, body);
+        part.take(5 * sizeof(std::uint64_t));
+        for (auto n = part.u64(); n > 0; --n) {
+          const auto to = owner(part.take(part.u32()), size_);
+          where[r].emplace_back(to, numbered[to]++);
+          part.take(2 * sizeof(std::uint32_t));  // the parent
+          move_in(part);
+          part.take(sizeof(std::uint32_t) + sizeof(std::uint64_t));  // the result, the paths
+        }
+      }
+      const auto me = static_cast<std::uint32_t>(rank_);
+      std::vector<std::pair<Seen, RaceSeen>> races;
+      for (std::uint32_t r = 0; r < parts_; ++r) {
+        const auto body = read_part(r);
+        wire::Reader part(sem_, body, &tensors_);
+        const auto corrupted = [&](const char* what) {
+          return CheckpointError(part_path(*checkpoints_, opts_.por, generation_, r) + ": corrupted: " + what);
+        };
+        auto& c = result_.counters;
+        for (auto* v : {&c.states_matched, &c.transitions, &c.terminal_states, &c.behaviours, &c.transitions_pruned})
+          if (const auto value = part.u64(); r % static_cast<std::uint32_t>(size_) == me) *v = saturating_add(*v, value);
+        const auto n = part.u64();
+        if (n != where[r].size()) throw corrupted("its states");
+        for (std::uint64_t i = 0; i < n; ++i) {
+          const auto bytes = part.take(part.u32());
+          Arrival how{part.u32(), part.u32(), move_in(part), part.u32()};
+          const auto paths = part.u64();
+          if (where[r][i].first != me) continue;
+          if (how.parent_rank != kNone) {
+            if (how.parent_rank >= parts_ || how.parent >= where[how.parent_rank].size()) throw corrupted("an arrival");
+            std::tie(how.parent_rank, how.parent) = where[how.parent_rank][how.parent];
+          }
+          codec_.pack(wire::Reader(sem_, bytes, &tensors_).state(), row_);
+          if (visited_.restore(row_, StateTable::hash(row_), how, paths) != where[r][i].second) throw corrupted("a state stored twice");
+        }
+        SleepSet sleep;
+        while (part.u8() != 0) {
+          const auto level = part.u64();
+          const auto state = part.u32();
+          sleep.resize(part.u32());
+          for (auto& t : sleep) t = part.transition();
+          if (state >= n) throw corrupted("an unexpanded state");
+          if (where[r][state].first != me) continue;
+          std::sort(sleep.begin(), sleep.end());  // in this rank's order of contexts
+          visited_.queue(where[r][state].second, level, sleep);
+        }
+        for (auto k = part.u64(); k > 0; --k) {
+          auto text = part.text();
+          const auto state = part.u32();
+          const auto level = part.u64();
+          const auto paths = part.u64();
+          if (state >= n) throw corrupted("an outcome");
+          if (where[r][state].first == me) findings_.outcome(std::move(text), {where[r][state].second, level}, paths);
+        }
+        for (auto k = part.u64(); k > 0; --k) {
+          const auto a = part.transition(), b = part.transition();
+          const bool harmful = part.u8() != 0;
+          const auto state = part.u32();
+          const auto level = part.u64();
+          if (state >= n) throw corrupted("a race");
+          if (where[r][state].first == me) races.push_back({{where[r][state].second, level}, {a, b, harmful}});
+        }
+        if (!part.done()) throw corrupted("bytes after its end");
+      }
+      // As they were found: by level (findings.hpp keeps the first, and a harmful one over a benign one).
+      std::stable_sort(races.begin(), races.end(), [](const auto& x, const auto& y) { return x.first.level < y.first.level; });
+      for (const auto& [at, seen] : races) findings_.race(seen, at);
+      resumed_ = true;
+    } catch (const CheckpointError&) {
+      throw;
+    } catch (const std::runtime_error& e) {  // the wire's: a part that passed its checksum but reads wrong
+      throw CheckpointError(checkpoints_->dir + ": corrupted: " + e.what());
+    }
   }
 
   // ---- Gathering on rank 0. ----
@@ -516,8 +756,9 @@ class Search {
         wire::Writer w(sem_, ask);
         for (const auto& c : chains)
           if (!c.done) {
-            w.u32(c.rank), w.u32(c.state), w.u8(c.has_move ? 1 : 0), w.u32(c.move.t.node.value), w.u32(c.move.t.context.value);
-            w.u8(static_cast<std::uint8_t>(c.move.kind)), w.u32(c.result);
+            w.u32(c.rank), w.u32(c.state);
+            move_out(w, c.has_move ? &c.move : nullptr);
+            w.u32(c.result);
           }
       }
       ask = broadcast(std::move(ask));
@@ -526,19 +767,18 @@ class Search {
       wire::Writer w(sem_, answer);
       for (wire::Reader in(sem_, ask); !in.done();) {
         const auto r = in.u32(), state = in.u32();
-        const bool has_move = in.u8() != 0;
-        const auto node = in.u32(), context = in.u32();
-        const Move move{{NodeId(node), ContextId(context)}, static_cast<Move::Kind>(in.u8())};
+        const auto move = move_in(in);
         const auto result = in.u32();
         if (r != static_cast<std::uint32_t>(rank_)) continue;
-        if (has_move) {
+        if (move.t.node.valid()) {
           visited_.table().load(state, row_);
           x_.reduction.fire(row_, move, x_.landings);
           w.steps(x_.landings.steps(result));
         }
         const auto& a = visited_.arrival(state);
-        w.u32(a.parent_rank), w.u32(a.parent), w.u32(a.move.t.node.value), w.u32(a.move.t.context.value);
-        w.u8(static_cast<std::uint8_t>(a.move.kind)), w.u32(a.result);
+        w.u32(a.parent_rank), w.u32(a.parent);
+        move_out(w, a.parent == kNone ? nullptr : &a.move);
+        w.u32(a.result);
       }
       const auto answers = gather(answer);
       if (rank_ != 0) continue;
@@ -549,8 +789,7 @@ class Search {
         auto& in = readers[c.rank];
         if (c.has_move) c.segments.push_back(in.steps());
         c.rank = in.u32(), c.state = in.u32();
-        const auto node = in.u32(), context = in.u32();
-        c.move = {{NodeId(node), ContextId(context)}, static_cast<Move::Kind>(in.u8())};
+        c.move = move_in(in);
         c.result = in.u32();
         c.has_move = true;
         c.done = c.rank == kNone;
@@ -570,9 +809,13 @@ class Search {
 int rank() { return Mpi::get().rank; }
 int ranks() { return Mpi::get().size; }
 
-Report explore(const Semantics& sem, const ExploreOptions& options) {
+Report explore(const Semantics& sem, const ExploreOptions& options, const Checkpoints* checkpoints) {
   try {
-    return Search(sem, options).run();
+    return Search(sem, options, checkpoints).run();
+  } catch (const CheckpointError& e) {  // every rank reads the same files, and refuses alike
+    throw InputError("", checkpoints->resume ? "--resume" : "--checkpoint", "", e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw InputError("", "--checkpoint", "", e.what());
   } catch (const std::bad_alloc&) {
     // Where the ranks cannot agree to stop (in a collective, or gathering
     // the report): the job ends, INCOMPLETE.

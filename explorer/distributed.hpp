@@ -53,7 +53,9 @@ struct Report {
 // Every rank calls it with the same arguments. options.threads and the
 // observer are not used: each rank expands its states with one thread. Every
 // rank's result says whether the search is complete, and why it stopped.
-Report explore(const Semantics& sem, const ExploreOptions& options = {});
+// With `checkpoints`, each rank writes its part of the search's checkpoints
+// (checkpoint.hpp), and a search resumes from them on any number of ranks.
+Report explore(const Semantics& sem, const ExploreOptions& options = {}, const Checkpoints* checkpoints = nullptr);
 
 // Every rank returns rank 0's `code` (the others' is ignored).
 int agree(int code);

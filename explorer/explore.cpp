@@ -658,6 +658,10 @@ Result explore(const Semantics& sem, const ExploreOptions& options, const Checkp
   if (checkpoints == nullptr) return Search(sem, options, shards, nullptr).run();
   try {
     const auto path = checkpoint_path(*checkpoints, options.por);
+    if (checkpoints->resume && checkpoints->required && !std::filesystem::exists(path) &&
+        std::filesystem::exists(manifest_path(*checkpoints, options.por)))
+      throw CheckpointError(manifest_path(*checkpoints, options.por) +
+                            ": the checkpoint of a --distributed search: resume it with --distributed, on any number of ranks");
     if (checkpoints->resume && (checkpoints->required || std::filesystem::exists(path))) {
       CheckpointIn in(path);
       const auto header = read_header(in, header_for(sem, options, *checkpoints, shards));

@@ -16,6 +16,14 @@ void Findings::terminal(const State& s, Seen at, PathCount paths, Counters& coun
   o.paths = saturating_add(o.paths, paths);
 }
 
+void Findings::outcome(std::string text, Seen first, PathCount paths) {
+  const auto [it, fresh] = by_text_.try_emplace(text, outcomes_.size());
+  if (fresh) outcomes_.push_back({std::move(text), first, 0});
+  auto& o = outcomes_[it->second];
+  if (first.level < o.first.level) o.first = first;
+  o.paths = saturating_add(o.paths, paths);
+}
+
 void Findings::race(const RaceSeen& seen, Seen at) {
   const auto [a, b, harmful] = seen;
   if (commuting_race(sem_, a, b)) {

@@ -48,16 +48,31 @@ class Visited {
     if (fresh) {
       arrival_.push_back(how);
       paths_.push_back(paths);
-      auto& s = levels_[level];
-      position_.push_back(static_cast<std::uint32_t>(s.states.size()));
-      s.states.push_back(i);
-      if (s.pool.size() + sleep.size() > UINT32_MAX) throw std::length_error("sleep sets: 2^32 transitions in one level");
-      s.at.push_back({static_cast<std::uint32_t>(s.pool.size()), static_cast<std::uint32_t>(s.pool.size() + sleep.size())});
-      s.pool.insert(s.pool.end(), sleep.begin(), sleep.end());
+      position_.push_back(0);
+      queue(i, level, sleep);
     } else {
       again(i, level, sleep, paths);
     }
     return {i, fresh};
+  }
+  // A resumed search's states (distributed.cpp): stores a state, new to the
+  // store, queued nowhere (it was expanded); returns its index.
+  StateIndex restore(std::span<const Code> row, std::uint64_t hash, const Arrival& how, PathCount paths) {
+    const auto [i, fresh] = table_.insert(row, hash);
+    if (!fresh) throw std::logic_error("visited: a restored state stored twice");
+    arrival_.push_back(how);
+    paths_.push_back(paths);
+    position_.push_back(0);
+    return i;
+  }
+  // Queues stored state i, unexpanded, at its level with its sleep set.
+  void queue(StateIndex i, std::size_t level, std::span<const Transition> sleep) {
+    auto& s = levels_[level];
+    position_[i] = static_cast<std::uint32_t>(s.states.size());
+    s.states.push_back(i);
+    if (s.pool.size() + sleep.size() > UINT32_MAX) throw std::length_error("sleep sets: 2^32 transitions in one level");
+    s.at.push_back({static_cast<std::uint32_t>(s.pool.size()), static_cast<std::uint32_t>(s.pool.size() + sleep.size())});
+    s.pool.insert(s.pool.end(), sleep.begin(), sleep.end());
   }
   // Records another arrival at known state i, not yet expanded, as add does.
   void again(StateIndex i, std::size_t level, std::span<const Transition> sleep, PathCount paths) {

@@ -142,10 +142,12 @@ void Writer::path(const PathCondition& p) {
   }
 }
 
-void Reader::raw(void* p, std::size_t n) {
+void Reader::raw(void* p, std::size_t n) { std::memcpy(p, take(n).data(), n); }
+
+std::span<const char> Reader::take(std::size_t n) {
   if (n > in_.size() - at_) throw std::runtime_error("wire: a message ends early");
-  std::memcpy(p, in_.data() + at_, n);
   at_ += n;
+  return in_.subspan(at_ - n, n);
 }
 
 std::uint8_t Reader::u8() {

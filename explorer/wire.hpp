@@ -64,6 +64,8 @@ class Reader {
   std::uint32_t u32();
   std::uint64_t u64();
   void raw(void* p, std::size_t n);
+  // The next n bytes, in place.
+  std::span<const char> take(std::size_t n);
   std::string text();
   Tensor tensor();
   Content content();

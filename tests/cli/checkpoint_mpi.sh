@@ -1,0 +1,106 @@
+#!/bin/bash
+# Checkpoints of the distributed search (docs/checkpoints.md): a search on 2
+# ranks, one rank killed with SIGKILL at a random moment, resumed from its
+# last checkpoint on 1 rank, killed again, and resumed on 3 ranks, reports
+# what the uninterrupted search on 2 ranks reports (the JSON report without
+# its timing, memory and per-rank fields, and without the witnesses, which
+# on another number of ranks may be other schedules to the same states); a
+# timeout writes a checkpoint that a search on as many ranks completes to the
+# same report, witnesses included; a checkpoint of the other kind of search,
+# or a part truncated, corrupted or missing, is refused with its reason, exit 2.
+# Usage: checkpoint_mpi.sh MPIEXEC TFSEM [SIZE [EVERY]]: lost-update-SIZE
+# (default 7), a checkpoint every EVERY seconds (0.5).
+set -u
+mpiexec=$1 tfsem=$2 size=${3:-7} every=${4:-0.5}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+"$tfsem" generate lost-update "$size" -o "$work/g.json" || fail "generate"
+on() {  # on RANKS ARGS...: tfsem ARGS on RANKS ranks, in the background ($pid)
+  local ranks=$1
+  shift
+  "$mpiexec" --oversubscribe -np "$ranks" "$tfsem" check "$work/g.json" --no-fix --distributed --json "$@" > "$work/out.json" 2> "$work/err" &
+  pid=$!
+}
+# The report without what depends on the run (and, with `witnesses`, without the witnesses).
+strip() {
+  python3 - "$1" "${2:-}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for k in ("seconds", "memory_bytes", "store_bytes", "ranks", "memory"):
+    r.pop(k, None)
+def drop(o):
+    if isinstance(o, dict):
+        return {k: drop(v) for k, v in o.items() if sys.argv[2] != "witnesses" or "witness" not in k}
+    return [drop(x) for x in o] if isinstance(o, list) else o
+print(json.dumps(drop(r), indent=1, sort_keys=True))
+PY
+}
+on 2
+wait "$pid"
+[ $? -eq 1 ] || fail "the uninterrupted search: exit code"
+cp "$work/out.json" "$work/whole.json"
+
+# Killed twice: one rank of the job, at a random moment past the first checkpoints.
+dir=$work/ckpt
+kill_one() {
+  sleep "$(awk -v r="$RANDOM" -v e="$every" 'BEGIN { printf "%.2f", 1 + 2 * e + r / 32768 * 2 }')"
+  local ranks
+  ranks=$(pgrep -P "$pid")
+  [ -n "$ranks" ] && kill -KILL "$(echo "$ranks" | shuf -n 1)"
+  wait "$pid" 2> /dev/null
+}
+from() {  # --resume, or --checkpoint where a killed search wrote none yet
+  if [ -f "$dir/rf.ranks" ]; then echo --resume; else echo --checkpoint; fi
+}
+on 2 --checkpoint "$dir" --checkpoint-every "$every"
+kill_one
+echo "killed on 2 ranks: $(from) on 1"
+on 1 "$(from)" "$dir" --checkpoint-every "$every"
+kill_one
+echo "killed on 1 rank: $(from) on 3"
+on 3 "$(from)" "$dir" --checkpoint-every "$every"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 1 ] || { cat "$work/err"; fail "the last resumed search: exit code $rc"; }
+diff <(strip "$work/whole.json" witnesses) <(strip "$work/out.json" witnesses) || fail "the resumed search reports otherwise"
+echo "killed twice, resumed on 1 and 3 ranks: the same report"
+
+# A timeout writes a checkpoint; the search resumed on as many ranks completes the same, witnesses included.
+rm -rf "$dir"
+on 2 --checkpoint "$dir" --timeout 1.5
+wait "$pid"
+[ $? -eq 3 ] || fail "the search stopped by its timeout: exit code"
+grep -q '"stopped_by": "timeout"' "$work/out.json" || fail "the search stopped by its timeout: its report"
+cp -r "$dir" "$work/good"
+on 2 --resume "$dir"
+wait "$pid"
+[ $? -eq 1 ] || fail "the search resumed after its timeout: exit code"
+diff <(strip "$work/whole.json") <(strip "$work/out.json") || fail "the search resumed after its timeout reports otherwise"
+echo "timeout: the same report"
+
+# Refusals, each with its reason and exit 2.
+refused() {  # refused PATTERN RANKS ARGS...: the search exits 2 with an error matching PATTERN
+  local pattern=$1 ranks=$2
+  shift 2
+  on "$ranks" "$@"
+  wait "$pid"
+  local rc=$?
+  cat "$work/err"
+  [ "$rc" -eq 2 ] || fail "exit code $rc, expected 2, for $pattern"
+  grep -Eq "$pattern" "$work/err" || fail "no error matches '$pattern'"
+}
+reset() { rm -rf "$work/bad" && cp -r "$work/good" "$work/bad"; }
+part=$(ls "$work/good"/rf.*.rank-1)
+reset && truncate -s $(($(stat -c %s "$part") / 2)) "$work/bad/${part##*/}"
+refused 'rank-1: truncated: [0-9]+ bytes of [0-9]+' 3 --resume "$work/bad"
+reset && printf '\xff\x00\xff' | dd of="$work/bad/${part##*/}" bs=1 seek=$(($(stat -c %s "$part") / 2)) conv=notrunc status=none
+refused 'rank-1: corrupted: its checksum does not match' 2 --resume "$work/bad"
+reset && rm "$work/bad/${part##*/}"
+refused 'rank-1: cannot open' 1 --resume "$work/bad"
+reset
+"$tfsem" check "$work/g.json" --no-fix --resume "$work/bad" > /dev/null 2> "$work/err"
+[ $? -eq 2 ] && grep -q 'rf.ranks: the checkpoint of a --distributed search' "$work/err" || fail "a distributed checkpoint resumed alone"
+rm -rf "$work/bad" && "$tfsem" check "$work/g.json" --no-fix --checkpoint "$work/bad" > /dev/null
+refused 'rf.checkpoint: the checkpoint of a search without --distributed' 2 --resume "$work/bad"
+echo "refusals: each with its reason"
