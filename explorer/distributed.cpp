@@ -127,14 +127,16 @@ class Search {
     if (checkpoints_ == nullptr) return;
     clock_.emplace(checkpoints_->every_s);
     const auto manifest = manifest_path(*checkpoints_, opts_.por);
-    if (checkpoints_->resume && (checkpoints_->required || std::filesystem::exists(manifest))) {
-      if (!std::filesystem::exists(manifest) && std::filesystem::exists(checkpoint_path(*checkpoints_, opts_.por)))
-        throw CheckpointError(checkpoint_path(*checkpoints_, opts_.por) +
-                              ": the checkpoint of a search without --distributed: resume it without --distributed");
-      restore(manifest);
-    } else {
-      std::filesystem::create_directories(checkpoints_->dir);
-    }
+    together([&] {
+      if (checkpoints_->resume && (checkpoints_->required || std::filesystem::exists(manifest))) {
+        if (!std::filesystem::exists(manifest) && std::filesystem::exists(checkpoint_path(*checkpoints_, opts_.por)))
+          throw CheckpointError(checkpoint_path(*checkpoints_, opts_.por) +
+                                ": the checkpoint of a search without --distributed: resume it without --distributed");
+        restore(manifest);
+      } else {
+        std::filesystem::create_directories(checkpoints_->dir);
+      }
+    });
   }
 
   Report run() {
@@ -146,6 +148,7 @@ class Search {
       level = agree_on_status();
     } else if (exceeds.valid()) {
       stopping_.at_bound(exceeds);
+      whole_ = false;  // resuming would stop there again
     } else {
       level = initial_steps_.size();
       if (rank_ == 0) send(kNone, nullptr, 0, initial_row_, level, {}, 1);  // to its owner
@@ -232,7 +235,8 @@ class Search {
         ++next_;
         check_limits();
       }
-    } catch (const std::bad_alloc&) {
+    } catch (const std::bad_alloc&) {  // what the state being expanded sent, maybe a message in part, is taken back
+      for (std::size_t r = 0; r < out_.size(); ++r) out_[r].resize(sent_[r]);
       stopping_.out_of_memory();
     }
   }
@@ -242,6 +246,7 @@ class Search {
   // back, and a resumed search expands it again. (Its races, found first,
   // are found again to the same effect.)
   bool expand(StateIndex si) {
+    for (std::size_t r = 0; r < out_.size(); ++r) sent_[r] = out_[r].size();
     visited_.table().load(si, row_);
     const auto sleep = visited_.sleep(level_, si);
     if (x_.terminal(row_)) {
@@ -251,7 +256,6 @@ class Search {
     seen_.clear();
     x_.races(row_, findings_.race_flags(), seen_);
     for (const auto& r : seen_) findings_.race(r, {si, level_});
-    for (std::size_t r = 0; r < out_.size(); ++r) sent_[r] = out_[r].size();
     const auto pruned = x_.successors(row_, sleep, [&](const SuccessorSeen& s) {
       if (stopping_.stopped()) return;
       if (s.exceeds.valid()) return stopping_.at_bound(s.exceeds);
@@ -426,21 +430,42 @@ class Search {
 
     const auto next = generation_ + 1;
     const auto header = header_for(sem_, opts_, *checkpoints_, 1);
-    CheckpointOut part(part_path(*checkpoints_, opts_.por, next, static_cast<std::uint32_t>(rank_)));
-    write_header(part, header);
-    part.pod(static_cast<std::uint32_t>(rank_)), part.pod(static_cast<std::uint32_t>(size_)), part.pod(next);
-    part.list(body);
-    part.commit();
-    mpi([&] { MPI_Barrier(MPI_COMM_WORLD); });
-    if (rank_ == 0) {
+    together([&] {
+      CheckpointOut part(part_path(*checkpoints_, opts_.por, next, static_cast<std::uint32_t>(rank_)));
+      write_header(part, header);
+      part.pod(static_cast<std::uint32_t>(rank_)), part.pod(static_cast<std::uint32_t>(size_)), part.pod(next);
+      part.list(body);
+      part.commit();
+    });
+    together([&] {
+      if (rank_ != 0) return;
       CheckpointOut manifest(manifest_path(*checkpoints_, opts_.por));
       write_header(manifest, header);
       manifest.pod(static_cast<std::uint32_t>(size_)), manifest.pod(next);
       manifest.commit();
       remove_parts_but(*checkpoints_, opts_.por, next);
-    }
+    });
     generation_ = next, parts_ = static_cast<std::uint32_t>(size_);
     clock_->written();
+  }
+
+  // Runs f on every rank, which may fail on some only (a file that cannot be
+  // written or read, a part refused by the rank that reads it); if it fails
+  // on any, it throws on every rank, with its own error or another rank's
+  // failure, so that no rank waits for the others in MPI.
+  template <class F>
+  void together(F&& f) {
+    std::string error;
+    try {
+      f();
+    } catch (const CheckpointError& e) {
+      error = e.what();
+    } catch (const std::filesystem::filesystem_error& e) {
+      error = e.what();
+    }
+    int ok = error.empty() ? 1 : 0, all = 0;
+    mpi([&] { MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD); });
+    if (all == 0) throw CheckpointError(error.empty() ? checkpoints_->dir + ": another rank failed at its checkpoint" : error);
   }
 
   // A part of generation generation_, its header checked: its body.
@@ -508,7 +533,8 @@ class Search {
             std::tie(how.parent_rank, how.parent) = where[how.parent_rank][how.parent];
           }
           codec_.pack(wire::Reader(sem_, bytes, &tensors_).state(), row_);
-          if (visited_.restore(row_, StateTable::hash(row_), how, paths) != where[r][i].second) throw corrupted("a state stored twice");
+          if (visited_.restore(row_, StateTable::hash(row_), how, paths) != std::pair{where[r][i].second, true})
+            throw corrupted("a state stored twice");
         }
         SleepSet sleep;
         while (part.u8() != 0) {
@@ -594,6 +620,7 @@ class Search {
     std::vector<Chain> chains;
     for (const auto& [key, o] : outcomes) chains.push_back({o.rank, o.state});
     for (const auto& [key, r] : races) chains.push_back({r.rank, r.state});
+    x_.reduction.uncut();  // follow() replays settles, which the deadline, passed by then, must not cut
     follow(chains);
     if (rank_ == 0) {
       std::size_t k = 0;
@@ -812,7 +839,7 @@ int ranks() { return Mpi::get().size; }
 Report explore(const Semantics& sem, const ExploreOptions& options, const Checkpoints* checkpoints) {
   try {
     return Search(sem, options, checkpoints).run();
-  } catch (const CheckpointError& e) {  // every rank reads the same files, and refuses alike
+  } catch (const CheckpointError& e) {  // on every rank alike (together())
     throw InputError("", checkpoints->resume ? "--resume" : "--checkpoint", "", e.what());
   } catch (const std::filesystem::filesystem_error& e) {
     throw InputError("", "--checkpoint", "", e.what());

@@ -55,15 +55,17 @@ class Visited {
     }
     return {i, fresh};
   }
-  // A resumed search's states (distributed.cpp): stores a state, new to the
-  // store, queued nowhere (it was expanded); returns its index.
-  StateIndex restore(std::span<const Code> row, std::uint64_t hash, const Arrival& how, PathCount paths) {
+  // A resumed search's states (distributed.cpp): stores a state, queued
+  // nowhere (it was expanded, or queue() queues it); returns its index and
+  // whether it is new (a known one is left as it is).
+  std::pair<StateIndex, bool> restore(std::span<const Code> row, std::uint64_t hash, const Arrival& how, PathCount paths) {
     const auto [i, fresh] = table_.insert(row, hash);
-    if (!fresh) throw std::logic_error("visited: a restored state stored twice");
-    arrival_.push_back(how);
-    paths_.push_back(paths);
-    position_.push_back(0);
-    return i;
+    if (fresh) {
+      arrival_.push_back(how);
+      paths_.push_back(paths);
+      position_.push_back(0);
+    }
+    return {i, fresh};
   }
   // Queues stored state i, unexpanded, at its level with its sleep set.
   void queue(StateIndex i, std::size_t level, std::span<const Transition> sleep) {

@@ -1,13 +1,13 @@
 #!/bin/bash
 # Checkpoints of the distributed search (docs/checkpoints.md): a search on 2
-# ranks, one rank killed with SIGKILL at a random moment, resumed from its
-# last checkpoint on 1 rank, killed again, and resumed on 3 ranks, reports
-# what the uninterrupted search on 2 ranks reports (the JSON report without
-# its timing, memory and per-rank fields, and without the witnesses, which
-# on another number of ranks may be other schedules to the same states); a
-# timeout writes a checkpoint that a search on as many ranks completes to the
-# same report, witnesses included; a checkpoint of the other kind of search,
-# or a part truncated, corrupted or missing, is refused with its reason, exit 2.
+# ranks, one rank killed with SIGKILL at a random moment and resumed from its
+# last checkpoint on 2 ranks, reports what the uninterrupted search reports
+# (the JSON report without its timing, memory and per-rank fields); killed
+# and resumed on 1 rank, killed again and resumed on 3 ranks, it reports the
+# same but for the witnesses, which may be other schedules to the same
+# states; so does a search resumed from the checkpoint its timeout wrote; a
+# checkpoint of the other kind of search, or a part truncated, corrupted or
+# missing, is refused with its reason, exit 2.
 # Usage: checkpoint_mpi.sh MPIEXEC TFSEM [SIZE [EVERY]]: lost-update-SIZE
 # (default 7), a checkpoint every EVERY seconds (0.5).
 set -u
@@ -55,6 +55,16 @@ from() {  # --resume, or --checkpoint where a killed search wrote none yet
 }
 on 2 --checkpoint "$dir" --checkpoint-every "$every"
 kill_one
+echo "killed on 2 ranks: $(from) on 2"
+on 2 "$(from)" "$dir" --checkpoint-every "$every"
+wait "$pid"
+[ $? -eq 1 ] || { cat "$work/err"; fail "the search resumed on 2 ranks: exit code"; }
+diff <(strip "$work/whole.json") <(strip "$work/out.json") || fail "the search resumed on 2 ranks reports otherwise"
+echo "killed, resumed on as many ranks: the same report, witnesses included"
+
+rm -rf "$dir"
+on 2 --checkpoint "$dir" --checkpoint-every "$every"
+kill_one
 echo "killed on 2 ranks: $(from) on 1"
 on 1 "$(from)" "$dir" --checkpoint-every "$every"
 kill_one
@@ -66,7 +76,8 @@ rc=$?
 diff <(strip "$work/whole.json" witnesses) <(strip "$work/out.json" witnesses) || fail "the resumed search reports otherwise"
 echo "killed twice, resumed on 1 and 3 ranks: the same report"
 
-# A timeout writes a checkpoint; the search resumed on as many ranks completes the same, witnesses included.
+# A timeout writes a checkpoint; the search resumed from it completes the same (the ranks stopped
+# at different points of a round, so a state may be reached first from another parent).
 rm -rf "$dir"
 on 2 --checkpoint "$dir" --timeout 1.5
 wait "$pid"
@@ -76,7 +87,7 @@ cp -r "$dir" "$work/good"
 on 2 --resume "$dir"
 wait "$pid"
 [ $? -eq 1 ] || fail "the search resumed after its timeout: exit code"
-diff <(strip "$work/whole.json") <(strip "$work/out.json") || fail "the search resumed after its timeout reports otherwise"
+diff <(strip "$work/whole.json" witnesses) <(strip "$work/out.json" witnesses) || fail "the search resumed after its timeout reports otherwise"
 echo "timeout: the same report"
 
 # Refusals, each with its reason and exit 2.
@@ -103,4 +114,10 @@ reset
 [ $? -eq 2 ] && grep -q 'rf.ranks: the checkpoint of a --distributed search' "$work/err" || fail "a distributed checkpoint resumed alone"
 rm -rf "$work/bad" && "$tfsem" check "$work/g.json" --no-fix --checkpoint "$work/bad" > /dev/null
 refused 'rf.checkpoint: the checkpoint of a search without --distributed' 2 --resume "$work/bad"
+# A part one rank cannot write (a directory in the way of its file) stops every rank, exit 2, none waiting.
+mkdir -p "$work/blocked/rf.1.rank-1.tmp"
+timeout 120 "$mpiexec" --oversubscribe -np 2 "$tfsem" check "$work/g.json" --no-fix --distributed --checkpoint "$work/blocked" > /dev/null 2> "$work/err"
+rc=$?
+cat "$work/err"
+[ "$rc" -eq 2 ] && grep -q 'rf.1.rank-1.tmp' "$work/err" || fail "a part one rank cannot write: exit code $rc"
 echo "refusals: each with its reason"
