@@ -65,6 +65,11 @@ void Contexts::index(ContextId c) const {
   place(c.value);
 }
 
+std::size_t Contexts::bytes() const {
+  const std::lock_guard lock(mutex_);  // the index grows under it
+  return entries_.bytes() + index_.capacity() * sizeof(std::uint32_t);
+}
+
 ContextId Contexts::next_iteration(ContextId c) const {
   auto& e = entries_[c.index()];
   if (const auto next = std::atomic_ref(e.next).load(std::memory_order_acquire); next != UINT32_MAX) return ContextId(next);

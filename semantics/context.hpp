@@ -87,7 +87,7 @@ class Contexts {
   // A canonical order: by the stacks of (frame, iteration), outermost first,
   // whatever order the contexts were interned in.
   [[nodiscard]] bool before(ContextId a, ContextId b) const;
-  [[nodiscard]] std::size_t bytes() const { return entries_.bytes() + index_.capacity() * sizeof(std::uint32_t); }
+  [[nodiscard]] std::size_t bytes() const;
 
  private:
   ContextId intern(ContextId parent, FrameId f, std::uint32_t iteration, bool call) const;
