@@ -5,9 +5,10 @@
 # (the JSON report without its timing, memory and per-rank fields); killed
 # and resumed on 1 rank, killed again and resumed on 3 ranks, it reports the
 # same but for the witnesses, which may be other schedules to the same
-# states; so does a search resumed from the checkpoint its timeout wrote; a
-# checkpoint of the other kind of search, or a part truncated, corrupted or
-# missing, is refused with its reason, exit 2.
+# states; so does a search resumed from the checkpoint its timeout, or a
+# SIGTERM to one rank, wrote; a checkpoint of the other kind of search, or a
+# part truncated, corrupted, missing or one rank cannot write, is refused
+# with its reason, exit 2.
 # Usage: checkpoint_mpi.sh MPIEXEC TFSEM [SIZE [EVERY]]: lost-update-SIZE
 # (default 7), a checkpoint every EVERY seconds (0.5).
 set -u
@@ -89,6 +90,20 @@ wait "$pid"
 [ $? -eq 1 ] || fail "the search resumed after its timeout: exit code"
 diff <(strip "$work/whole.json" witnesses) <(strip "$work/out.json" witnesses) || fail "the search resumed after its timeout reports otherwise"
 echo "timeout: the same report"
+
+# SIGTERM to one rank (as a batch scheduler signals the processes) stops every rank, INCOMPLETE,
+# with a checkpoint that a search on 3 ranks completes the same.
+rm -rf "$dir"
+on 2 --checkpoint "$dir" --checkpoint-every 60
+sleep 2  # the search takes about 7 s
+kill -TERM "$(pgrep -P "$pid" | head -1)"
+wait "$pid"
+[ $? -eq 3 ] && grep -q '"stopped_by": "interrupt"' "$work/out.json" || fail "the search stopped by SIGTERM"
+on 3 --resume "$dir"
+wait "$pid"
+[ $? -eq 1 ] || fail "the search resumed after SIGTERM: exit code"
+diff <(strip "$work/whole.json" witnesses) <(strip "$work/out.json" witnesses) || fail "the search resumed after SIGTERM reports otherwise"
+echo "SIGTERM: the same report"
 
 # Refusals, each with its reason and exit 2.
 refused() {  # refused PATTERN RANKS ARGS...: the search exits 2 with an error matching PATTERN
