@@ -24,9 +24,10 @@ class CheckpointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The layout of the file and of the packed rows it holds (codec.hpp): a
-// checkpoint of another format is refused, since its rows would read wrong.
-inline constexpr std::uint32_t kCheckpointFormat = 3;
+// The layout of the file, of the packed rows it holds (codec.hpp) and of the
+// outcomes' keys (findings.cpp): a checkpoint of another format is refused,
+// since its rows would read wrong and its outcomes would not meet theirs again.
+inline constexpr std::uint32_t kCheckpointFormat = 4;
 
 // What is written as its bytes: copied and destroyed trivially (a pair of integers too).
 template <class T>

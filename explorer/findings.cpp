@@ -1,15 +1,32 @@
 #include "explorer/findings.hpp"
 
 #include "semantics/dependence.hpp"
+#include "semantics/term_text.hpp"
 
 #include <algorithm>
 
 namespace tfsem::explorer {
 
+namespace {
+
+// What tells outcomes apart: the outcome's text written as one group, the
+// subterms its values share named once and their definitions after it
+// (TermNames), so that it costs the values' DAG once rather than once a value
+// (a training step's hundreds of variables share its whole graph). Like the
+// text, it depends on the values alone, in every process.
+std::string outcome_key(const Semantics& sem, const Outcome& o) {
+  TermNames names;
+  auto key = names.group([&] { return outcome_text(sem, o); });
+  for (const auto& d : names.definitions()) key += "; " + d.name + " = " + d.text;
+  return key;
+}
+
+}  // namespace
+
 void Findings::terminal(const State& s, Seen at, PathCount paths, Counters& counters) {
   ++counters.terminal_states;
   counters.behaviours = saturating_add(counters.behaviours, paths);
-  auto text = outcome_text(sem_, outcome_of(sem_, s));
+  auto text = outcome_key(sem_, outcome_of(sem_, s));
   const auto [it, fresh] = by_text_.try_emplace(text, outcomes_.size());
   if (fresh) outcomes_.push_back({std::move(text), at, 0});
   auto& o = outcomes_[it->second];

@@ -29,8 +29,9 @@ struct Seen {
 
 class Findings {
  public:
-  // An outcome: its text, the first terminal state showing it, and the
-  // explored behaviours reaching any of them.
+  // An outcome: its key (its text, with the subterms its values share
+  // defined once), the first terminal state showing it, and the explored
+  // behaviours reaching any of them.
   struct Terminal {
     std::string text;
     Seen first;
