@@ -42,12 +42,21 @@ wait "$pid"
 [ $? -eq 1 ] || fail "the uninterrupted search: exit code"
 cp "$work/out.json" "$work/whole.json"
 
+# The ranks: the children of mpirun (from /proc, which every Linux has).
+ranks_of() {
+  local parent=$1 f line
+  for f in /proc/[0-9]*/stat; do
+    read -r line < "$f" 2> /dev/null || continue
+    set -- ${line##*) }  # the fields after the command's name: state, parent, ...
+    [ "$2" = "$parent" ] && { f=${f#/proc/}; echo "${f%/stat}"; }
+  done
+}
 # Killed twice: one rank of the job, at a random moment past the first checkpoints.
 dir=$work/ckpt
 kill_one() {
   sleep "$(awk -v r="$RANDOM" -v e="$every" 'BEGIN { printf "%.2f", 1 + 2 * e + r / 32768 * 2 }')"
   local ranks
-  ranks=$(pgrep -P "$pid")
+  ranks=$(ranks_of "$pid")
   [ -n "$ranks" ] && kill -KILL "$(echo "$ranks" | shuf -n 1)"
   wait "$pid" 2> /dev/null
 }
@@ -96,7 +105,7 @@ echo "timeout: the same report"
 rm -rf "$dir"
 on 2 --checkpoint "$dir" --checkpoint-every 60
 sleep 2  # the search takes about 7 s
-kill -TERM "$(pgrep -P "$pid" | head -1)"
+kill -TERM "$(ranks_of "$pid" | head -1)"
 wait "$pid"
 [ $? -eq 3 ] && grep -q '"stopped_by": "interrupt"' "$work/out.json" || fail "the search stopped by SIGTERM"
 on 3 --resume "$dir"
