@@ -140,7 +140,8 @@ rm -rf "$work/bad" && "$tfsem" check "$work/g.json" --no-fix --checkpoint "$work
 refused 'rf.checkpoint: the checkpoint of a search without --distributed' 2 --resume "$work/bad"
 # A part one rank cannot write (a directory in the way of its file) stops every rank, exit 2, none waiting.
 mkdir -p "$work/blocked/rf.1.rank-1.tmp"
-timeout 120 "$mpiexec" --oversubscribe -np 2 "$tfsem" check "$work/g.json" --no-fix --distributed --checkpoint "$work/blocked" > /dev/null 2> "$work/err"
+timeout 120 "$mpiexec" --oversubscribe -np 2 "$tfsem" check "$work/g.json" --no-fix --distributed --checkpoint "$work/blocked" \
+  --checkpoint-every "$every" > /dev/null 2> "$work/err"
 rc=$?
 cat "$work/err"
 [ "$rc" -eq 2 ] && grep -q 'rf.1.rank-1.tmp' "$work/err" || fail "a part one rank cannot write: exit code $rc"
