@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <new>
 #include <chrono>
 #include <cstdio>
@@ -86,6 +87,11 @@ std::uint32_t owner(std::span<const char> state, int ranks) {
   return static_cast<std::uint32_t>(mix64(h) % static_cast<std::uint64_t>(ranks));
 }
 
+// The counters each rank keeps and the report adds up (the states stored are the store's).
+std::array<std::uint64_t*, 5> summed(Counters& c) {
+  return {&c.states_matched, &c.transitions, &c.terminal_states, &c.behaviours, &c.transitions_pruned};
+}
+
 // A move on the wire (null: none, the initial state's arrival): its
 // transition as canonical bytes, read back into this rank's contexts.
 void move_out(wire::Writer& w, const Move* m) {
@@ -98,6 +104,27 @@ Move move_in(wire::Reader& in) {  // none: a move of no node
   if (in.u8() == 0) return {};
   const auto t = in.transition();
   return {t, static_cast<Move::Kind>(in.u8())};
+}
+
+// A stored state in a checkpoint's part: its canonical bytes, its arrival
+// (the parent's rank and index as the part's search numbered them) and its path count.
+struct Stored {
+  std::span<const char> bytes;
+  Arrival how;
+  PathCount paths;
+};
+void stored_out(wire::Writer& w, std::span<const char> bytes, const Arrival& a, PathCount paths) {
+  w.u32(static_cast<std::uint32_t>(bytes.size()));
+  w.raw(bytes.data(), bytes.size());
+  w.u32(a.parent_rank), w.u32(a.parent);
+  move_out(w, a.parent == kNone ? nullptr : &a.move);
+  w.u32(a.result);
+  w.u64(paths);
+}
+Stored stored_in(wire::Reader& in) {
+  const auto bytes = in.take(in.u32());
+  const Arrival how{in.u32(), in.u32(), move_in(in), in.u32()};
+  return {bytes, how, in.u64()};
 }
 
 // A stop after which the ranks' parts are whole (a state's expansion is
@@ -193,7 +220,6 @@ class Search {
   const Checkpoints* checkpoints_;
   std::optional<CheckpointClock> clock_;  // with checkpoints
   std::uint64_t generation_ = 0;          // of the last checkpoint written or resumed from (0: none)
-  std::uint32_t parts_ = 0;               // and its number of parts
   bool resumed_ = false;
   bool checkpoint_due_ = false;  // agree_on_status(): rank 0's clock says so
   bool whole_ = true;            // agree_on_status(): every rank's part is whole (no stop, or a resumable one)
@@ -236,7 +262,7 @@ class Search {
         check_limits();
       }
     } catch (const std::bad_alloc&) {  // what the state being expanded sent, maybe a message in part, is taken back
-      for (std::size_t r = 0; r < out_.size(); ++r) out_[r].resize(sent_[r]);
+      take_back();
       stopping_.out_of_memory();
     }
   }
@@ -262,19 +288,29 @@ class Search {
       send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, visited_.paths(si));
     });
     if (stopping_.stopped_by_token() && resumable(stopping_.why())) {
-      for (std::size_t r = 0; r < out_.size(); ++r) out_[r].resize(sent_[r]);
+      take_back();
       return false;
     }
     result_.counters.transitions_pruned += pruned;
     return true;
   }
+  // What the state being expanded sent.
+  void take_back() {
+    for (std::size_t r = 0; r < out_.size(); ++r) out_[r].resize(sent_[r]);
+  }
+
+  // The canonical bytes of row's state (wire.hpp), in state_bytes_.
+  std::span<const char> canonical(std::span<const Code> row) {
+    state_bytes_.clear();
+    wire::Writer(sem_, state_bytes_).state(codec_.unpack(row));
+    return state_bytes_;
+  }
 
   // A successor for its owner: parent, move, result, level, paths, sleep set, state.
   void send(StateIndex parent, const Move* move, std::uint32_t result, std::span<const Code> row, std::uint64_t level,
             std::span<const Transition> sleep, PathCount paths) {
-    state_bytes_.clear();
-    wire::Writer(sem_, state_bytes_).state(codec_.unpack(row));
-    auto& out = out_[owner(state_bytes_, size_)];
+    const auto state = canonical(row);
+    auto& out = out_[owner(state, size_)];
     wire::Writer w(sem_, out);
     w.u32(parent);
     move_out(w, move);
@@ -283,7 +319,7 @@ class Search {
     w.u64(paths);
     w.u32(static_cast<std::uint32_t>(sleep.size()));
     for (auto t : sleep) w.transition(t);
-    out.insert(out.end(), state_bytes_.begin(), state_bytes_.end());
+    out.insert(out.end(), state.begin(), state.end());
   }
 
   // ---- Exchanging: every rank's successors to their owners, merged in rank order. ----
@@ -398,20 +434,11 @@ class Search {
   void checkpoint() {
     Bytes body;
     wire::Writer w(sem_, body);
-    const auto& c = result_.counters;
-    for (auto v : {c.states_matched, c.transitions, c.terminal_states, c.behaviours, c.transitions_pruned}) w.u64(v);
+    for (const auto* v : summed(result_.counters)) w.u64(*v);
     w.u64(visited_.size());
     for (StateIndex i = 0; i < visited_.size(); ++i) {
       visited_.table().load(i, row_);
-      state_bytes_.clear();
-      wire::Writer(sem_, state_bytes_).state(codec_.unpack(row_));
-      w.u32(static_cast<std::uint32_t>(state_bytes_.size()));
-      w.raw(state_bytes_.data(), state_bytes_.size());
-      const auto& a = visited_.arrival(i);
-      w.u32(a.parent_rank), w.u32(a.parent);
-      move_out(w, a.parent == kNone ? nullptr : &a.move);
-      w.u32(a.result);
-      w.u64(visited_.paths(i));
+      stored_out(w, canonical(row_), visited_.arrival(i), visited_.paths(i));
     }
     for (auto l = visited_.next_level(0); l != kNoLevel; l = visited_.next_level(l + 1)) {
       const auto& states = *visited_.level(l);
@@ -445,7 +472,7 @@ class Search {
       manifest.commit();
       remove_parts_but(*checkpoints_, opts_.por, next);
     });
-    generation_ = next, parts_ = static_cast<std::uint32_t>(size_);
+    generation_ = next;
     clock_->written();
   }
 
@@ -468,13 +495,13 @@ class Search {
     if (all == 0) throw CheckpointError(error.empty() ? checkpoints_->dir + ": another rank failed at its checkpoint" : error);
   }
 
-  // A part of generation generation_, its header checked: its body.
-  Bytes read_part(std::uint32_t r) {
+  // Part r of the `parts` of generation generation_, its header checked: its body.
+  Bytes read_part(std::uint32_t r, std::uint32_t parts) {
     CheckpointIn in(part_path(*checkpoints_, opts_.por, generation_, r));
     read_header(in, header_for(sem_, opts_, *checkpoints_, 1));
     const auto rank = in.pod<std::uint32_t>(), ranks = in.pod<std::uint32_t>();
     const auto generation = in.pod<std::uint64_t>();
-    if (rank != r || ranks != parts_ || generation != generation_)
+    if (rank != r || ranks != parts || generation != generation_)
       throw CheckpointError(in.path() + ": corrupted: the part of rank " + std::to_string(rank) + " of " + std::to_string(ranks) +
                             " in generation " + std::to_string(generation));
     auto body = in.list<char>(std::uint64_t{1} << 40);
@@ -492,48 +519,42 @@ class Search {
     try {
       CheckpointIn in(manifest);
       read_header(in, header_for(sem_, opts_, *checkpoints_, 1));
-      parts_ = in.pod<std::uint32_t>();
+      const auto parts = in.pod<std::uint32_t>();
       generation_ = in.pod<std::uint64_t>();
-      if (parts_ == 0 || parts_ > (1U << 20) || generation_ == 0 || !in.at_end())
-        throw CheckpointError(manifest + ": corrupted: " + std::to_string(parts_) + " parts");
-      std::vector<std::vector<std::pair<std::uint32_t, StateIndex>>> where(parts_);  // by part and index: rank, index
+      if (parts == 0 || parts > (1U << 20) || generation_ == 0 || !in.at_end())
+        throw CheckpointError(manifest + ": corrupted: " + std::to_string(parts) + " parts");
+      std::vector<std::vector<std::pair<std::uint32_t, StateIndex>>> where(parts);  // by part and index: rank, index
       std::vector<StateIndex> numbered(static_cast<std::size_t>(size_));
-      for (std::uint32_t r = 0; r < parts_; ++r) {
-        const auto body = read_part(r);
+      for (std::uint32_t r = 0; r < parts; ++r) {
+        const auto body = read_part(r, parts);
         wire::Reader part(sem_, body);
         part.take(5 * sizeof(std::uint64_t));
         for (auto n = part.u64(); n > 0; --n) {
-          const auto to = owner(part.take(part.u32()), size_);
+          const auto to = owner(stored_in(part).bytes, size_);
           where[r].emplace_back(to, numbered[to]++);
-          part.take(2 * sizeof(std::uint32_t));  // the parent
-          move_in(part);
-          part.take(sizeof(std::uint32_t) + sizeof(std::uint64_t));  // the result, the paths
         }
       }
       const auto me = static_cast<std::uint32_t>(rank_);
       std::vector<std::pair<Seen, RaceSeen>> races;
-      for (std::uint32_t r = 0; r < parts_; ++r) {
-        const auto body = read_part(r);
+      for (std::uint32_t r = 0; r < parts; ++r) {
+        const auto body = read_part(r, parts);
         wire::Reader part(sem_, body, &tensors_);
         const auto corrupted = [&](const char* what) {
           return CheckpointError(part_path(*checkpoints_, opts_.por, generation_, r) + ": corrupted: " + what);
         };
-        auto& c = result_.counters;
-        for (auto* v : {&c.states_matched, &c.transitions, &c.terminal_states, &c.behaviours, &c.transitions_pruned})
+        for (auto* v : summed(result_.counters))
           if (const auto value = part.u64(); r % static_cast<std::uint32_t>(size_) == me) *v = saturating_add(*v, value);
         const auto n = part.u64();
         if (n != where[r].size()) throw corrupted("its states");
         for (std::uint64_t i = 0; i < n; ++i) {
-          const auto bytes = part.take(part.u32());
-          Arrival how{part.u32(), part.u32(), move_in(part), part.u32()};
-          const auto paths = part.u64();
+          auto [bytes, how, paths] = stored_in(part);
           if (where[r][i].first != me) continue;
           if (how.parent_rank != kNone) {
-            if (how.parent_rank >= parts_ || how.parent >= where[how.parent_rank].size()) throw corrupted("an arrival");
+            if (how.parent_rank >= parts || how.parent >= where[how.parent_rank].size()) throw corrupted("an arrival");
             std::tie(how.parent_rank, how.parent) = where[how.parent_rank][how.parent];
           }
           codec_.pack(wire::Reader(sem_, bytes, &tensors_).state(), row_);
-          if (visited_.restore(row_, StateTable::hash(row_), how, paths) != std::pair{where[r][i].second, true})
+          if (visited_.store(row_, StateTable::hash(row_), how, paths) != std::pair{where[r][i].second, true})
             throw corrupted("a state stored twice");
         }
         SleepSet sleep;
@@ -650,10 +671,8 @@ class Search {
   std::vector<RankReport> gather_reports() {
     Bytes mine;
     wire::Writer w(sem_, mine);
-    const auto& c = result_.counters;
-    for (auto v : {report_.states, report_.bytes_sent, report_.bytes_received, report_.memory_bytes, report_.store_bytes, c.states_matched,
-                   c.transitions, c.terminal_states, c.behaviours, c.transitions_pruned})
-      w.u64(v);
+    for (auto v : {report_.states, report_.bytes_sent, report_.bytes_received, report_.memory_bytes, report_.store_bytes}) w.u64(v);
+    for (const auto* v : summed(result_.counters)) w.u64(*v);
     w.raw(&report_.idle_seconds, sizeof(double));
     w.text(result_.stopped_by);
     const auto all = gather(mine);
@@ -666,11 +685,7 @@ class Search {
       auto& r = out.emplace_back();
       r.states = in.u64(), r.bytes_sent = in.u64(), r.bytes_received = in.u64(), r.memory_bytes = in.u64(), r.store_bytes = in.u64();
       sum.states_stored += r.states;
-      sum.states_matched += in.u64();
-      sum.transitions += in.u64();
-      sum.terminal_states += in.u64();
-      sum.behaviours = saturating_add(sum.behaviours, in.u64());
-      sum.transitions_pruned += in.u64();
+      for (auto* v : summed(sum)) *v = saturating_add(*v, in.u64());
       in.raw(&r.idle_seconds, sizeof(double));
       if (auto why = in.text(); stopped_by.empty()) stopped_by = std::move(why);
     }

@@ -657,11 +657,9 @@ Result explore(const Semantics& sem, const ExploreOptions& options, const Checkp
   const auto shards = shards_for(std::max(1U, options.threads));
   if (checkpoints == nullptr) return Search(sem, options, shards, nullptr).run();
   try {
-    const auto path = checkpoint_path(*checkpoints, options.por);
-    if (checkpoints->resume && checkpoints->required && !std::filesystem::exists(path) &&
-        std::filesystem::exists(manifest_path(*checkpoints, options.por)))
-      throw CheckpointError(manifest_path(*checkpoints, options.por) +
-                            ": the checkpoint of a --distributed search: resume it with --distributed, on any number of ranks");
+    const auto path = checkpoint_path(*checkpoints, options.por), manifest = manifest_path(*checkpoints, options.por);
+    if (checkpoints->resume && checkpoints->required && !std::filesystem::exists(path) && std::filesystem::exists(manifest))
+      throw CheckpointError(manifest + ": the checkpoint of a --distributed search: resume it with --distributed, on any number of ranks");
     if (checkpoints->resume && (checkpoints->required || std::filesystem::exists(path))) {
       CheckpointIn in(path);
       const auto header = read_header(in, header_for(sem, options, *checkpoints, shards));

@@ -26,11 +26,7 @@ std::string outcome_key(const Semantics& sem, const Outcome& o) {
 void Findings::terminal(const State& s, Seen at, PathCount paths, Counters& counters) {
   ++counters.terminal_states;
   counters.behaviours = saturating_add(counters.behaviours, paths);
-  auto text = outcome_key(sem_, outcome_of(sem_, s));
-  const auto [it, fresh] = by_text_.try_emplace(text, outcomes_.size());
-  if (fresh) outcomes_.push_back({std::move(text), at, 0});
-  auto& o = outcomes_[it->second];
-  o.paths = saturating_add(o.paths, paths);
+  outcome(outcome_key(sem_, outcome_of(sem_, s)), at, paths);  // states come level by level: the first stays
 }
 
 void Findings::outcome(std::string text, Seen first, PathCount paths) {

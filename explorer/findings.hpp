@@ -54,8 +54,9 @@ class Findings {
   // being expanded. Of the benign races of two commuting updates (S-COMMUTE)
   // in other contexts, one is kept by pair of nodes.
   void race(const RaceSeen& seen, Seen at);
-  // An outcome found before (a resumed search's): its first terminal state
-  // is the one of the lowest level, its behaviours add up.
+  // An outcome by its key (a terminal state's, or one found before a
+  // resumed search): its first terminal state is the first of the lowest
+  // level, its behaviours add up.
   void outcome(std::string text, Seen first, PathCount paths);
 
   // By their first terminal state, in the order of the calls.

@@ -44,21 +44,15 @@ class Visited {
   // state's index and whether it is new.
   std::pair<StateIndex, bool> add(std::span<const Code> row, std::uint64_t hash, const Arrival& how, std::size_t level,
                                   std::span<const Transition> sleep, PathCount paths) {
-    const auto [i, fresh] = table_.insert(row, hash);
-    if (fresh) {
-      arrival_.push_back(how);
-      paths_.push_back(paths);
-      position_.push_back(0);
-      queue(i, level, sleep);
-    } else {
-      again(i, level, sleep, paths);
-    }
+    const auto [i, fresh] = store(row, hash, how, paths);
+    if (fresh) queue(i, level, sleep);
+    else again(i, level, sleep, paths);
     return {i, fresh};
   }
-  // A resumed search's states (distributed.cpp): stores a state, queued
-  // nowhere (it was expanded, or queue() queues it); returns its index and
-  // whether it is new (a known one is left as it is).
-  std::pair<StateIndex, bool> restore(std::span<const Code> row, std::uint64_t hash, const Arrival& how, PathCount paths) {
+  // Stores a state, queued nowhere (a resumed search's expanded states,
+  // distributed.cpp; queue() queues one); returns its index and whether it
+  // is new (a known one is left as it is).
+  std::pair<StateIndex, bool> store(std::span<const Code> row, std::uint64_t hash, const Arrival& how, PathCount paths) {
     const auto [i, fresh] = table_.insert(row, hash);
     if (fresh) {
       arrival_.push_back(how);
