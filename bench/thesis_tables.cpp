@@ -2,8 +2,9 @@
 // executor: fib, Ackermann, Takeuchi and Primes as recursive graphs
 // (models/thesis-*.json, fed the table's inputs), each result checked against
 // the thesis's, timed with static and dynamic calls on 1 and 2 threads (each
-// the best of --reps runs, a fresh executor each), with what two threads gain
-// and how many tasks one handed the other (work stealing), beside the thesis's
+// the best of --reps runs, a fresh executor each, the four ways taking turns),
+// with what two threads gain and how many tasks one handed the other (work
+// stealing), beside the thesis's
 // TensorFlow r1.4 seconds (measured on other hardware) and its "Speeding"
 // column, (dynamic - static) / dynamic. Then a loop's overhead: a
 // while loop with a trivial body (models/while-sum.json), in ns per iteration
@@ -16,6 +17,7 @@
 #include "formats/json/graph_json.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -93,19 +95,25 @@ struct Timed {
   std::uint64_t handed = 0;  // the best run's tasks handed between threads
 };
 
-// The best of `reps` runs, each on a fresh executor.
-Timed timed(const std::shared_ptr<const Program>& p, fast_exec::Calls calls, int threads, int reps) {
-  fast_exec::ExecOptions o;
-  o.threads = threads;
-  o.calls = calls;
-  Timed best;
+// The best of `reps` runs of each way to run (static then dynamic calls, each
+// on 1 and 2 threads), each run on a fresh executor; the ways take turns, so
+// that a host whose speed drifts favours none of them.
+std::array<Timed, 4> timed(const std::shared_ptr<const Program>& p, int reps) {
+  std::array<Timed, 4> best;
   for (int k = 0; k < reps; ++k) {
-    fast_exec::Executor s(p, o);
-    const auto start = std::chrono::steady_clock::now();
-    auto r = s.run();
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-    if (took.count() >= best.seconds) continue;
-    best = {took.count(), r.fetched.at(0), r.handed};
+    std::size_t way = 0;
+    for (auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
+      for (int threads : {1, 2}) {
+        fast_exec::ExecOptions o;
+        o.threads = threads;
+        o.calls = calls;
+        fast_exec::Executor s(p, o);
+        const auto start = std::chrono::steady_clock::now();
+        auto r = s.run();
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        auto& b = best[way++];
+        if (took.count() < b.seconds) b = {took.count(), r.fetched.at(0), r.handed};
+      }
   }
   return best;
 }
@@ -149,16 +157,14 @@ int tables(bool quick, const std::vector<std::string>& rows, int reps, const std
       double secs[4] = {};
       std::uint64_t handed[4] = {};
       std::string result;
-      int k = 0;
-      for (auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
-        for (int threads : {1, 2}) {
-          const auto t = timed(p, calls, threads, reps);
-          secs[k] = t.seconds;
-          handed[k++] = t.handed;
-          const auto text = content_to_string(*p, t.result);
-          if (text != "i32:" + std::to_string(row.result)) ++wrong;
-          if (result.empty() || text != result) result = result.empty() ? text : result + " / " + text;
-        }
+      const auto runs = timed(p, reps);
+      for (std::size_t k = 0; k < runs.size(); ++k) {
+        secs[k] = runs[k].seconds;
+        handed[k] = runs[k].handed;
+        const auto text = content_to_string(*p, runs[k].result);
+        if (text != "i32:" + std::to_string(row.result)) ++wrong;
+        if (result.empty() || text != result) result = result.empty() ? text : result + " / " + text;
+      }
       const auto speeding = (secs[2] - secs[0]) / secs[2] * 100;
       std::printf("| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.2fx | %.2fx | %llu, %llu | %.3f | %.3f | %.0fx | %.1f%% | %s |\n",
                   row.label, result.c_str(), row.result, secs[0], secs[1], secs[2], secs[3], secs[0] / secs[1],

@@ -288,6 +288,15 @@ std::size_t deeper_on_top(const Stack& local, const Task& t) {
 // and forth for less than handing them costs.
 constexpr auto kShortSteal = std::chrono::microseconds(50);
 constexpr std::uint32_t kMaxDelayUs = 2000;
+// A thief waits for its next task, awake, as long as its last one ran, up to
+// this: a giver running a task as heavy (a kernel) answers within that time,
+// and handing a task to a sleeper costs its wake.
+constexpr std::chrono::microseconds kMaxPatience{50000};
+// A busy worker hands a task to a sleeping one, woken (Sharing::offer), when
+// its stack holds this many tasks, or holds two or more and its last task ran
+// this long (a heavy kernel): enough work that waking a core pays.
+constexpr std::size_t kRouseAt = 8;
+constexpr auto kRouseAfter = std::chrono::microseconds(200);
 
 }  // namespace
 
@@ -305,8 +314,9 @@ void Executor::work(Run& run, std::uint32_t w, Stack& local, RandomScheduler& rn
   ready.worker = w;
   const bool perturb = run.perturb;
   const bool workers = workers_ != nullptr;
+  Crowded crowded;
   while (!local.empty()) {
-    if (workers) share(run, local);
+    if (workers) share(run, local, crowded);
     auto m = local.back();
     local.pop_back();
     for (;;) {
@@ -331,12 +341,21 @@ void Executor::work(Run& run, std::uint32_t w, Stack& local, RandomScheduler& rn
 // beside does (the mode is off only while one worker is busy), so no lock is
 // held when it changes and no other thread reads it then. A worker that
 // offers while others are busy leaves the flag alone: they read it.
-void Executor::share(Run& run, Stack& local) {
+void Executor::share(Run& run, Stack& local, Crowded& crowded) {
   if (run.shared && run.sharing.alone()) run.shared = false;
-  if (local.size() < 2 || !run.sharing.wanted()) return;  // a worker keeps one task
+  bool rouse = false;
+  if (local.size() >= 2 && run.sharing.drowsy()) {  // the clock read only then
+    const auto now = std::chrono::steady_clock::now();
+    // Since the last look: how long the last task ran (a heavy kernel) while another worker slept.
+    rouse = local.size() >= kRouseAt || (crowded && now - *crowded >= kRouseAfter);
+    crowded = now;
+  } else {
+    crowded.reset();
+  }
+  if (local.size() < 2 || !(rouse || run.sharing.wanted())) return;  // a worker keeps one task
   const bool entered = !run.shared;
   if (entered) run.shared = true;
-  if (run.sharing.offer(local[0])) local.erase(local.begin());
+  if (run.sharing.offer(local[0], rouse)) local.erase(local.begin());
   else if (entered) run.shared = false;
 }
 
@@ -345,14 +364,18 @@ void Executor::share(Run& run, Stack& local) {
 void Executor::serve(Run& run, std::uint32_t w, Stack& local, std::uint64_t seed) {
   RandomScheduler rng(seed);
   std::uint32_t delay = 0;
+  std::chrono::microseconds patience{0};
   bool stolen = false;
   auto since = std::chrono::steady_clock::now();
   for (;;) {
     work(run, w, local, rng);
-    if (stolen)
-      delay = std::chrono::steady_clock::now() - since < kShortSteal ? std::min(kMaxDelayUs, std::max(10U, delay * 2)) : 0;
+    if (stolen) {
+      const auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - since);
+      delay = took < kShortSteal ? std::min(kMaxDelayUs, std::max(10U, delay * 2)) : 0;
+      patience = std::min(took, kMaxPatience);
+    }
     Task t;
-    if (!run.sharing.take(t, delay)) return;
+    if (!run.sharing.take(t, delay, patience)) return;
     stolen = true;
     since = std::chrono::steady_clock::now();
     local.push_back(t);

@@ -24,6 +24,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <memory>
@@ -184,8 +185,12 @@ class Executor {
 
   // Worker w's stack fired until it is empty.
   void work(Run& run, std::uint32_t w, Stack& local, RandomScheduler& rng);
-  // Between firings: the bottom of the stack to a hungry worker, the shared mode entered or left.
-  static void share(Run& run, Stack& local);
+  // When a worker last looked between tasks, its stack holding two or more,
+  // while another worker slept (Executor::share).
+  using Crowded = std::optional<std::chrono::steady_clock::time_point>;
+  // Between firings: the bottom of the stack to a hungry worker, the shared
+  // mode entered or left, the sleeping workers roused.
+  static void share(Run& run, Stack& local, Crowded& crowded);
   // Worker w's part of a run: its stack (local), then tasks taken from others.
   void serve(Run& run, std::uint32_t w, Stack& local, std::uint64_t seed);
   // forced: run_schedule's run, where every node fired is a step of the schedule.

@@ -2,12 +2,16 @@
 #include "fast_exec/instances.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
 #include <thread>
 
 namespace tfsem::fast_exec {
 
 void SpinLock::wait() const {
-  for (int spins = 0; held_.load(std::memory_order_relaxed); ++spins) {
+  for (int spins = 0; holder_.load(std::memory_order_relaxed) != kFree; ++spins) {
     if (spins < 1000) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
@@ -18,6 +22,22 @@ void SpinLock::wait() const {
   }
 }
 
+LineArena::~LineArena() {
+  for (const auto& [p, size] : chunks_) ::operator delete(p, size, std::align_val_t(kLine));
+}
+
+void* LineArena::take(std::size_t bytes) {
+  bytes = (bytes + kLine - 1) / kLine * kLine;
+  if (chunks_.empty() || used_ + bytes > chunks_.back().second) {
+    const auto size = std::max(kChunk, bytes);
+    chunks_.emplace_back(static_cast<std::byte*>(::operator new(size, std::align_val_t(kLine))), size);
+    used_ = 0;
+  }
+  auto* p = chunks_.back().first + used_;
+  used_ += bytes;
+  return p;
+}
+
 InstancePools::InstancePools(const CompiledGraph& g, Calls calls, std::uint32_t workers) : graph_(g), calls_(calls) {
   for (std::size_t f = 0; f < g.frames.size(); ++f) {
     pools_.push_back(std::make_unique<Pool>());
@@ -25,20 +45,78 @@ InstancePools::InstancePools(const CompiledGraph& g, Calls calls, std::uint32_t 
   }
 }
 
-IterState* InstancePools::make_iteration(std::uint32_t f) const {
-  const auto& cf = graph_.frames[f];
-  auto* it = new IterState;
-  it->aux.assign(cf.nodes.size(), 0);
-  it->flags.assign(cf.nodes.size(), 0);
-  it->slots.resize(cf.slots);
-  it->children.assign(cf.children, nullptr);
-  it->dead_calls.assign(cf.children, 0);
+InstancePools::~InstancePools() {
+  for (auto& pool : pools_) {
+    for (auto* it : pool->owned_iterations) IterState::destroy(it);
+    for (auto* inst : pool->owned_instances) inst->~Instance();
+  }
+}
+
+namespace {
+
+// Where an array of n T starts in a block, past `at` bytes, aligned for T.
+template <class T>
+std::size_t place(std::size_t& at, std::size_t n) {
+  const auto begin = (at + alignof(T) - 1) / alignof(T) * alignof(T);
+  at = begin + n * sizeof(T);
+  return begin;
+}
+
+template <class T>
+std::span<T> array_at(std::byte* block, std::size_t begin, std::size_t n) {
+  return {reinterpret_cast<T*>(block + begin), n};
+}
+
+// The layout of an iteration's block: where each array starts, and its size.
+struct IterLayout {
+  std::size_t slots, children, ints, flags, bytes;
+  explicit IterLayout(const CompiledFrame& cf) {
+    std::size_t at = sizeof(IterState);
+    slots = place<Token>(at, cf.slots);
+    children = place<Instance*>(at, cf.children);
+    ints = place<std::int32_t>(at, 2 * cf.nodes.size() + cf.children);  // pending, aux, dead_calls
+    flags = place<std::uint8_t>(at, cf.nodes.size());
+    bytes = at;
+  }
+};
+
+}  // namespace
+
+std::size_t IterState::bytes(const CompiledFrame& cf) { return IterLayout(cf).bytes; }
+
+IterState* IterState::make(const CompiledFrame& cf, void* at) {
+  const auto nodes = cf.nodes.size();
+  const IterLayout l(cf);
+  auto* block = static_cast<std::byte*>(at);
+  auto* it = new (block) IterState;
+  it->slots = array_at<Token>(block, l.slots, cf.slots);
+  std::uninitialized_default_construct(it->slots.begin(), it->slots.end());
+  it->children = array_at<Instance*>(block, l.children, cf.children);
+  std::fill(it->children.begin(), it->children.end(), nullptr);
+  const auto all = array_at<std::int32_t>(block, l.ints, 2 * nodes + cf.children);
+  std::fill(all.begin(), all.end(), 0);
+  it->pending = all.subspan(0, nodes);
+  it->aux = all.subspan(nodes, nodes);
+  it->dead_calls = all.subspan(2 * nodes);
+  it->flags = array_at<std::uint8_t>(block, l.flags, nodes);
+  std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
   return it;
 }
 
-Instance* InstancePools::make_instance(std::uint32_t f) const {
+void IterState::destroy(IterState* it) noexcept {
+  std::destroy(it->slots.begin(), it->slots.end());
+  it->~IterState();
+}
+
+IterState* InstancePools::make_iteration(std::uint32_t f, LineArena* arena) const {
   const auto& cf = graph_.frames[f];
-  auto* inst = new Instance;
+  const auto bytes = IterState::bytes(cf);
+  return IterState::make(cf, arena != nullptr ? arena->take(bytes) : ::operator new(bytes));
+}
+
+Instance* InstancePools::make_instance(std::uint32_t f, LineArena* arena) const {
+  const auto& cf = graph_.frames[f];
+  auto* inst = arena != nullptr ? new (arena->take(sizeof(Instance))) Instance : new Instance;
   inst->ring.assign(cf.kind == Frame::Kind::loop ? 4 : 1, nullptr);
   inst->exit_fired.assign(cf.exits.size(), 0);
   return inst;
@@ -47,14 +125,14 @@ Instance* InstancePools::make_instance(std::uint32_t f) const {
 // One from worker w's free list, or a new one owned by the pool; with
 // Calls::dynamic, a call's always new, made from the function's body.
 template <class T, class Make>
-T* InstancePools::take(std::uint32_t f, std::uint32_t w, std::vector<T*> Free::*free,
-                       std::vector<std::unique_ptr<T>> Pool::*owned, Make make) {
-  if (fresh(f)) return make(f);
+T* InstancePools::take(std::uint32_t f, std::uint32_t w, std::vector<T*> Free::*free, std::vector<T*> Pool::*owned,
+                       Make make) {
+  if (fresh(f)) return make(f, nullptr);
   auto& pool = *pools_[f];
   auto& list = pool.free[w].*free;
   if (list.empty()) {
     const std::lock_guard guard(pool.lock);
-    return (pool.*owned).emplace_back(make(f)).get();
+    return (pool.*owned).emplace_back(make(f, &pool.arena));
   }
   auto* x = list.back();
   list.pop_back();
@@ -62,8 +140,9 @@ T* InstancePools::take(std::uint32_t f, std::uint32_t w, std::vector<T*> Free::*
 }
 
 IterState* InstancePools::iteration(std::uint32_t f, std::uint32_t w) {
-  auto* it = take(f, w, &Free::iterations, &Pool::owned_iterations, [this](std::uint32_t g) { return make_iteration(g); });
-  it->pending = graph_.frames[f].pending;  // the same size: a copy, no allocation
+  auto* it = take(f, w, &Free::iterations, &Pool::owned_iterations, [this](std::uint32_t g, LineArena* a) { return make_iteration(g, a); });
+  const auto& pending = graph_.frames[f].pending;
+  std::copy(pending.begin(), pending.end(), it->pending.begin());  // the same size: no allocation
   std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
   std::fill(it->dead_calls.begin(), it->dead_calls.end(), 0);  // a stuck iteration may leave some counted
   it->outstanding_ops = it->outstanding_frames = 0;
@@ -73,7 +152,8 @@ IterState* InstancePools::iteration(std::uint32_t f, std::uint32_t w) {
 
 void InstancePools::give_back(std::uint32_t f, IterState* it, std::uint32_t w) {
   if (fresh(f)) {
-    delete it;
+    IterState::destroy(it);
+    ::operator delete(it);
     return;
   }
   for (auto& s : it->slots)  // tokens nobody took: dead branches, a Merge's other inputs
@@ -82,7 +162,7 @@ void InstancePools::give_back(std::uint32_t f, IterState* it, std::uint32_t w) {
 }
 
 Instance* InstancePools::instance(std::uint32_t f, std::uint32_t w) {
-  auto* inst = take(f, w, &Free::instances, &Pool::owned_instances, [this](std::uint32_t g) { return make_instance(g); });
+  auto* inst = take(f, w, &Free::instances, &Pool::owned_instances, [this](std::uint32_t g, LineArena* a) { return make_instance(g, a); });
   inst->frame = f;
   inst->parent = nullptr;
   inst->depth = 0;

@@ -15,9 +15,13 @@
 #include "fast_exec/executor.hpp"
 #include "fast_exec/token.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <atomic>
+#include <cstddef>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 namespace tfsem::fast_exec {
@@ -27,26 +31,49 @@ struct Propagation;
 
 // An instance's lock: held for a few counts and slots at a time, and rarely
 // wanted by two workers at once (each fires its own calls), so a waiter spins
-// rather than sleeps (yielding its core after a while).
+// rather than sleeps (yielding its core after a while). It knows the worker
+// holding it, who may take it again: a Call fired at once takes its callee's
+// lock inside its caller's (try_lock, never waiting: locks are waited for
+// only from callee to caller), and a result the callee returns at once takes
+// the caller's lock again.
 class SpinLock {
  public:
-  void lock() {
-    while (held_.exchange(true, std::memory_order_acquire)) wait();
+  void lock(std::uint32_t worker) {
+    if (!again(worker))
+      while (!claim(worker)) wait();
   }
-  bool try_lock() { return !held_.load(std::memory_order_relaxed) && !held_.exchange(true, std::memory_order_acquire); }
-  void unlock() { held_.store(false, std::memory_order_release); }
+  bool try_lock(std::uint32_t worker) { return again(worker) || claim(worker); }
+  void unlock() {
+    if (--depth_ == 0) holder_.store(kFree, std::memory_order_release);
+  }
 
  private:
-  std::atomic<bool> held_{false};
+  static constexpr std::uint32_t kFree = UINT32_MAX;
+  std::atomic<std::uint32_t> holder_{kFree};
+  std::uint32_t depth_ = 0;  // the holder's takes not yet given back
+  // Whether `worker` holds it already (only it writes its own id there): then taken once more.
+  bool again(std::uint32_t worker) {
+    if (holder_.load(std::memory_order_relaxed) != worker) return false;
+    ++depth_;
+    return true;
+  }
+  bool claim(std::uint32_t worker) {
+    auto free = kFree;
+    if (holder_.load(std::memory_order_relaxed) != kFree ||
+        !holder_.compare_exchange_strong(free, worker, std::memory_order_acquire, std::memory_order_relaxed))
+      return false;
+    depth_ = 1;
+    return true;
+  }
   void wait() const;  // until it looks free
 };
 
-// An instance's lock, taken only while more than one worker is busy
-// (Propagation::shared): a worker alone owns every instance.
+// An instance's lock, taken by `worker` only while more than one worker is
+// busy (Propagation::shared): a worker alone owns every instance.
 class Guard {
  public:
-  Guard(SpinLock& m, bool shared) : m_(shared ? &m : nullptr) {
-    if (m_ != nullptr) m_->lock();
+  Guard(SpinLock& m, bool shared, std::uint32_t worker) : m_(shared ? &m : nullptr) {
+    if (m_ != nullptr) m_->lock(worker);
   }
   ~Guard() {
     if (m_ != nullptr) m_->unlock();
@@ -68,22 +95,54 @@ enum IterFlag : std::uint8_t {
   kHeldInput = 32,   // a data input holds a payload of its own (Token::owns), which a DEAD firing lets go
 };
 
+// Blocks of whole pairs of cache lines, carved from large aligned chunks and
+// freed all together: what one worker writes of an iteration or an instance
+// never shares a line with what another writes, which the other worker's
+// core would take from it at each write (false sharing). Pairs, because x86
+// cores fetch the adjacent line of a pair along with the one they miss.
+class LineArena {
+ public:
+  LineArena() = default;
+  LineArena(const LineArena&) = delete;
+  LineArena& operator=(const LineArena&) = delete;
+  ~LineArena();
+  void* take(std::size_t bytes);
+
+ private:
+  static constexpr std::size_t kLine = 128, kChunk = std::size_t{1} << 16;
+  std::vector<std::pair<std::byte*, std::size_t>> chunks_;  // each start and size
+  std::size_t used_ = 0;                                     // of the last chunk
+};
+
+// The state of one iteration, its arrays in one block with it.
 struct IterState {
   Instance* inst = nullptr;
   std::uint32_t iteration = 0;  // a call's instance has iteration 0 only
   std::int32_t outstanding_ops = 0;     // its nodes ready or firing
   std::int32_t outstanding_frames = 0;  // frame instances it started that are not complete
   std::uint32_t fired = 0;              // its nodes that have fired (S-STUCK: each of them, once)
-  std::vector<std::int32_t> pending;    // by local node: incoming edges not yet filled
+  std::span<Token> slots;               // input slots
+  std::span<Instance*> children;        // by child slot
+  std::span<std::int32_t> pending;      // by local node: incoming edges not yet filled
   // By local node, for a Merge: >= 0, the expected data inputs not yet DEAD;
   // < 0, a live input arrived on port -aux - 1.
-  std::vector<std::int32_t> aux;
-  std::vector<std::uint8_t> flags;  // by local node: IterFlag
-  std::vector<Token> slots;         // input slots
-  std::vector<Instance*> children;  // by child slot
+  std::span<std::int32_t> aux;
   // By child slot, for a call site without an instance: its Calls that were
   // DEAD. When all are, no call is made and no instance is ever started.
-  std::vector<std::int32_t> dead_calls;
+  std::span<std::int32_t> dead_calls;
+  std::span<std::uint8_t> flags;  // by local node: IterFlag
+
+  // The bytes of frame cf's iteration state, arrays included.
+  [[nodiscard]] static std::size_t bytes(const CompiledFrame& cf);
+  // One for frame cf in `block` (bytes(cf) bytes): every slot EMPTY, every
+  // child null, every count 0.
+  static IterState* make(const CompiledFrame& cf, void* block);
+  // Ends it, its tokens let go; its block is left to whoever gave it.
+  static void destroy(IterState* it) noexcept;
+
+ private:
+  IterState() = default;
+  ~IterState() = default;
 };
 
 struct Instance {
@@ -98,7 +157,8 @@ struct Instance {
   std::uint32_t iterations = 0;     // created
   std::uint32_t done = 0;           // the leading iterations that are done (C-DONE)
   std::uint32_t first = 0;          // the oldest iteration not yet given back
-  std::vector<IterState*> ring;     // iteration i at i & (size - 1); the size a power of two
+  // Iteration i at i & (size - 1); the size a power of two (a call's: 1).
+  boost::container::small_vector<IterState*, 4> ring;
   std::vector<std::pair<std::uint32_t, Token>> invariants;  // (out index, value): every iteration's (C-ENTER-CONST)
   std::vector<std::pair<std::uint32_t, Token>> deferred;    // tokens for the next iteration, not yet started (C-BOUND)
   std::vector<std::uint8_t> exit_fired;                     // by Exit: delivered (C-ONCE)
@@ -107,8 +167,8 @@ struct Instance {
 
 // Iteration states and instances of each static frame, kept for reuse, on a
 // free list per worker: a worker takes from its own and gives back to its
-// own, so that neither takes a lock; only making a new one does. With
-// Calls::dynamic, a call's instance and its state are instead made afresh
+// own, so that neither takes a lock; only making a new one does, in the
+// frame's LineArena. With Calls::dynamic, a call's instance and its state are instead made afresh
 // from the function's compiled body at each call and freed when it returns,
 // as TensorFlow r1.4's function runtime makes an executor state per call.
 class InstancePools {
@@ -116,6 +176,7 @@ class InstancePools {
   InstancePools(const CompiledGraph& g, Calls calls, std::uint32_t workers);
   InstancePools(const InstancePools&) = delete;
   InstancePools& operator=(const InstancePools&) = delete;
+  ~InstancePools();
   // Each on worker w's free list (Ready::worker).
   // An iteration state of frame f, every node waiting for all of its inputs.
   IterState* iteration(std::uint32_t f, std::uint32_t w);
@@ -127,15 +188,18 @@ class InstancePools {
   [[nodiscard]] std::size_t instances_held(std::uint32_t f) const;
 
  private:
-  struct Free {
+  // A pair of cache lines each (LineArena): a worker's list written beside
+  // another's would pass the line between their cores at every call.
+  struct alignas(128) Free {
     std::vector<IterState*> iterations;
     std::vector<Instance*> instances;
   };
   struct Pool {
     std::mutex lock;         // the owned ones
     std::vector<Free> free;  // by worker
-    std::vector<std::unique_ptr<IterState>> owned_iterations;
-    std::vector<std::unique_ptr<Instance>> owned_instances;
+    LineArena arena;  // the owned ones' blocks
+    std::vector<IterState*> owned_iterations;
+    std::vector<Instance*> owned_instances;
   };
   const CompiledGraph& graph_;
   std::vector<std::unique_ptr<Pool>> pools_;  // by frame
@@ -143,11 +207,11 @@ class InstancePools {
   [[nodiscard]] bool fresh(std::uint32_t f) const {
     return calls_ == Calls::dynamic && graph_.frames[f].kind == Frame::Kind::function;
   }
-  IterState* make_iteration(std::uint32_t f) const;
-  Instance* make_instance(std::uint32_t f) const;
+  // A new one of frame f, in the arena (null: allocated on its own, as a dynamic call's is).
+  IterState* make_iteration(std::uint32_t f, LineArena* arena) const;
+  Instance* make_instance(std::uint32_t f, LineArena* arena) const;
   template <class T, class Make>
-  T* take(std::uint32_t f, std::uint32_t w, std::vector<T*> Free::*free, std::vector<std::unique_ptr<T>> Pool::*owned,
-          Make make);
+  T* take(std::uint32_t f, std::uint32_t w, std::vector<T*> Free::*free, std::vector<T*> Pool::*owned, Make make);
 };
 
 // The context an iteration is, outermost first (ExecContext).

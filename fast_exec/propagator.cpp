@@ -109,7 +109,7 @@ void Propagator::deliver(IterState& it, const CompiledOut& o, Token&& v, Ready& 
 void Propagator::return_to_caller(Propagation& run, const Instance& callee, const CompiledOut& o, Token&& v,
                                   Ready& ready, std::uint32_t nested) {
   if (graph_.nodes[o.dst].site != callee.site) return;  // another site's Return: nothing from this call
-  const Guard guard(callee.parent->inst->lock, run.shared);
+  const Guard guard(callee.parent->inst->lock, run.shared, ready.worker);
   deliver(*callee.parent, o, std::move(v), ready, nested);
 }
 
@@ -178,7 +178,7 @@ bool Propagator::arrive_at_merge(IterState& it, const CompiledOut& o, Token&& v)
   const auto& c = graph_.nodes[n];
   if ((it.flags[c.local] & (kDeadControl | kDeadInput)) != 0)  // kWhenDead
     return c.kind != OpKind::call || it.children[c.child] == nullptr;  // the call site's instance has its own lock
-  if ((a & kCall) != 0) return !it.inst->run->shared && !last_call(it, n);
+  if ((a & kCall) != 0) return !last_call(it, n);
   if ((a & kScalar) == 0) return false;
   const auto* x = it.slots[graph_.in_slots[c.in_begin]].scalar();
   const auto* y = it.slots[graph_.in_slots[c.in_begin + 1]].scalar();
@@ -233,13 +233,23 @@ bool Propagator::call_at_once(IterState& it, std::uint32_t n, Ready& ready, std:
   // Merge fires only at once: the Call goes as a task, which starts afresh.
   if (nested >= kNestedAtOnce || last_call(it, n)) return false;
   const auto& c = graph_.nodes[n];
-  auto* child = child_of(it, n, true, ready);
+  // Under the caller's lock, while shared: the callee's too, if no other
+  // worker holds it; a new one's is free, as no other worker can reach it yet.
+  const bool shared = it.inst->run->shared;
+  auto* child = it.children[c.child];
+  if (child == nullptr) {
+    child = child_of(it, n, true, ready);
+    if (shared) child->lock.lock(ready.worker);
+  } else if (shared && !child->lock.try_lock(ready.worker)) {
+    return false;
+  }
   if (child->iterations == 0) start_iteration(*child, 0, ready);
   // Counted before the argument goes in: a Call of the site that its
   // cascade makes ready sees that this one has come.
   --child->pending_inputs;
   Token v{std::move(it.slots[graph_.in_slots[c.in_begin]])};
   deliver(*child->at(0), graph_.outs[c.out_begin], std::move(v), ready, nested + 1);
+  if (shared) child->lock.unlock();
   return true;
 }
 
@@ -370,14 +380,14 @@ void Propagator::start(Propagation& run, bool at_once, Ready& ready) {
   auto* root = pools_.instance(0, ready.worker);
   root->run = &run;
   run.root = root;
-  const Guard guard(root->lock, run.shared);
+  const Guard guard(root->lock, run.shared, ready.worker);
   auto* it = start_iteration(*root, 0, ready);
   const auto& p = *graph_.program;
   for (const auto& o : graph_.inputs) deliver(*it, o, Token(p.initial(EdgeId(o.edge))), ready);
 }
 
 void Propagator::complete_at_start(Propagation& run, Ready& ready) {
-  const Guard guard(run.root->lock, run.shared);
+  const Guard guard(run.root->lock, run.shared, ready.worker);
   if (advance(*run.root, ready)) complete(run, run.root, ready);
 }
 
@@ -387,7 +397,7 @@ IterState* Propagator::start_iteration(Instance& inst, std::uint32_t i, Ready& r
   it->inst = &inst;
   it->iteration = i;
   if (i + 1 - inst.first > inst.ring.size()) {  // more iterations in flight than the ring holds
-    std::vector<IterState*> ring(inst.ring.size() * 2, nullptr);
+    decltype(inst.ring) ring(inst.ring.size() * 2, nullptr);
     for (auto k = inst.first; k < i; ++k) ring[k & (ring.size() - 1)] = inst.at(k);
     inst.ring = std::move(ring);
   }
@@ -435,7 +445,7 @@ void Propagator::complete(Propagation& run, Instance* inst, Ready& ready) {
     auto* last = inst->iterations > 0 ? inst->at(inst->iterations - 1) : nullptr;
     bool parent_complete = false;
     if (parent != nullptr) {
-      const Guard guard(parent->inst->lock, run.shared);
+      const Guard guard(parent->inst->lock, run.shared, ready.worker);
       // C-EXIT-DEAD: an Exit that delivered nothing, DEAD in the last iteration, delivers DEAD.
       if (last != nullptr)
         for (auto x : graph_.frames[inst->frame].exits) {
@@ -509,12 +519,12 @@ void Propagator::route(Propagation& run, Task t, std::span<Token> data, Token co
   if (c.kind == OpKind::enter || c.kind == OpKind::call) {
     Instance* child = nullptr;
     {
-      const Guard guard(inst.lock, run.shared);
+      const Guard guard(inst.lock, run.shared, ready.worker);
       child = child_of(it, t.node, c.kind == OpKind::enter || !data.empty(), ready);
     }
     bool child_complete = false;
     if (child != nullptr) {
-      const Guard guard(child->lock, run.shared);
+      const Guard guard(child->lock, run.shared, ready.worker);
       if (c.kind == OpKind::call && !data.empty() && child->iterations == 0) start_iteration(*child, 0, ready);
       for (std::size_t j = 0; j < outs.size(); ++j) {
         // A Call's control edges stay in the caller; an unfetched output in the child is dropped.
@@ -534,19 +544,19 @@ void Propagator::route(Propagation& run, Task t, std::span<Token> data, Token co
   } else if (c.kind == OpKind::exit && !data.empty()) {
     bool first = false;
     {
-      const Guard guard(inst.lock, run.shared);
+      const Guard guard(inst.lock, run.shared, ready.worker);
       first = inst.exit_fired[c.exit] == 0;  // C-ONCE: one delivery per frame instance
       inst.exit_fired[c.exit] = 1;
     }
     if (first) {
-      const Guard guard(inst.parent->inst->lock, run.shared);
+      const Guard guard(inst.parent->inst->lock, run.shared, ready.worker);
       for (std::size_t j = 0; j < outs.size(); ++j)
         if (sent(j)) put(run, *inst.parent, outs[j], value(j), ready);
     }
   }
   bool done = false;
   {
-    const Guard guard(inst.lock, run.shared);
+    const Guard guard(inst.lock, run.shared, ready.worker);
     for (std::size_t j = 0; j < outs.size(); ++j) {
       if (!sent(j) || c.kind == OpKind::enter || c.kind == OpKind::exit) continue;  // delivered above
       const auto& o = outs[j];

@@ -68,8 +68,9 @@ struct Propagation {
 // TensorFlow's executor runs an inexpensive kernel inline. Each is one of the
 // schedules the semantics allows (the node is enabled) and has no side effect.
 // It runs under the lock of the instance that received the token, and a
-// result for a caller's Return takes the caller's lock inside it: instance
-// locks nest only from callee to caller, never the other way.
+// result for a caller's Return takes the caller's lock inside it: a worker
+// waits for an instance lock only from callee to caller, never the other way
+// (a Call at once takes its callee's only if it is free, SpinLock).
 enum AtOnce : std::uint8_t {
   kWhenDead = 1,   // C-DEAD: DEAD on every output (not a Merge, Enter, Exit or NextIteration, which have their own);
                    // C-CALL-DEAD for a Call whose site has no instance: DEAD on its control outputs
@@ -79,8 +80,9 @@ enum AtOnce : std::uint8_t {
   kConstant = 8,   // live too: a constant on the host (S-FN-1..3, f of no arguments): its tokens, copied
   kScalar = 16,    // live too when the arguments are scalars: a binary function on the host with a scalar
                    // kernel (S-FN-1..3), or a Switch whose predicate is a boolean (C-SWITCH)
-  kCall = 32,      // live too with one worker busy (no locks), when it is not the last of its site's Calls to come
-                   // (C-CALL): its argument into the callee's instance, which cannot complete before that last one
+  kCall = 32,      // live too when it is not the last of its site's Calls to come (C-CALL): its argument into the
+                   // callee's instance, which cannot complete before that last one; while shared, only if the
+                   // callee's lock is free (SpinLock::try_lock)
 };
 std::vector<std::uint8_t> at_once_firings(const CompiledGraph& g, const std::vector<bool>& on_accelerator);
 
@@ -171,8 +173,8 @@ class Propagator {
   [[nodiscard]] bool last_call(const IterState& it, std::uint32_t n) const;
   // C-CALL at once (kCall): Call n's argument into its callee's instance, made
   // if new; false, nothing done, when it has become its site's last Call,
-  // which fires as a task (the callee may complete then), or when the chain
-  // is kNestedAtOnce deep.
+  // which fires as a task (the callee may complete then), when the chain is
+  // kNestedAtOnce deep, or when another worker holds the callee's lock.
   bool call_at_once(IterState& it, std::uint32_t n, Ready& ready, std::uint32_t nested);
   struct Sent;  // what a firing at once sends
   // The rule of ready node n of iteration it (a Merge, or no input DEAD), applied at once: what it sends;

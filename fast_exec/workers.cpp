@@ -18,8 +18,9 @@ void relax() {
 #endif
 }
 
-// A hungry worker spins this many times, then yields this many, then sleeps
-// until a task is offered (Sharing::offer wakes it) or the run is over.
+// A hungry worker spins this many times, then yields this many (and more
+// while its patience lasts), then sleeps until a busy worker rouses it
+// (Sharing::offer) or the run is over.
 constexpr int kSpins = 2000;
 constexpr int kYields = 50;
 
@@ -73,22 +74,34 @@ void Sharing::start(std::uint32_t workers) {
   handed_ = 0;
   ready_.store(0, std::memory_order_relaxed);
   wanted_.store(0, std::memory_order_relaxed);
+  asleep_.store(0, std::memory_order_relaxed);
   pending_.store(static_cast<std::int32_t>(workers), std::memory_order_relaxed);
 }
 
-bool Sharing::offer(const Task& t) {
+bool Sharing::offer(const Task& t, bool rouse) {
   const std::lock_guard guard(lock_);
-  if (wanted_.load(std::memory_order_relaxed) <= 0) return false;
+  if (wanted_.load(std::memory_order_relaxed) <= 0) {
+    if (!rouse || asleep_.load(std::memory_order_relaxed) == 0) return false;
+    // Every sleeper woken: each asks again, and one answer is already there.
+    asleep_.store(0, std::memory_order_relaxed);
+    ++rousings_;
+    offered_cv_.notify_all();
+  }
   wanted_.fetch_sub(1, std::memory_order_relaxed);
   pending_.fetch_add(1, std::memory_order_relaxed);  // before anyone can take it: the run is not over
   offered_.push_back(t);
   ready_.store(static_cast<std::int32_t>(offered_.size()), std::memory_order_release);
   ++handed_;
-  if (sleeping_ > 0) offered_cv_.notify_all();  // one of them may be waiting before it asks (take's delay)
   return true;
 }
 
-bool Sharing::take(Task& t, std::uint32_t delay) {
+void Sharing::pop(Task& t) {
+  t = offered_.back();
+  offered_.pop_back();
+  ready_.store(static_cast<std::int32_t>(offered_.size()), std::memory_order_relaxed);
+}
+
+bool Sharing::take(Task& t, std::uint32_t delay, std::chrono::microseconds patience) {
   if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {  // the last busy worker: the run is over
     const std::lock_guard guard(lock_);
     offered_cv_.notify_all();
@@ -96,33 +109,35 @@ bool Sharing::take(Task& t, std::uint32_t delay) {
   }
   if (delay > 0) {  // a pause before asking, woken by the run's end
     std::unique_lock guard(lock_);
-    ++sleeping_;
     offered_cv_.wait_for(guard, std::chrono::microseconds(delay), [&] { return over(); });
-    --sleeping_;
     if (over()) return false;
   }
-  wanted_.fetch_add(1, std::memory_order_relaxed);
-  for (int round = 0;; ++round) {
-    if (ready_.load(std::memory_order_acquire) > 0) {
-      const std::lock_guard guard(lock_);
-      if (!offered_.empty()) {
-        t = offered_.back();
-        offered_.pop_back();
-        ready_.store(static_cast<std::int32_t>(offered_.size()), std::memory_order_relaxed);
-        return true;  // pending unchanged: an offered task became a busy worker
+  for (;;) {
+    wanted_.fetch_add(1, std::memory_order_relaxed);
+    const auto until = std::chrono::steady_clock::now() + patience;
+    for (int round = 0; round < kSpins + kYields || std::chrono::steady_clock::now() < until; ++round) {
+      if (ready_.load(std::memory_order_acquire) > 0) {
+        const std::lock_guard guard(lock_);
+        if (!offered_.empty()) {
+          pop(t);
+          return true;  // pending unchanged: an offered task became a busy worker
+        }
       }
+      if (over()) return false;
+      if (round < kSpins) relax();
+      else std::this_thread::yield();
+    }
+    std::unique_lock guard(lock_);
+    if (!offered_.empty()) {  // offered meanwhile
+      pop(t);
+      return true;
     }
     if (over()) return false;
-    if (round < kSpins) {
-      relax();
-    } else if (round < kSpins + kYields) {
-      std::this_thread::yield();
-    } else {
-      std::unique_lock guard(lock_);
-      ++sleeping_;
-      offered_cv_.wait(guard, [&] { return !offered_.empty() || over(); });
-      --sleeping_;
-    }
+    wanted_.fetch_sub(1, std::memory_order_relaxed);  // the ask withdrawn: nothing is handed to a sleeper
+    asleep_.fetch_add(1, std::memory_order_relaxed);
+    const auto seen = rousings_;
+    offered_cv_.wait(guard, [&] { return rousings_ != seen || over(); });
+    if (over()) return false;
   }
 }
 
