@@ -288,9 +288,9 @@ std::size_t deeper_on_top(const Stack& local, const Task& t) {
 // and forth for less than handing them costs.
 constexpr auto kShortSteal = std::chrono::microseconds(50);
 constexpr std::uint32_t kMaxDelayUs = 2000;
-// A thief waits for its next task, awake, as long as its last one ran, up to
-// this: a giver running a task as heavy (a kernel) answers within that time,
-// and handing a task to a sleeper costs its wake.
+// A thief waits for its next task, awake, as long as its work since its last
+// steal ran, up to this: a giver running tasks as heavy (kernels) answers
+// within that time, and handing a task to a sleeper costs its wake.
 constexpr std::chrono::microseconds kMaxPatience{50000};
 // A busy worker hands a task to a sleeping one, woken (Sharing::offer), when
 // its stack holds this many tasks, or holds two or more and its last task ran

@@ -166,7 +166,7 @@ Instance* InstancePools::instance(std::uint32_t f, std::uint32_t w) {
   inst->frame = f;
   inst->parent = nullptr;
   inst->depth = 0;
-  inst->pending_inputs = 0;
+  inst->set_inputs_pending(0);
   inst->iterations = inst->done = inst->first = 0;
   std::fill(inst->exit_fired.begin(), inst->exit_fired.end(), std::uint8_t{0});
   return inst;

@@ -153,7 +153,14 @@ struct Instance {
   std::uint32_t child = 0;      // its slot in parent->children
   std::uint32_t site = 0;       // a call's site
   SpinLock lock;
-  std::int32_t pending_inputs = 0;  // Enters (a loop) or Calls (a call) still to come
+  // Enters (a loop) or Calls (a call) still to come. Written by the worker
+  // that holds this instance's lock (or makes it); read under its parent's
+  // lock alone too (Propagator::last_call), hence atomic, with plain loads
+  // and stores: no two writes race.
+  std::atomic<std::int32_t> pending_inputs{0};
+  [[nodiscard]] std::int32_t inputs_pending() const { return pending_inputs.load(std::memory_order_relaxed); }
+  void set_inputs_pending(std::int32_t n) { pending_inputs.store(n, std::memory_order_relaxed); }
+  void input_came() { set_inputs_pending(inputs_pending() - 1); }
   std::uint32_t iterations = 0;     // created
   std::uint32_t done = 0;           // the leading iterations that are done (C-DONE)
   std::uint32_t first = 0;          // the oldest iteration not yet given back

@@ -224,7 +224,7 @@ bool Propagator::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
 bool Propagator::last_call(const IterState& it, std::uint32_t n) const {
   const auto& c = graph_.nodes[n];
   const auto* child = it.children[c.child];
-  return child != nullptr ? child->pending_inputs <= 1
+  return child != nullptr ? child->inputs_pending() <= 1
                           : static_cast<std::int32_t>(graph_.calls_at_site[n]) - it.dead_calls[c.child] <= 1;
 }
 
@@ -240,13 +240,19 @@ bool Propagator::call_at_once(IterState& it, std::uint32_t n, Ready& ready, std:
   if (child == nullptr) {
     child = child_of(it, n, true, ready);
     if (shared) child->lock.lock(ready.worker);
-  } else if (shared && !child->lock.try_lock(ready.worker)) {
-    return false;
+  } else if (shared) {
+    if (!child->lock.try_lock(ready.worker)) return false;
+    // A Call task of the site may have come in (under the callee's lock
+    // alone) since this Call was found not to be the last: then it is.
+    if (last_call(it, n)) {
+      child->lock.unlock();
+      return false;
+    }
   }
   if (child->iterations == 0) start_iteration(*child, 0, ready);
   // Counted before the argument goes in: a Call of the site that its
   // cascade makes ready sees that this one has come.
-  --child->pending_inputs;
+  child->input_came();
   Token v{std::move(it.slots[graph_.in_slots[c.in_begin]])};
   deliver(*child->at(0), graph_.outs[c.out_begin], std::move(v), ready, nested + 1);
   if (shared) child->lock.unlock();
@@ -361,7 +367,7 @@ Instance* Propagator::child_of(IterState& it, std::uint32_t n, bool live, Ready&
   child->depth = it.inst->depth + 1;
   child->child = c.child;
   child->site = c.site;
-  child->pending_inputs = c.kind == OpKind::enter ? graph_.frames[c.target].enters : calls - std::exchange(dead, 0);
+  child->set_inputs_pending(c.kind == OpKind::enter ? graph_.frames[c.target].enters : calls - std::exchange(dead, 0));
   ++it.outstanding_frames;
   // A loop's iteration 0 starts with the instance; a call's at its first live argument.
   if (c.kind == OpKind::enter) start_iteration(*child, 0, ready);
@@ -425,7 +431,7 @@ bool Propagator::advance(Instance& inst, Ready& ready) {
   while (inst.done < inst.iterations) {
     const auto* it = inst.at(inst.done);
     // C-DONE: nothing in it, or in what it started, can fire; iteration 0 has every Enter.
-    if (it->outstanding_ops > 0 || it->outstanding_frames > 0 || (inst.done == 0 && inst.pending_inputs > 0)) break;
+    if (it->outstanding_ops > 0 || it->outstanding_frames > 0 || (inst.done == 0 && inst.inputs_pending() > 0)) break;
     if (it->fired != graph_.frames[inst.frame].nodes.size()) inst.run->stuck_iteration.store(true, std::memory_order_relaxed);
     ++inst.done;
     // C-BOUND: the next iteration starts once fewer than parallel_iterations are in flight.
@@ -436,7 +442,7 @@ bool Propagator::advance(Instance& inst, Ready& ready) {
     }
   }
   while (inst.first < inst.done && inst.first + 1 < inst.iterations) pools_.give_back(inst.frame, inst.at(inst.first++), ready.worker);
-  return inst.pending_inputs <= 0 && inst.done == inst.iterations && inst.deferred.empty();
+  return inst.inputs_pending() <= 0 && inst.done == inst.iterations && inst.deferred.empty();
 }
 
 void Propagator::complete(Propagation& run, Instance* inst, Ready& ready) {
@@ -537,7 +543,7 @@ void Propagator::route(Propagation& run, Task t, std::span<Token> data, Token co
           deliver(*child->at(0), outs[j], value(j), ready);
         }
       }
-      --child->pending_inputs;
+      child->input_came();
       child_complete = advance(*child, ready);
     }
     if (child_complete) complete(run, child, ready);

@@ -71,7 +71,7 @@ class Sharing {
   [[nodiscard]] bool alone() const { return pending_.load(std::memory_order_acquire) == 1; }
   // The calling worker's stack is empty: no longer busy, it waits `delay`
   // microseconds, then asks for a task and waits for one, awake for
-  // `patience` (at least about 100 microseconds), then asleep. False when the
+  // `patience` (at least a short spin), then asleep. False when the
   // run is over: no worker is busy and nothing is offered.
   bool take(Task& t, std::uint32_t delay, std::chrono::microseconds patience = {});
   // The tasks offered in the run, once it is over.
