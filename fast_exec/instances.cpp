@@ -23,7 +23,7 @@ void SpinLock::wait() const {
 }
 
 LineArena::~LineArena() {
-  for (const auto& [p, size] : chunks_) ::operator delete(p, size, std::align_val_t(kLine));
+  for (const auto& chunk : chunks_) ::operator delete(chunk.first, std::align_val_t(kLine));
 }
 
 void* LineArena::take(std::size_t bytes) {
