@@ -67,38 +67,27 @@ std::span<T> array_at(std::byte* block, std::size_t begin, std::size_t n) {
   return {reinterpret_cast<T*>(block + begin), n};
 }
 
-// The layout of an iteration's block: where each array starts, and its size.
-struct IterLayout {
-  std::size_t slots, children, ints, flags, bytes;
-  explicit IterLayout(const CompiledFrame& cf) {
-    std::size_t at = sizeof(IterState);
-    slots = place<Token>(at, cf.slots);
-    children = place<Instance*>(at, cf.children);
-    ints = place<std::int32_t>(at, 2 * cf.nodes.size() + cf.children);  // pending, aux, dead_calls
-    flags = place<std::uint8_t>(at, cf.nodes.size());
-    bytes = at;
-  }
-};
-
 }  // namespace
 
-std::size_t IterState::bytes(const CompiledFrame& cf) { return IterLayout(cf).bytes; }
-
-IterState* IterState::make(const CompiledFrame& cf, void* at) {
+IterState* IterState::make(const CompiledFrame& cf, LineArena* arena) {
   const auto nodes = cf.nodes.size();
-  const IterLayout l(cf);
-  auto* block = static_cast<std::byte*>(at);
+  std::size_t at = sizeof(IterState);
+  const auto slots = place<Token>(at, cf.slots);
+  const auto children = place<Instance*>(at, cf.children);
+  const auto ints = place<std::int32_t>(at, 2 * nodes + cf.children);  // pending, aux, dead_calls
+  const auto flags = place<std::uint8_t>(at, nodes);
+  auto* block = static_cast<std::byte*>(arena != nullptr ? arena->take(at) : ::operator new(at));
   auto* it = new (block) IterState;
-  it->slots = array_at<Token>(block, l.slots, cf.slots);
+  it->slots = array_at<Token>(block, slots, cf.slots);
   std::uninitialized_default_construct(it->slots.begin(), it->slots.end());
-  it->children = array_at<Instance*>(block, l.children, cf.children);
+  it->children = array_at<Instance*>(block, children, cf.children);
   std::fill(it->children.begin(), it->children.end(), nullptr);
-  const auto all = array_at<std::int32_t>(block, l.ints, 2 * nodes + cf.children);
+  const auto all = array_at<std::int32_t>(block, ints, 2 * nodes + cf.children);
   std::fill(all.begin(), all.end(), 0);
   it->pending = all.subspan(0, nodes);
   it->aux = all.subspan(nodes, nodes);
   it->dead_calls = all.subspan(2 * nodes);
-  it->flags = array_at<std::uint8_t>(block, l.flags, nodes);
+  it->flags = array_at<std::uint8_t>(block, flags, nodes);
   std::fill(it->flags.begin(), it->flags.end(), std::uint8_t{0});
   return it;
 }
@@ -109,9 +98,7 @@ void IterState::destroy(IterState* it) noexcept {
 }
 
 IterState* InstancePools::make_iteration(std::uint32_t f, LineArena* arena) const {
-  const auto& cf = graph_.frames[f];
-  const auto bytes = IterState::bytes(cf);
-  return IterState::make(cf, arena != nullptr ? arena->take(bytes) : ::operator new(bytes));
+  return IterState::make(graph_.frames[f], arena);
 }
 
 Instance* InstancePools::make_instance(std::uint32_t f, LineArena* arena) const {

@@ -132,12 +132,11 @@ struct IterState {
   std::span<std::int32_t> dead_calls;
   std::span<std::uint8_t> flags;  // by local node: IterFlag
 
-  // The bytes of frame cf's iteration state, arrays included.
-  [[nodiscard]] static std::size_t bytes(const CompiledFrame& cf);
-  // One for frame cf in `block` (bytes(cf) bytes): every slot EMPTY, every
-  // child null, every count 0.
-  static IterState* make(const CompiledFrame& cf, void* block);
-  // Ends it, its tokens let go; its block is left to whoever gave it.
+  // One for frame cf, in the arena's lines (null: allocated on its own, as
+  // a dynamic call's is): every slot EMPTY, every child null, every count 0.
+  static IterState* make(const CompiledFrame& cf, LineArena* arena);
+  // Ends it, its tokens let go; its block is left to the arena, or freed
+  // with operator delete by whoever made it without one.
   static void destroy(IterState* it) noexcept;
 
  private:
@@ -175,9 +174,10 @@ struct Instance {
 // Iteration states and instances of each static frame, kept for reuse, on a
 // free list per worker: a worker takes from its own and gives back to its
 // own, so that neither takes a lock; only making a new one does, in the
-// frame's LineArena. With Calls::dynamic, a call's instance and its state are instead made afresh
-// from the function's compiled body at each call and freed when it returns,
-// as TensorFlow r1.4's function runtime makes an executor state per call.
+// frame's LineArena. With Calls::dynamic, a call's instance and its state
+// are instead made afresh from the function's compiled body at each call and
+// freed when it returns, as TensorFlow r1.4's function runtime makes an
+// executor state per call.
 class InstancePools {
  public:
   InstancePools(const CompiledGraph& g, Calls calls, std::uint32_t workers);
