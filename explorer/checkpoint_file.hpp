@@ -24,10 +24,11 @@ class CheckpointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The layout of the file, of the packed rows it holds (codec.hpp) and of the
-// outcomes' keys (findings.cpp): a checkpoint of another format is refused,
-// since its rows would read wrong and its outcomes would not meet theirs again.
-inline constexpr std::uint32_t kCheckpointFormat = 4;
+// The layout of the file, of the packed rows it holds (codec.hpp), of the
+// state table's index (where a row is looked for) and of the outcomes' keys
+// (findings.cpp): a checkpoint of another format is refused, since its rows
+// would read wrong and its states and outcomes would not meet theirs again.
+inline constexpr std::uint32_t kCheckpointFormat = 5;
 
 // What is written as its bytes: copied and destroyed trivially (a pair of integers too).
 template <class T>

@@ -229,9 +229,9 @@ std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uin
   // Packed when a slot's fragment first matches. A row with a code its column
   // never held is new: no stored row can equal it.
   enum { unpacked, known, novel } packing = unpacked;
-  const auto mask = slots_.size() - 1, frag = fragment(h);
-  auto pos = frag & mask;
-  for (; slots_[pos] != 0; pos = (pos + 1) & mask) {
+  const auto n = slots_.size(), frag = fragment(h);
+  auto pos = home(frag);
+  for (; slots_[pos] != 0; pos = pos + 1 == n ? 0 : pos + 1) {
     const auto slot = slots_[pos];
     if (slot >> 32 != frag) continue;
     if (packing == unpacked) packing = pack(r) ? known : novel;
@@ -264,13 +264,13 @@ std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uin
 }
 
 void StateTable::grow() {
-  std::vector<std::uint64_t> old(slots_.size() * 2, 0);
+  std::vector<std::uint64_t> old(grown(), 0);
   old.swap(slots_);
-  const auto mask = slots_.size() - 1;
+  const auto n = slots_.size();
   for (auto slot : old) {
     if (slot == 0) continue;
-    auto pos = (slot >> 32) & mask;
-    while (slots_[pos] != 0) pos = (pos + 1) & mask;
+    auto pos = home(slot >> 32);
+    while (slots_[pos] != 0) pos = pos + 1 == n ? 0 : pos + 1;
     slots_[pos] = slot;
   }
 }
@@ -280,7 +280,7 @@ std::size_t StateTable::bytes() const {
 }
 
 std::size_t StateTable::growth_bytes(std::size_t rows, std::size_t width) const {
-  const auto slots = full(rows) ? 2 * slots_.size() * sizeof(std::uint64_t) : 0;
+  const auto slots = full(rows) ? grown() * sizeof(std::uint64_t) : 0;
   // A row may gain a bit in each column; the chunk being filled is copied to a stride that holds it.
   return slots + chunk_bytes(stride_with_headroom(layouts_.back().row_bytes() + (std::max(width, width_) + 7) / 8));
 }
@@ -352,7 +352,7 @@ void StateTable::restore(CheckpointIn& in) {
     in.raw(c.bytes.get(), std::min(kChunkRows, size_ - k * kChunkRows) * c.stride);
   }
   slots_ = in.list<std::uint64_t>();
-  if (slots_.empty() || !std::has_single_bit(slots_.size()) || full(0)) throw corrupted("the state table's index");
+  if (slots_.empty() || full(0)) throw corrupted("the state table's index");
   held_bytes_ = held;
   plan_stale_ = true;
 }

@@ -4,7 +4,8 @@
 // dictionary in as few bits as the dictionary needs (0 bits for a column that
 // has only ever held EMPTY). Rows are bit strings in an arena of fixed-size
 // chunks, found through an open-addressing table of (hash fragment, index)
-// words. A row is a sequence of fields, each some bits of one column's
+// words, a fragment's home slot its share of the table (fastrange), so that
+// the table grows by half rather than doubling. A row is a sequence of fields, each some bits of one column's
 // index; a dictionary that outgrows its column's bits gets a field for the
 // bits it lacks, appended at the end, so a row stored before reads 0 there
 // (its zero padding) and stays a row of the grown layout: growing rewrites
@@ -51,9 +52,9 @@ class StateTable {
   std::pair<StateIndex, bool> insert(std::span<const Code> row, std::uint64_t h);
   // Brings into the cache the index slot where a row with hash h is looked
   // for; then (once that slot is there) the stored row it names, if its fragment matches.
-  void prefetch_slot(std::uint64_t h) const { tfsem::prefetch(&slots_[(h >> 32) & (slots_.size() - 1)]); }
+  void prefetch_slot(std::uint64_t h) const { tfsem::prefetch(&slots_[home(h >> 32)]); }
   void prefetch_row(std::uint64_t h) const {
-    const auto slot = slots_[(h >> 32) & (slots_.size() - 1)];
+    const auto slot = slots_[home(h >> 32)];
     if (slot != 0 && slot >> 32 == h >> 32) tfsem::prefetch(at(stored_at(slot)));
   }
   // Brings stored row i into the cache, ahead of a load.
@@ -70,7 +71,7 @@ class StateTable {
   [[nodiscard]] std::size_t bytes() const;
   // What inserting up to `rows` more rows, none longer than `width` codes,
   // may allocate while the storage it replaces is still held: a slot array
-  // twice as large, the chunk being filled copied to a wider stride.
+  // half as large again, the chunk being filled copied to a wider stride.
   [[nodiscard]] std::size_t growth_bytes(std::size_t rows, std::size_t width) const;
 
   // The table as it is (checkpoint.hpp): dictionaries, layouts, rows and
@@ -110,9 +111,16 @@ class StateTable {
     std::uint32_t stride;  // bytes per row: at least its rows' own, the rest zeros
   };
 
-  // Whether n more rows fill the slots past 70%, so that the slot array doubles.
+  // Whether n more rows fill the slots past 70%, so that the slot array grows by half.
   [[nodiscard]] bool full(std::size_t n) const { return (size_ + n) * 10 > slots_.size() * 7; }
+  [[nodiscard]] std::size_t grown() const { return slots_.size() + slots_.size() / 2; }
   void grow();
+  // Where a fragment's probe starts: fragment / 2^32 of the way along the
+  // slots. Order-preserving, so a table of any size spreads fragments evenly.
+  [[nodiscard]] std::size_t home(std::uint64_t frag) const {
+    const std::uint64_t n = slots_.size();
+    return static_cast<std::size_t>(frag * (n >> 32) + ((frag * (n & 0xffffffff)) >> 32));
+  }
   // Code c's index in column col's dictionary, whose direct lookup is
   // `direct` (direct_size entries); kNone when not met.
   [[nodiscard]] std::uint32_t index_in(const std::uint32_t* direct, std::size_t direct_size, std::size_t col, Code c) const {
