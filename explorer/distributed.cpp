@@ -106,25 +106,22 @@ Move move_in(wire::Reader& in) {  // none: a move of no node
   return {t, static_cast<Move::Kind>(in.u8())};
 }
 
-// A stored state in a checkpoint's part: its canonical bytes, its arrival
-// (the parent's rank and index as the part's search numbered them) and its path count.
+// A stored state in a checkpoint's part: its canonical bytes and its arrival
+// (the parent's rank and index as the part's search numbered them).
 struct Stored {
   std::span<const char> bytes;
   Arrival how;
-  PathCount paths;
 };
-void stored_out(wire::Writer& w, std::span<const char> bytes, const Arrival& a, PathCount paths) {
+void stored_out(wire::Writer& w, std::span<const char> bytes, const Arrival& a) {
   w.u32(static_cast<std::uint32_t>(bytes.size()));
   w.raw(bytes.data(), bytes.size());
   w.u32(a.parent_rank), w.u32(a.parent);
   move_out(w, a.parent == kNone ? nullptr : &a.move);
   w.u32(a.result);
-  w.u64(paths);
 }
 Stored stored_in(wire::Reader& in) {
   const auto bytes = in.take(in.u32());
-  const Arrival how{in.u32(), in.u32(), move_in(in), in.u32()};
-  return {bytes, how, in.u64()};
+  return {bytes, Arrival{in.u32(), in.u32(), move_in(in), in.u32()}};
 }
 
 // A stop after which the ranks' parts are whole (a state's expansion is
@@ -276,7 +273,7 @@ class Search {
     visited_.table().load(si, row_);
     const auto sleep = visited_.sleep(level_, si);
     if (x_.terminal(row_)) {
-      findings_.terminal(codec_.unpack(row_), {si, level_}, visited_.paths(si), result_.counters);
+      findings_.terminal(codec_.unpack(row_), {si, level_}, visited_.paths(level_, si), result_.counters);
       return true;
     }
     seen_.clear();
@@ -285,7 +282,7 @@ class Search {
     const auto pruned = x_.successors(row_, sleep, [&](const SuccessorSeen& s) {
       if (stopping_.stopped()) return;
       if (s.exceeds.valid()) return stopping_.at_bound(s.exceeds);
-      send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, visited_.paths(si));
+      send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, visited_.paths(level_, si));
     });
     if (stopping_.stopped_by_token() && resumable(stopping_.why())) {
       take_back();
@@ -427,8 +424,8 @@ class Search {
   // ---- Checkpoints (docs/checkpoints.md): a part per rank, in wire form. ----
 
   // Between two rounds, every rank: its part of the next generation (its
-  // counters; every state it stores, with its arrival and path count; its
-  // unexpanded states by level, with their sleep sets; its findings), then,
+  // counters; every state it stores, with its arrival; its unexpanded
+  // states by level, with their path counts and sleep sets; its findings), then,
   // once every part is written, rank 0's manifest naming the generation,
   // and then the parts of the others go.
   void checkpoint() {
@@ -438,13 +435,14 @@ class Search {
     w.u64(visited_.size());
     for (StateIndex i = 0; i < visited_.size(); ++i) {
       visited_.table().load(i, row_);
-      stored_out(w, canonical(row_), visited_.arrival(i), visited_.paths(i));
+      stored_out(w, canonical(row_), visited_.arrival(i));
     }
     for (auto l = visited_.next_level(0); l != kNoLevel; l = visited_.next_level(l + 1)) {
       const auto& states = *visited_.level(l);
       for (auto k = l == level_ ? next_ : 0; k < states.size(); ++k) {
         const auto sleep = visited_.sleep(l, states[k]);
-        w.u8(1), w.u64(l), w.u32(states[k]), w.u32(static_cast<std::uint32_t>(sleep.size()));
+        w.u8(1), w.u64(l), w.u32(states[k]), w.u64(visited_.paths(l, states[k]));
+        w.u32(static_cast<std::uint32_t>(sleep.size()));
         for (auto t : sleep) w.transition(t);
       }
     }
@@ -547,26 +545,27 @@ class Search {
         const auto n = part.u64();
         if (n != where[r].size()) throw corrupted("its states");
         for (std::uint64_t i = 0; i < n; ++i) {
-          auto [bytes, how, paths] = stored_in(part);
+          auto [bytes, how] = stored_in(part);
           if (where[r][i].first != me) continue;
           if (how.parent_rank != kNone) {
             if (how.parent_rank >= parts || how.parent >= where[how.parent_rank].size()) throw corrupted("an arrival");
             std::tie(how.parent_rank, how.parent) = where[how.parent_rank][how.parent];
           }
           codec_.pack(wire::Reader(sem_, bytes, &tensors_).state(), row_);
-          if (visited_.store(row_, StateTable::hash(row_), how, paths) != std::pair{where[r][i].second, true})
+          if (visited_.store(row_, StateTable::hash(row_), how) != std::pair{where[r][i].second, true})
             throw corrupted("a state stored twice");
         }
         SleepSet sleep;
         while (part.u8() != 0) {
           const auto level = part.u64();
           const auto state = part.u32();
+          const auto paths = part.u64();
           sleep.resize(part.u32());
           for (auto& t : sleep) t = part.transition();
           if (state >= n) throw corrupted("an unexpanded state");
           if (where[r][state].first != me) continue;
           std::sort(sleep.begin(), sleep.end());  // in this rank's order of contexts
-          visited_.queue(where[r][state].second, level, sleep);
+          visited_.queue(where[r][state].second, level, sleep, paths);
         }
         for (auto k = part.u64(); k > 0; --k) {
           auto text = part.text();

@@ -438,7 +438,7 @@ class Search {
         visited_.load(states[k], c.row(k).data(), c.width);
         const auto sleep = visited_.sleep(depth, states[k]);
         c.sleep[k].assign(sleep.begin(), sleep.end());
-        c.paths[k] = visited_.paths(states[k]);
+        c.paths[k] = visited_.paths(depth, states[k]);
       }
     });
   }
@@ -575,7 +575,7 @@ class Search {
       for (const auto& e : batch.states) {
         const auto si = e.state;
         if (opts_.observer.state) opts_.observer.state(numbered(si), state_at(si), e.terminal);
-        if (e.terminal) findings_.terminal(state_at(si), {si, depth}, visited_.paths(si), result_.counters);
+        if (e.terminal) findings_.terminal(state_at(si), {si, depth}, visited_.paths(depth, si), result_.counters);
         for (; race < e.races_end; ++race) findings_.race(batch.races[race], {si, depth});
         result_.counters.transitions_pruned += e.pruned;
         for (; k < e.successors_end && cut.before(b, k); ++k) {

@@ -48,15 +48,15 @@ class ShardedVisited {
   void prefetch_slot(std::uint64_t hash) const { shards_[shard_of(hash)]->table().prefetch_slot(hash); }
   void prefetch_row(std::uint64_t hash) const { shards_[shard_of(hash)]->table().prefetch_row(hash); }
 
-  // Visited::sleep and drop_level, in the shard holding i, or in every shard.
+  // Visited::sleep, paths and drop_level, in the shard holding i, or in every shard.
   [[nodiscard]] std::span<const Transition> sleep(std::size_t level, StateIndex i) const { return shard(i).sleep(level, local(i)); }
+  [[nodiscard]] PathCount paths(std::size_t level, StateIndex i) const { return shard(i).paths(level, local(i)); }
   void drop_level(std::size_t level) {
     for (auto& s : shards_) s->drop_level(level);
   }
   // Whether i is a stored state's index.
   [[nodiscard]] bool holds(StateIndex i) const { return local(i) < shard(i).size(); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return shard(i).arrival(local(i)); }
-  [[nodiscard]] PathCount paths(StateIndex i) const { return shard(i).paths(local(i)); }
   // State i's row into out, `width` codes (at least width()), padded with EMPTY.
   void load(StateIndex i, Code* out, std::size_t width) const { shard(i).table().load(local(i), out, width); }
   void prefetch_stored(StateIndex i) const { shard(i).table().prefetch_stored(local(i)); }

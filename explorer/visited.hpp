@@ -1,11 +1,13 @@
 // The visited states of a search, shared by explore.cpp and distributed.cpp:
-// the state table (state_table.hpp), and for each stored state how it was
-// first reached (its Arrival, a type of the search's own), the number of
-// explored behaviours reaching it, its sleep set while it is unexpanded, and
-// the unexpanded states by level (firings from the initial state). Arrivals
-// and path counts live in fixed-size chunks, so growing never holds the old
-// storage and the new at once. The sleep sets of a level are ranges of one
-// pool, found by each state's position in its level: no allocation per state.
+// the state table (state_table.hpp), for each stored state how it was first
+// reached (its Arrival, a type of the search's own), and the unexpanded
+// states by level (firings from the initial state), each with the number of
+// explored behaviours reaching it and its sleep set. Arrivals live in
+// fixed-size chunks, so growing never holds the old storage and the new at
+// once. A path count and a sleep set are kept while their state is
+// unexpanded, found by its position in its level (no allocation per state),
+// and go with the level: every arrival at a state comes from an earlier
+// level, so both are final when it is expanded.
 #pragma once
 
 #include "explorer/checkpoint_file.hpp"
@@ -35,7 +37,7 @@ class Visited {
  public:
   // Room for max_states states (at most 2^32).
   explicit Visited(std::size_t width, std::size_t max_states = kMaxStates)
-      : table_(width), arrival_(chunks_for(max_states)), paths_(chunks_for(max_states)), position_(chunks_for(max_states)) {}
+      : table_(width), arrival_(chunks_for(max_states)), position_(chunks_for(max_states)) {}
 
   // Records an arrival at a state `level` firings from the initial state,
   // along `paths` behaviours, with sleep set `sleep`. A new state is stored
@@ -44,52 +46,55 @@ class Visited {
   // state's index and whether it is new.
   std::pair<StateIndex, bool> add(std::span<const Code> row, std::uint64_t hash, const Arrival& how, std::size_t level,
                                   std::span<const Transition> sleep, PathCount paths) {
-    const auto [i, fresh] = store(row, hash, how, paths);
-    if (fresh) queue(i, level, sleep);
+    const auto [i, fresh] = store(row, hash, how);
+    if (fresh) queue(i, level, sleep, paths);
     else again(i, level, sleep, paths);
     return {i, fresh};
   }
   // Stores a state, queued nowhere (a resumed search's expanded states,
   // distributed.cpp; queue() queues one); returns its index and whether it
   // is new (a known one is left as it is).
-  std::pair<StateIndex, bool> store(std::span<const Code> row, std::uint64_t hash, const Arrival& how, PathCount paths) {
+  std::pair<StateIndex, bool> store(std::span<const Code> row, std::uint64_t hash, const Arrival& how) {
     const auto [i, fresh] = table_.insert(row, hash);
     if (fresh) {
       arrival_.push_back(how);
-      paths_.push_back(paths);
       position_.push_back(0);
     }
     return {i, fresh};
   }
-  // Queues stored state i, unexpanded, at its level with its sleep set.
-  void queue(StateIndex i, std::size_t level, std::span<const Transition> sleep) {
+  // Queues stored state i, unexpanded, at its level with its sleep set and
+  // the behaviours reaching it.
+  void queue(StateIndex i, std::size_t level, std::span<const Transition> sleep, PathCount paths) {
     auto& s = levels_[level];
     position_[i] = static_cast<std::uint32_t>(s.states.size());
     s.states.push_back(i);
     if (s.pool.size() + sleep.size() > UINT32_MAX) throw std::length_error("sleep sets: 2^32 transitions in one level");
-    s.at.push_back({static_cast<std::uint32_t>(s.pool.size()), static_cast<std::uint32_t>(s.pool.size() + sleep.size())});
+    s.queued.push_back({static_cast<std::uint32_t>(s.pool.size()), static_cast<std::uint32_t>(s.pool.size() + sleep.size()), paths});
     s.pool.insert(s.pool.end(), sleep.begin(), sleep.end());
   }
   // Records another arrival at known state i, not yet expanded, as add does.
   void again(StateIndex i, std::size_t level, std::span<const Transition> sleep, PathCount paths) {
-    paths_[i] = saturating_add(paths_[i], paths);
-    sleep_again(level, i, sleep);
+    auto& s = *levels_.find(level);
+    auto& q = s.queued[position_[i]];
+    q.paths = saturating_add(q.paths, paths);
+    sleep_again(s.pool.data(), q, sleep);
   }
 
   // The sleep set of state i of level `level`, about to be expanded (nothing
   // arrives at it any more); valid until drop_level(level).
   [[nodiscard]] std::span<const Transition> sleep(std::size_t level, StateIndex i) const {
     const auto& s = *levels_.find(level);
-    const auto [begin, end] = s.at[position_[i]];
-    return {s.pool.data() + begin, s.pool.data() + end};
+    const auto& q = s.queued[position_[i]];
+    return {s.pool.data() + q.begin, s.pool.data() + q.end};
   }
-  // Lets go of a level that has been expanded: its list and sleep sets.
+  // The behaviours reaching state i of level `level`, as sleep() is found.
+  [[nodiscard]] PathCount paths(std::size_t level, StateIndex i) const { return levels_.find(level)->queued[position_[i]].paths; }
+  // Lets go of a level that has been expanded: its list, path counts and sleep sets.
   void drop_level(std::size_t level) { levels_.erase(level); }
 
   [[nodiscard]] const StateTable& table() const { return table_; }
   [[nodiscard]] std::size_t size() const { return table_.size(); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return arrival_[i]; }
-  [[nodiscard]] PathCount paths(StateIndex i) const { return paths_[i]; }
   // The unexpanded states of a level, in the order they were stored (null:
   // none); a level lives until drop_level.
   [[nodiscard]] const std::vector<StateIndex>* level(std::size_t l) const {
@@ -102,19 +107,19 @@ class Visited {
   [[nodiscard]] std::size_t bytes() const {
     std::size_t queued = 0;
     levels_.each([&](std::size_t, const Level& l) { queued += l.bytes(); });
-    return table_.bytes() + arrival_.bytes() + paths_.bytes() + position_.bytes() + queued;
+    return table_.bytes() + arrival_.bytes() + position_.bytes() + queued;
   }
 
   // The store as it is (checkpoint.hpp); restore() into an empty one.
   void save(CheckpointOut& out) const {
     table_.save(out);
     const auto chunks = [&](const auto& a) { a.each_chunk([&](const auto* p, std::size_t n) { out.raw(p, n * sizeof *p); }); };
-    chunks(arrival_), chunks(paths_), chunks(position_);
+    chunks(arrival_), chunks(position_);
     out.pod<std::uint64_t>(levels_.size());
     levels_.each([&](std::size_t l, const Level& s) {
       out.pod<std::uint64_t>(l);
       out.list(s.states);
-      out.list(s.at);
+      out.list(s.queued);
       out.list(s.pool);
     });
   }
@@ -123,15 +128,17 @@ class Visited {
     const auto chunks = [&](auto& a) {
       for (std::size_t i = 0; i < table_.size(); ++i) a.push_back(in.template pod<std::remove_cvref_t<decltype(a[0])>>());
     };
-    chunks(arrival_), chunks(paths_), chunks(position_);
+    chunks(arrival_), chunks(position_);
     read_levels(in, 32, [&](std::uint64_t l) {  // a number and three lists
       auto& s = levels_[l];
       s.states = in.list<StateIndex>();
-      s.at = in.list<std::pair<std::uint32_t, std::uint32_t>>();
+      s.queued = in.list<Queued>();
       s.pool = in.list<Transition>();
       for (const auto i : s.states)
-        if (i >= table_.size() || position_[i] >= s.at.size())
+        if (i >= table_.size() || position_[i] >= s.queued.size())
           throw CheckpointError(in.path() + ": corrupted: a level of unexpanded states");
+      for (const auto& q : s.queued)
+        if (q.begin > q.end || q.end > s.pool.size()) throw CheckpointError(in.path() + ": corrupted: a sleep set");
     });
   }
 
@@ -141,12 +148,12 @@ class Visited {
   // holding n states in all).
   [[nodiscard]] std::size_t growth_bytes(std::size_t n, std::size_t width, std::size_t first, std::size_t last) const {
     auto growth = table_.growth_bytes(n, width) + chunk_bytes(arrival_.size(), n, sizeof(Arrival)) +
-                  chunk_bytes(paths_.size(), n, sizeof(PathCount)) + chunk_bytes(position_.size(), n, sizeof(std::uint32_t));
+                  chunk_bytes(position_.size(), n, sizeof(std::uint32_t));
     levels_.each_in(first, last, [&](std::size_t, const Level& s) {
-      growth += doubling_bytes(&s.states, n) + doubling_bytes(&s.at, n) + doubling_bytes(&s.pool, n);
+      growth += doubling_bytes(&s.states, n) + doubling_bytes(&s.queued, n) + doubling_bytes(&s.pool, n);
     });
     const Level fresh;
-    growth += doubling_bytes(&fresh.states, n) + doubling_bytes(&fresh.at, n) + doubling_bytes(&fresh.pool, n) +
+    growth += doubling_bytes(&fresh.states, n) + doubling_bytes(&fresh.queued, n) + doubling_bytes(&fresh.pool, n) +
               std::min(n, last + 1 - first) * Levels<Level>::kNodeBytes;
     return growth;
   }
@@ -163,36 +170,38 @@ class Visited {
     return ((size + n + kChunk - 1) / kChunk - (size + kChunk - 1) / kChunk) * kChunk * element;
   }
 
-  // A state reached again before its expansion sleeps only on what every path
-  // agrees on: its sleep set becomes the intersection with `sleep`, in place.
-  void sleep_again(std::size_t level, StateIndex state, std::span<const Transition> sleep) {
-    auto& s = *levels_.find(level);
-    auto& [begin, end] = s.at[position_[state]];
-    auto* const base = s.pool.data();
-    auto out = begin;
-    auto other = sleep.begin();
-    for (auto k = begin; k < end && other != sleep.end(); ++k) {
-      while (other != sleep.end() && *other < base[k]) ++other;
-      if (other != sleep.end() && *other == base[k]) base[out++] = base[k];
-    }
-    end = out;
-  }
-
-  // A level's unexpanded states, and their sleep sets: [begin, end) of pool,
-  // by position in the level.
+  // An unexpanded state, by its position in its level: its sleep set, [begin,
+  // end) of the level's pool, and the behaviours reaching it.
+  struct Queued {
+    std::uint32_t begin, end;
+    PathCount paths;
+  };
+  // A level's unexpanded states, in the order they were queued.
   struct Level {
     std::vector<StateIndex> states;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> at;
+    std::vector<Queued> queued;
     std::vector<Transition> pool;
     [[nodiscard]] std::size_t bytes() const {
-      return Levels<Level>::kNodeBytes + states.capacity() * sizeof(StateIndex) + at.capacity() * sizeof(at[0]) +
+      return Levels<Level>::kNodeBytes + states.capacity() * sizeof(StateIndex) + queued.capacity() * sizeof(Queued) +
              pool.capacity() * sizeof(Transition);
     }
   };
 
+  // A state reached again before its expansion sleeps only on what every path
+  // agrees on: its sleep set (q's range of pool) becomes the intersection
+  // with `sleep`, in place.
+  static void sleep_again(Transition* pool, Queued& q, std::span<const Transition> sleep) {
+    auto out = q.begin;
+    auto other = sleep.begin();
+    for (auto k = q.begin; k < q.end && other != sleep.end(); ++k) {
+      while (other != sleep.end() && *other < pool[k]) ++other;
+      if (other != sleep.end() && *other == pool[k]) pool[out++] = pool[k];
+    }
+    q.end = out;
+  }
+
   StateTable table_;
   Chunked<Arrival> arrival_;
-  Chunked<PathCount> paths_;
   Chunked<std::uint32_t> position_;  // by state: its position in its level
   Levels<Level> levels_;
 };
