@@ -235,11 +235,11 @@ State Codec::unpack(std::span<const Code> row) const {
   return s;
 }
 
-State Codec::unpack(std::span<const Code> row, std::span<const Slot> slots) const {
+State Codec::unpack(std::span<const Code> row, std::span<const Slot> slots, bool vars) const {
   const std::lock_guard lock(mutex_);
   State s;
-  s.var_value.reserve(vars_);
-  for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(x < row.size() ? row[x] : kEmptyCode)));
+  if (vars) s.var_value.reserve(vars_);
+  for (std::size_t x = 0; vars && x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(x < row.size() ? row[x] : kEmptyCode)));
   read_path(row, s);
   for (const auto slot : slots)
     if (const auto code = at(row, slot); code != kEmptyCode) s.in_transit.insert_or_assign(slot, decode_locked(code));

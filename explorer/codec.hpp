@@ -141,8 +141,11 @@ class Codec {
 
   void pack(const State& s, Row& row);
   [[nodiscard]] State unpack(std::span<const Code> row) const;
-  // The part of row a firing reads: VarValue, the path condition, and InTransit in `slots` alone.
-  [[nodiscard]] State unpack(std::span<const Code> row, std::span<const Slot> slots) const;
+  // The part of row a firing reads: the path condition, InTransit in `slots`
+  // alone, and VarValue if `vars` (none for a firing that accesses no
+  // variable: its rule reads none, G-REF, and copying hundreds of them would
+  // cost more than the firing).
+  [[nodiscard]] State unpack(std::span<const Code> row, std::span<const Slot> slots, bool vars) const;
   [[nodiscard]] Content decode(Code c) const;
   // The code of a content, interning a tensor met for the first time.
   [[nodiscard]] Code encode(const Content& c);

@@ -313,7 +313,7 @@ bool Firings::evaluate(std::span<const Code> row, Transition t, const Frame& f, 
   if (made.checked) return true;
   made.checked = true;
   resolve(t);
-  const auto s = codec_.unpack(row, std::span<const Slot>(resolved_).first(f.inputs));
+  const auto s = codec_.unpack(row, std::span<const Slot>(resolved_).first(f.inputs), f.var);
   concrete_.clear();
   const bool same = successors(s, t, f, concrete_) == 1 &&
                     std::equal(concrete_.begin(), concrete_.end(), writes_.end() - static_cast<std::ptrdiff_t>(width), writes_.end());
@@ -326,7 +326,7 @@ bool Firings::evaluate(std::span<const Code> row, Transition t, const Frame& f, 
 void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, Effect& e) {
   resolve(t);
   const std::span<const Slot> slots(resolved_);
-  const auto s = codec_.unpack(row, slots.first(f.inputs));
+  const auto s = codec_.unpack(row, slots.first(f.inputs), f.var);
   const auto x = sem_.access(t.node).var;
   bool probed = false;
   for (auto p : f.moved) probed = probed || key_[p] == kAnyTensor;
