@@ -7,7 +7,10 @@
 // once. A path count and a sleep set are kept while their state is
 // unexpanded, found by its position in its level (no allocation per state),
 // and go with the level: every arrival at a state comes from an earlier
-// level, so both are final when it is expanded.
+// level, so both are final when it is expanded. A level's lists are deques:
+// a level of tens of millions of states grows block by block, never holding
+// a copy of itself or twice its size, as a vector's doubling would at the
+// peak of a large search.
 #pragma once
 
 #include "explorer/checkpoint_file.hpp"
@@ -17,6 +20,7 @@
 #include "support/append_only.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <span>
 #include <type_traits>
 #include <stdexcept>
@@ -30,6 +34,15 @@ template <class T>
 std::size_t doubling_bytes(const std::vector<T>* v, std::size_t n) {
   const auto size = v != nullptr ? v->size() : 0, capacity = v != nullptr ? v->capacity() : 0;
   return size + n > capacity ? 2 * (size + n) * sizeof(T) : 0;
+}
+
+// A deque's blocks (libstdc++: 512 bytes, or one element if larger) and its
+// map of them: what it holds, give or take a block at each end.
+template <class T>
+std::size_t deque_bytes(std::size_t elements) {
+  constexpr std::size_t block = sizeof(T) < 512 ? 512 / sizeof(T) : 1;
+  const auto blocks = elements / block + 2;
+  return blocks * (block * sizeof(T) + sizeof(void*));
 }
 
 template <class Arrival>
@@ -97,7 +110,7 @@ class Visited {
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return arrival_[i]; }
   // The unexpanded states of a level, in the order they were stored (null:
   // none); a level lives until drop_level.
-  [[nodiscard]] const std::vector<StateIndex>* level(std::size_t l) const {
+  [[nodiscard]] const std::deque<StateIndex>* level(std::size_t l) const {
     const auto* s = levels_.find(l);
     return s != nullptr ? &s->states : nullptr;
   }
@@ -118,8 +131,8 @@ class Visited {
     out.pod<std::uint64_t>(levels_.size());
     levels_.each([&](std::size_t l, const Level& s) {
       out.pod<std::uint64_t>(l);
-      out.list(s.states);
-      out.list(s.queued);
+      deque_out(out, s.states);
+      deque_out(out, s.queued);
       out.list(s.pool);
     });
   }
@@ -131,8 +144,10 @@ class Visited {
     chunks(arrival_), chunks(position_);
     read_levels(in, 32, [&](std::uint64_t l) {  // a number and three lists
       auto& s = levels_[l];
-      s.states = in.list<StateIndex>();
-      s.queued = in.list<Queued>();
+      const auto states = in.list<StateIndex>();
+      const auto queued = in.list<Queued>();
+      s.states.assign(states.begin(), states.end());
+      s.queued.assign(queued.begin(), queued.end());
       s.pool = in.list<Transition>();
       for (const auto i : s.states)
         if (i >= table_.size() || position_[i] >= s.queued.size())
@@ -150,10 +165,10 @@ class Visited {
     auto growth = table_.growth_bytes(n, width) + chunk_bytes(arrival_.size(), n, sizeof(Arrival)) +
                   chunk_bytes(position_.size(), n, sizeof(std::uint32_t));
     levels_.each_in(first, last, [&](std::size_t, const Level& s) {
-      growth += doubling_bytes(&s.states, n) + doubling_bytes(&s.queued, n) + doubling_bytes(&s.pool, n);
+      growth += doubling_bytes(&s.pool, n);
     });
     const Level fresh;
-    growth += doubling_bytes(&fresh.states, n) + doubling_bytes(&fresh.queued, n) + doubling_bytes(&fresh.pool, n) +
+    growth += deque_bytes<StateIndex>(n) + deque_bytes<Queued>(n) + doubling_bytes(&fresh.pool, n) +
               std::min(n, last + 1 - first) * Levels<Level>::kNodeBytes;
     return growth;
   }
@@ -178,14 +193,21 @@ class Visited {
   };
   // A level's unexpanded states, in the order they were queued.
   struct Level {
-    std::vector<StateIndex> states;
-    std::vector<Queued> queued;
+    std::deque<StateIndex> states;
+    std::deque<Queued> queued;
     std::vector<Transition> pool;
     [[nodiscard]] std::size_t bytes() const {
-      return Levels<Level>::kNodeBytes + states.capacity() * sizeof(StateIndex) + queued.capacity() * sizeof(Queued) +
+      return Levels<Level>::kNodeBytes + deque_bytes<StateIndex>(states.size()) + deque_bytes<Queued>(queued.size()) +
              pool.capacity() * sizeof(Transition);
     }
   };
+
+  // A deque as CheckpointOut::list writes a list: its size, then its elements.
+  template <class T>
+  static void deque_out(CheckpointOut& out, const std::deque<T>& d) {
+    out.pod<std::uint64_t>(d.size());
+    for (const auto& v : d) out.pod(v);
+  }
 
   // A state reached again before its expansion sleeps only on what every path
   // agrees on: its sleep set (q's range of pool) becomes the intersection
