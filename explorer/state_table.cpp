@@ -21,7 +21,7 @@ std::uint32_t bits_for(std::size_t n) { return n <= 1 ? 0 : static_cast<std::uin
 }  // namespace
 
 StateTable::StateTable(std::size_t width)
-    : width_(width), columns_(width, Column{{kEmptyCode}, {1}}), layouts_(1), slots_(std::size_t{1} << 12, 0) {
+    : width_(width), columns_(width, Column{{kEmptyCode}, {1}}), layouts_(1), parts_(kParts, Part{std::vector<std::uint64_t>(kPartSlots, 0)}) {
   layouts_[0].bits.assign(width, 0);
   held_bytes_ = width * (2 * sizeof(Code) + 1);  // each column's dictionary {EMPTY}, its bits
 }
@@ -225,14 +225,16 @@ std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uin
     columns_.resize(width_, Column{{kEmptyCode}, {1}});
     plan_stale_ = true;
   }
-  if (full(1)) grow();
+  auto& index = parts_[part_of(fragment(h))];
+  if (index.full(1)) index.grow();
   // Packed when a slot's fragment first matches. A row with a code its column
   // never held is new: no stored row can equal it.
   enum { unpacked, known, novel } packing = unpacked;
-  const auto n = slots_.size(), frag = fragment(h);
-  auto pos = home(frag);
-  for (; slots_[pos] != 0; pos = pos + 1 == n ? 0 : pos + 1) {
-    const auto slot = slots_[pos];
+  auto& slots = index.slots;
+  const auto n = slots.size(), frag = fragment(h);
+  auto pos = home(frag, n);
+  for (; slots[pos] != 0; pos = pos + 1 == n ? 0 : pos + 1) {
+    const auto slot = slots[pos];
     if (slot >> 32 != frag) continue;
     if (packing == unpacked) packing = pack(r) ? known : novel;
     if (packing == novel) continue;
@@ -259,28 +261,36 @@ std::pair<StateIndex, bool> StateTable::insert(std::span<const Code> r, std::uin
   const std::size_t stride = chunks_.back().stride, bytes = layouts_.back().row_bytes();
   std::memcpy(at(i), packed_.data(), bytes);
   std::memset(at(i) + bytes, 0, stride - bytes);
-  slots_[pos] = frag << 32 | (std::uint64_t{i} + 1);
+  slots[pos] = frag << 32 | (std::uint64_t{i} + 1);
+  ++index.used;
   return {i, true};
 }
 
-void StateTable::grow() {
+void StateTable::Part::grow() {
   std::vector<std::uint64_t> old(grown(), 0);
-  old.swap(slots_);
-  const auto n = slots_.size();
+  old.swap(slots);
+  const auto n = slots.size();
   for (auto slot : old) {
     if (slot == 0) continue;
-    auto pos = home(slot >> 32);
-    while (slots_[pos] != 0) pos = pos + 1 == n ? 0 : pos + 1;
-    slots_[pos] = slot;
+    auto pos = home(slot >> 32, n);
+    while (slots[pos] != 0) pos = pos + 1 == n ? 0 : pos + 1;
+    slots[pos] = slot;
   }
 }
 
 std::size_t StateTable::bytes() const {
-  return slots_.size() * sizeof(std::uint64_t) + large_codes_.size() * 32 + held_bytes_;
+  std::size_t slots = 0;
+  for (const auto& p : parts_) slots += p.slots.size();
+  return slots * sizeof(std::uint64_t) + large_codes_.size() * 32 + held_bytes_;
 }
 
 std::size_t StateTable::growth_bytes(std::size_t rows, std::size_t width) const {
-  const auto slots = full(rows) ? grown() * sizeof(std::uint64_t) : 0;
+  // Each part the rows may fill past 70% grows, one at a time (the old slots
+  // of one held with its new ones).
+  std::size_t slots = 0, largest = 0;
+  for (const auto& p : parts_)
+    if (p.full(rows)) slots += p.grown() - p.slots.size(), largest = std::max(largest, p.slots.size());
+  slots = (slots + largest) * sizeof(std::uint64_t);
   // A row may gain a bit in each column; the chunk being filled is copied to a stride that holds it.
   return slots + chunk_bytes(stride_with_headroom(layouts_.back().row_bytes() + (std::max(width, width_) + 7) / 8));
 }
@@ -304,7 +314,7 @@ void StateTable::save(CheckpointOut& out) const {
     out.pod(chunks_[k].stride);
     out.raw(chunks_[k].bytes.get(), rows * chunks_[k].stride);
   }
-  out.list(slots_);
+  for (const auto& p : parts_) out.list(p.slots);
 }
 
 void StateTable::restore(CheckpointIn& in) {
@@ -351,8 +361,14 @@ void StateTable::restore(CheckpointIn& in) {
     c.bytes = allocate(c.stride);
     in.raw(c.bytes.get(), std::min(kChunkRows, size_ - k * kChunkRows) * c.stride);
   }
-  slots_ = in.list<std::uint64_t>();
-  if (slots_.empty() || full(0)) throw corrupted("the state table's index");
+  std::size_t used = 0;
+  for (auto& p : parts_) {
+    p.slots = in.list<std::uint64_t>();
+    p.used = static_cast<std::size_t>(std::count_if(p.slots.begin(), p.slots.end(), [](std::uint64_t s) { return s != 0; }));
+    if (p.slots.empty() || p.full(0)) throw corrupted("the state table's index");
+    used += p.used;
+  }
+  if (used != size_) throw corrupted("the state table's index");
   held_bytes_ = held;
   plan_stale_ = true;
 }

@@ -3,10 +3,10 @@
 // (codec.hpp), and a row stores, for each column, the code's index in that
 // dictionary in as few bits as the dictionary needs (0 bits for a column that
 // has only ever held EMPTY). Rows are bit strings in an arena of fixed-size
-// chunks, found through an open-addressing table of (hash fragment, index)
-// words, a fragment's home slot its share of the table (fastrange), so that
-// the table grows by half rather than doubling. A row is a sequence of fields, each some bits of one column's
-// index; a dictionary that outgrows its column's bits gets a field for the
+// chunks, found through an index of (hash fragment, index) words in 256
+// parts (by the fragment's top byte), each an open-addressing table that
+// grows on its own, by half: growing holds a part twice, never the whole
+// index. A row is a sequence of fields, each some bits of one column's index; a dictionary that outgrows its column's bits gets a field for the
 // bits it lacks, appended at the end, so a row stored before reads 0 there
 // (its zero padding) and stays a row of the grown layout: growing rewrites
 // nothing. A chunk holds rows at a fixed stride; when the rows outgrow it,
@@ -52,9 +52,13 @@ class StateTable {
   std::pair<StateIndex, bool> insert(std::span<const Code> row, std::uint64_t h);
   // Brings into the cache the index slot where a row with hash h is looked
   // for; then (once that slot is there) the stored row it names, if its fragment matches.
-  void prefetch_slot(std::uint64_t h) const { tfsem::prefetch(&slots_[home(h >> 32)]); }
+  void prefetch_slot(std::uint64_t h) const {
+    const auto& slots = part(h >> 32).slots;
+    tfsem::prefetch(&slots[home(h >> 32, slots.size())]);
+  }
   void prefetch_row(std::uint64_t h) const {
-    const auto slot = slots_[home(h >> 32)];
+    const auto& slots = part(h >> 32).slots;
+    const auto slot = slots[home(h >> 32, slots.size())];
     if (slot != 0 && slot >> 32 == h >> 32) tfsem::prefetch(at(stored_at(slot)));
   }
   // Brings stored row i into the cache, ahead of a load.
@@ -70,8 +74,8 @@ class StateTable {
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] std::size_t bytes() const;
   // What inserting up to `rows` more rows, none longer than `width` codes,
-  // may allocate while the storage it replaces is still held: a slot array
-  // half as large again, the chunk being filled copied to a wider stride.
+  // may allocate while the storage it replaces is still held: the parts of
+  // the index that grow, the chunk being filled copied to a wider stride.
   [[nodiscard]] std::size_t growth_bytes(std::size_t rows, std::size_t width) const;
 
   // The table as it is (checkpoint.hpp): dictionaries, layouts, rows and
@@ -111,15 +115,26 @@ class StateTable {
     std::uint32_t stride;  // bytes per row: at least its rows' own, the rest zeros
   };
 
-  // Whether n more rows fill the slots past 70%, so that the slot array grows by half.
-  [[nodiscard]] bool full(std::size_t n) const { return (size_ + n) * 10 > slots_.size() * 7; }
-  [[nodiscard]] std::size_t grown() const { return slots_.size() + slots_.size() / 2; }
-  void grow();
-  // Where a fragment's probe starts: fragment / 2^32 of the way along the
-  // slots. Order-preserving, so a table of any size spreads fragments evenly.
-  [[nodiscard]] std::size_t home(std::uint64_t frag) const {
-    const std::uint64_t n = slots_.size();
-    return static_cast<std::size_t>(frag * (n >> 32) + ((frag * (n & 0xffffffff)) >> 32));
+  // A part of the index: 0 in a free slot; otherwise the hash's high 32
+  // bits (its fragment), then index + 1 in kIndex. The slot is found from
+  // the fragment alone, so growing needs no row.
+  struct Part {
+    std::vector<std::uint64_t> slots;
+    std::size_t used = 0;
+    // Whether n more entries fill it past 70%, so that it grows by half.
+    [[nodiscard]] bool full(std::size_t n) const { return (used + n) * 10 > slots.size() * 7; }
+    [[nodiscard]] std::size_t grown() const { return slots.size() + slots.size() / 2; }
+    void grow();
+  };
+  static constexpr std::size_t kParts = 256, kPartSlots = 16;
+  [[nodiscard]] static std::size_t part_of(std::uint64_t frag) { return static_cast<std::size_t>(frag >> 24); }
+  [[nodiscard]] const Part& part(std::uint64_t frag) const { return parts_[part_of(frag)]; }
+  // Where a fragment's probe starts in a part of n slots: the fragment's low
+  // 24 bits, as a fraction, of the way along. Order-preserving, so a part of
+  // any size spreads fragments evenly.
+  [[nodiscard]] static std::size_t home(std::uint64_t frag, std::uint64_t n) {
+    const auto f = (frag << 8) & 0xffffffff;
+    return static_cast<std::size_t>(f * (n >> 32) + ((f * (n & 0xffffffff)) >> 32));
   }
   // Code c's index in column col's dictionary, whose direct lookup is
   // `direct` (direct_size entries); kNone when not met.
@@ -176,9 +191,7 @@ class StateTable {
   std::vector<std::uint8_t> packed_;  // the row being inserted, packed
   Row padded_;                        // a row shorter than plan_width_, padded with EMPTY
   Row scratch_;                       // a stored row of an older layout, unpacked
-  // 0: free; otherwise the hash's high 32 bits, then index + 1 in kIndex. The
-  // slot is found from the same high bits, so growing needs no row.
-  std::vector<std::uint64_t> slots_;
+  std::vector<Part> parts_;
   static constexpr std::uint64_t kIndex = 0xffffffff;
   [[nodiscard]] static StateIndex stored_at(std::uint64_t slot) { return static_cast<StateIndex>((slot & kIndex) - 1); }
 };
