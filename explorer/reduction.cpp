@@ -82,7 +82,7 @@ FrameId Reduction::settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds)
     std::sort(seeds.begin(), seeds.end());
     seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
     for (auto n : seeds)
-      if (const Transition t{n, kRootContext}; sem_.locally_enabled(f_.view(row), t) && eager(f_.view(row), t))
+      if (const Transition t{n, kRootContext}; enabled_and_eager(f_.view(row), t))
         pass.push_back(t);
     seeds.clear();
     if (pass.empty()) return {};
@@ -103,13 +103,16 @@ bool Reduction::eager_now(std::span<const Code> row, Waiting w) {
   if (!w.started)
     for (auto c = t.context; c != kRootContext; c = ctx[c].parent)
       if (!ctx.is_call(c) && ctx[c].iteration >= p.frame(ctx[c].frame).parallel_iterations) return false;
-  const auto view = f_.view(row);
-  return sem_.locally_enabled(view, t) && eager(view, t);
+  return enabled_and_eager(f_.view(row), t);
 }
 
-bool Reduction::eager(const RowView& v, Transition t) {
-  return dep_.eager(v, t) && (!sem_.branches(t.node) || f_.find(v.row, t).results == 1);
+bool Reduction::eager(const RowView& v, Transition t) { return dep_.eager(v, t) && one_result(v, t); }
+
+bool Reduction::enabled_and_eager(const RowView& v, Transition t) {
+  return dep_.eager(v, t) && sem_.locally_enabled(v, t) && one_result(v, t);
 }
+
+bool Reduction::one_result(const RowView& v, Transition t) { return !sem_.branches(t.node) || f_.find(v.row, t).results == 1; }
 
 bool Reduction::starts(std::span<const Code> row, ContextId from, ContextId to) const {
   // C-BOUND: a started context's parent is started; so are iteration 0 of a

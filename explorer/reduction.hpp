@@ -185,6 +185,11 @@ class Reduction {
   // path condition does not decide has two (C-SWITCH-SYMBOLIC), a choice for
   // the search to make. Precondition: t is enabled in row.
   [[nodiscard]] bool eager(const RowView& v, Transition t);
+  // Whether t is enabled (C-BOUND aside) and eager: Dependence::eager asked
+  // first, which turns down an access before its rule reads its inputs.
+  [[nodiscard]] bool enabled_and_eager(const RowView& v, Transition t);
+  // Whether t, enabled, has one result in row.
+  [[nodiscard]] bool one_result(const RowView& v, Transition t);
   // Whether context `to`, where a firing in the started context `from` put
   // a token, is started too (C-BOUND), as far as row tells cheaply.
   [[nodiscard]] bool starts(std::span<const Code> row, ContextId from, ContextId to) const;
