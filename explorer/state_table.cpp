@@ -361,14 +361,29 @@ void StateTable::restore(CheckpointIn& in) {
     c.bytes = allocate(c.stride);
     in.raw(c.bytes.get(), std::min(kChunkRows, size_ - k * kChunkRows) * c.stride);
   }
-  std::size_t used = 0;
-  for (auto& p : parts_) {
+  // Every stored row once, in its part, where its probe finds it: a slot
+  // that names no row, or one its probe would never reach, would leave a
+  // row unfound and stored again.
+  std::vector<bool> indexed(size_, false);
+  for (std::size_t k = 0; k < kParts; ++k) {
+    auto& p = parts_[k];
     p.slots = in.list<std::uint64_t>();
-    p.used = static_cast<std::size_t>(std::count_if(p.slots.begin(), p.slots.end(), [](std::uint64_t s) { return s != 0; }));
-    if (p.slots.empty() || p.full(0)) throw corrupted("the state table's index");
-    used += p.used;
+    if (p.slots.size() < kPartSlots) throw corrupted("the state table's index");
+    const auto n = p.slots.size();
+    p.used = 0;
+    for (std::size_t pos = 0; pos < n; ++pos) {
+      const auto slot = p.slots[pos];
+      if (slot == 0) continue;
+      const auto i = slot & kIndex;
+      if (i == 0 || i > size_ || indexed[i - 1] || part_of(slot >> 32) != k) throw corrupted("the state table's index");
+      indexed[i - 1] = true;
+      for (auto at = home(slot >> 32, n); at != pos; at = at + 1 == n ? 0 : at + 1)
+        if (p.slots[at] == 0) throw corrupted("the state table's index");
+      ++p.used;
+    }
+    if (p.full(0)) throw corrupted("the state table's index");
   }
-  if (used != size_) throw corrupted("the state table's index");
+  if (std::find(indexed.begin(), indexed.end(), false) != indexed.end()) throw corrupted("the state table's index");
   held_bytes_ = held;
   plan_stale_ = true;
 }

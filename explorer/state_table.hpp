@@ -123,7 +123,7 @@ class StateTable {
     std::size_t used = 0;
     // Whether n more entries fill it past 70%, so that it grows by half.
     [[nodiscard]] bool full(std::size_t n) const { return (used + n) * 10 > slots.size() * 7; }
-    [[nodiscard]] std::size_t grown() const { return slots.size() + slots.size() / 2; }
+    [[nodiscard]] std::size_t grown() const { return slots.size() + std::max<std::size_t>(1, slots.size() / 2); }
     void grow();
   };
   static constexpr std::size_t kParts = 256, kPartSlots = 16;

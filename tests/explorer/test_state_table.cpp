@@ -1,13 +1,19 @@
 // The state table: rows come back as stored, found again, across new layouts
-// (dictionaries outgrowing their bits), large codes and wider rows. The merge's
-// memo of recent arrivals finds only equal rows of the current chunk.
+// (dictionaries outgrowing their bits), large codes and wider rows, and after
+// a checkpoint; an index that would lose a row is refused. The merge's memo
+// of recent arrivals finds only equal rows of the current chunk.
 #include <doctest/doctest.h>
 
+#include "explorer/checkpoint_file.hpp"
 #include "explorer/recent_arrivals.hpp"
 #include "explorer/state_table.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace tfsem::explorer;
 
@@ -19,7 +25,75 @@ std::vector<Code> row_of(std::uint32_t seed, Code top) {
   return r;
 }
 
+// A checkpoint file of this process, removed with it.
+struct TempFile {
+  std::string path = (std::filesystem::temp_directory_path() / ("tfsem-state-table-" + std::to_string(::getpid()))).string();
+  ~TempFile() { std::filesystem::remove(path); }
+};
+
+// A table of one column and no rows, as StateTable::save writes one, but
+// with index part 0 given `part0` as its slots.
+void write_empty_table(const std::string& path, const std::vector<std::uint64_t>& part0) {
+  CheckpointOut out(path);
+  out.pod<std::uint64_t>(1), out.pod<std::uint64_t>(0), out.pod<std::uint64_t>(0);  // width, rows, bytes held
+  out.list(std::vector<Code>{kEmptyCode});                                            // column 0's dictionary
+  out.pod<std::uint64_t>(1);                                                          // one layout: no field
+  out.list(std::vector<std::uint8_t>{0}), out.list(std::vector<std::uint32_t>{}), out.list(std::vector<std::uint64_t>{});
+  out.pod<std::uint64_t>(0);
+  out.pod<std::uint64_t>(0);  // no chunk of rows
+  out.list(part0);
+  for (int k = 1; k < 256; ++k) out.list(std::vector<std::uint64_t>(16, 0));
+  out.commit();
+}
+
+bool refused(const std::string& path) {
+  try {
+    CheckpointIn in(path);
+    StateTable(1).restore(in);
+  } catch (const CheckpointError&) {
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+TEST_CASE("a restored table finds every row, and grows on") {
+  TempFile f;
+  StateTable table(37);
+  std::vector<std::vector<Code>> rows;
+  for (std::uint32_t i = 0; i < 6000; ++i) {
+    rows.push_back(row_of(i, 5000));
+    rows.back()[0] = i;  // every row distinct
+  }
+  for (std::size_t k = 0; k < 3000; ++k) table.insert(rows[k], StateTable::hash(rows[k]));
+  {
+    CheckpointOut out(f.path);
+    table.save(out);
+    out.commit();
+  }
+  CheckpointIn in(f.path);
+  StateTable back(37);
+  back.restore(in);
+  REQUIRE(back.size() == table.size());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const auto [i, fresh] = back.insert(rows[k], StateTable::hash(rows[k]));
+    CHECK(fresh == (k >= 3000));
+    CHECK(i == k);
+  }
+}
+
+TEST_CASE("an index that would lose a row is refused") {
+  TempFile f;
+  write_empty_table(f.path, std::vector<std::uint64_t>(16, 0));
+  CHECK_FALSE(refused(f.path));
+  write_empty_table(f.path, {0});  // a part smaller than any grows from, which could never grow
+  CHECK(refused(f.path));
+  auto names = std::vector<std::uint64_t>(16, 0);
+  names[3] = 1;  // row 0, of a table that holds none
+  write_empty_table(f.path, names);
+  CHECK(refused(f.path));
+}
 
 TEST_CASE("rows are found again across growth and widening") {
   StateTable table(37);
