@@ -277,6 +277,9 @@ class Search {
   void search() {
     if (resumed_) {
       workers_[0]->initial(initial_row_, initial_steps_);  // for the witnesses (path_to)
+      // A checkpoint written as a level's last chunk ended holds that level's
+      // path counts and sleep sets, and no bucket for it: nothing is left of it to expand.
+      if (levels_.find(start_depth_) == nullptr) visited_.drop_level(start_depth_);
     } else if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
       stopping_.at_bound(exceeds);
     } else {

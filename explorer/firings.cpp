@@ -387,8 +387,8 @@ std::uint32_t Firings::successors(const State& s, Transition t, const Frame& f, 
     const bool frame = succ.fired.size() == 1 && *succ.fired.begin() == record &&
                        std::all_of(succ.in_transit.begin(), succ.in_transit.end(),
                                    [&](const auto& entry) { return std::find(slots.begin(), slots.end(), entry.first) != slots.end(); });
-    bool vars = true;
-    for (std::size_t y = 0; y < s.var_value.size(); ++y)
+    bool vars = succ.var_value.size() == s.var_value.size();
+    for (std::size_t y = 0; vars && y < s.var_value.size(); ++y)
       if (!(f.var && y == x.index()))
         vars = vars && (succ.var_value[y].identity() == s.var_value[y].identity() || succ.var_value[y] == s.var_value[y]);
     if (!frame || !vars || (!f.path && succ.path != s.path))

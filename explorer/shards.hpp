@@ -8,7 +8,7 @@
 // would keep. The search queues the new states in that order too (when it
 // reports a chunk), so what it reports does not depend on the number of
 // shards, nor of threads. Each shard keeps its own levels only to find its
-// states' sleep sets.
+// states' path counts and sleep sets.
 #pragma once
 
 #include "explorer/visited.hpp"

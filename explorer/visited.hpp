@@ -144,10 +144,8 @@ class Visited {
     chunks(arrival_), chunks(position_);
     read_levels(in, 32, [&](std::uint64_t l) {  // a number and three lists
       auto& s = levels_[l];
-      const auto states = in.list<StateIndex>();
-      const auto queued = in.list<Queued>();
-      s.states.assign(states.begin(), states.end());
-      s.queued.assign(queued.begin(), queued.end());
+      deque_in(in, s.states);
+      deque_in(in, s.queued);
       s.pool = in.list<Transition>();
       for (const auto i : s.states)
         if (i >= table_.size() || position_[i] >= s.queued.size())
@@ -167,9 +165,9 @@ class Visited {
     levels_.each_in(first, last, [&](std::size_t, const Level& s) {
       growth += doubling_bytes(&s.pool, n);
     });
-    const Level fresh;
-    growth += deque_bytes<StateIndex>(n) + deque_bytes<Queued>(n) + doubling_bytes(&fresh.pool, n) +
-              std::min(n, last + 1 - first) * Levels<Level>::kNodeBytes;
+    const std::vector<Transition>* no_pool = nullptr;
+    const auto level = Levels<Level>::kNodeBytes + deque_bytes<StateIndex>(0) + deque_bytes<Queued>(0);
+    growth += deque_bytes<StateIndex>(n) + deque_bytes<Queued>(n) + doubling_bytes(no_pool, n) + std::min(n, last + 1 - first) * level;
     return growth;
   }
 
@@ -202,11 +200,16 @@ class Visited {
     }
   };
 
-  // A deque as CheckpointOut::list writes a list: its size, then its elements.
+  // A deque as CheckpointOut::list writes a list: its size, then its
+  // elements; and read back, element by element, never held twice.
   template <class T>
   static void deque_out(CheckpointOut& out, const std::deque<T>& d) {
     out.pod<std::uint64_t>(d.size());
     for (const auto& v : d) out.pod(v);
+  }
+  template <class T>
+  static void deque_in(CheckpointIn& in, std::deque<T>& d) {
+    for (auto n = in.size(UINT32_MAX, sizeof(T)); n > 0; --n) d.push_back(in.pod<T>());
   }
 
   // A state reached again before its expansion sleeps only on what every path

@@ -30,7 +30,9 @@ class Dependence {
   void necessary(const View& v, const Frontier& f, Transition t, std::vector<Transition>& out) const;
   // Whether t, enabled, may fire before anything else without losing a
   // behaviour: it touches no variable, has one result, and no other firing
-  // can change what it does.
+  // can change what it does. Asked of a transition not known to be enabled
+  // (its inputs read as the view holds them), it answers without harm, so
+  // that a caller may ask it before the dearer C-ENABLED.
   template <class View>
   [[nodiscard]] bool eager(const View& v, Transition t) const;
   // Whether a and b commute and neither can disable the other: their
