@@ -272,8 +272,9 @@ class Search {
     for (std::size_t r = 0; r < out_.size(); ++r) sent_[r] = out_[r].size();
     visited_.table().load(si, row_);
     const auto sleep = visited_.sleep(level_, si);
+    const auto paths = visited_.paths(level_, si);
     if (x_.terminal(row_)) {
-      findings_.terminal(codec_.unpack(row_), {si, level_}, visited_.paths(level_, si), result_.counters);
+      findings_.terminal(codec_.unpack(row_), {si, level_}, paths, result_.counters);
       return true;
     }
     seen_.clear();
@@ -282,7 +283,7 @@ class Search {
     const auto pruned = x_.successors(row_, sleep, [&](const SuccessorSeen& s) {
       if (stopping_.stopped()) return;
       if (s.exceeds.valid()) return stopping_.at_bound(s.exceeds);
-      send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, visited_.paths(level_, si));
+      send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, paths);
     });
     if (stopping_.stopped_by_token() && resumable(stopping_.why())) {
       take_back();
