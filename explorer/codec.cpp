@@ -150,6 +150,11 @@ Code Codec::encode(const PathCondition& p) {
   return intern(p);
 }
 
+void Codec::read_vars(std::span<const Code> row, State& s) const {
+  s.var_value.reserve(vars_);
+  for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(x < row.size() ? row[x] : kEmptyCode)));
+}
+
 void Codec::read_path(std::span<const Code> row, State& s) const {
   if (path_ < row.size()) s.path = paths_[row[path_]];
 }
@@ -211,8 +216,7 @@ State Codec::unpack(std::span<const Code> row) const {
   const std::lock_guard lock(mutex_);
   const auto& p = sem_.program();
   State s;
-  s.var_value.reserve(vars_);
-  for (std::size_t x = 0; x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(x < row.size() ? row[x] : kEmptyCode)));
+  read_vars(row, s);
   if (retired_ < row.size()) s.retired = row[retired_];
   read_path(row, s);
   std::vector<std::pair<Slot, Code>> slots;  // sorted as codes, decoded in order
@@ -238,8 +242,7 @@ State Codec::unpack(std::span<const Code> row) const {
 State Codec::unpack(std::span<const Code> row, std::span<const Slot> slots, bool vars) const {
   const std::lock_guard lock(mutex_);
   State s;
-  if (vars) s.var_value.reserve(vars_);
-  for (std::size_t x = 0; vars && x < vars_; ++x) s.var_value.push_back(std::get<Tensor>(decode_locked(x < row.size() ? row[x] : kEmptyCode)));
+  if (vars) read_vars(row, s);
   read_path(row, s);
   for (const auto slot : slots)
     if (const auto code = at(row, slot); code != kEmptyCode) s.in_transit.insert_or_assign(slot, decode_locked(code));

@@ -192,6 +192,7 @@ class Codec {
   std::unordered_map<PathCondition, Code> path_ids_;
   std::size_t path_literals_ = 0;  // in paths_
   Code intern(const PathCondition& p);
+  void read_vars(std::span<const Code> row, State& s) const;  // VarValue; callers hold mutex_
   void read_path(std::span<const Code> row, State& s) const;  // callers hold mutex_
 };
 
