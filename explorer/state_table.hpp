@@ -6,7 +6,8 @@
 // chunks, found through an index of (hash fragment, index) words in 256
 // parts (by the fragment's top byte), each an open-addressing table that
 // grows on its own, by half: growing holds a part twice, never the whole
-// index. A row is a sequence of fields, each some bits of one column's index; a dictionary that outgrows its column's bits gets a field for the
+// index. A row is a sequence of fields, each some bits of one column's
+// index; a dictionary that outgrows its column's bits gets a field for the
 // bits it lacks, appended at the end, so a row stored before reads 0 there
 // (its zero padding) and stays a row of the grown layout: growing rewrites
 // nothing. A chunk holds rows at a fixed stride; when the rows outgrow it,
@@ -52,13 +53,9 @@ class StateTable {
   std::pair<StateIndex, bool> insert(std::span<const Code> row, std::uint64_t h);
   // Brings into the cache the index slot where a row with hash h is looked
   // for; then (once that slot is there) the stored row it names, if its fragment matches.
-  void prefetch_slot(std::uint64_t h) const {
-    const auto& slots = part(h >> 32).slots;
-    tfsem::prefetch(&slots[home(h >> 32, slots.size())]);
-  }
+  void prefetch_slot(std::uint64_t h) const { tfsem::prefetch(&home_slot(h)); }
   void prefetch_row(std::uint64_t h) const {
-    const auto& slots = part(h >> 32).slots;
-    const auto slot = slots[home(h >> 32, slots.size())];
+    const auto slot = home_slot(h);
     if (slot != 0 && slot >> 32 == h >> 32) tfsem::prefetch(at(stored_at(slot)));
   }
   // Brings stored row i into the cache, ahead of a load.
@@ -128,7 +125,11 @@ class StateTable {
   };
   static constexpr std::size_t kParts = 256, kPartSlots = 16;
   [[nodiscard]] static std::size_t part_of(std::uint64_t frag) { return static_cast<std::size_t>(frag >> 24); }
-  [[nodiscard]] const Part& part(std::uint64_t frag) const { return parts_[part_of(frag)]; }
+  // The slot where a row with hash h is looked for first.
+  [[nodiscard]] const std::uint64_t& home_slot(std::uint64_t h) const {
+    const auto& slots = parts_[part_of(h >> 32)].slots;
+    return slots[home(h >> 32, slots.size())];
+  }
   // Where a fragment's probe starts in a part of n slots: the fragment's low
   // 24 bits, as a fraction, of the way along. Order-preserving, so a part of
   // any size spreads fragments evenly.
