@@ -32,6 +32,7 @@ Codec::Codec(const Semantics& sem)
       record_offset_[frame.records[i].index()] = static_cast<std::uint32_t>(i);
     }
     block_size_.push_back(static_cast<std::uint32_t>(frame.slots.size() + (frame.records.size() + 7) / 8));
+    frame_slots_.push_back(static_cast<std::uint32_t>(frame.slots.size()));
   }
   fixed_ = vars_ + block_size_[0];
   if (p.frames().size() > 1) retired_ = static_cast<std::uint32_t>(fixed_++);
@@ -148,6 +149,11 @@ Code Codec::intern(const PathCondition& p) {
 Code Codec::encode(const PathCondition& p) {
   const std::lock_guard lock(mutex_);
   return intern(p);
+}
+
+PathCondition Codec::path(Code code) const {
+  const std::lock_guard lock(mutex_);
+  return paths_.at(code);
 }
 
 void Codec::read_vars(std::span<const Code> row, State& s) const {

@@ -120,6 +120,38 @@ class Codec {
     for (auto at = fixed_; at < row.size() && row[at] != 0; at += 1 + size_of(row[at])) f(ContextId(row[at]));
   }
 
+  // What a column of a row holds, for code that carries rows without
+  // reading them (the distributed search's channels, channel.hpp): a
+  // content's code, fired records (bits), the count of retired records, a
+  // path condition's code, or the id of the context whose block follows.
+  enum class Column : std::uint8_t { content, records, retired, path, context };
+  // Calls f(i, Column) for each column i of row, in order; frame_of(id) is
+  // the frame of the context a row's entry names (the caller's ids: a row
+  // whose entries name another process's contexts reads with its map).
+  template <class F, class FrameOf>
+  void columns(std::span<const Code> row, F&& f, FrameOf&& frame_of) const {
+    const auto n = static_cast<std::uint32_t>(row.size());
+    const auto block = [&](std::uint32_t start, FrameId frame) {
+      const auto slots = frame_slots_[frame.index()], end = std::min(n, start + block_size_[frame.index()]);
+      for (auto i = start; i < end; ++i) f(i, i - start < slots ? Column::content : Column::records);
+      return start + block_size_[frame.index()];
+    };
+    for (std::uint32_t x = 0; x < std::min<std::uint32_t>(n, static_cast<std::uint32_t>(vars_)); ++x) f(x, Column::content);
+    block(static_cast<std::uint32_t>(vars_), FrameId(std::uint32_t{0}));
+    if (retired_ < n) f(retired_, Column::retired);
+    if (path_ < n) f(path_, Column::path);
+    for (auto at = static_cast<std::uint32_t>(fixed_); at < n && row[at] != 0;) {
+      f(at, Column::context);
+      at = block(at + 1, frame_of(row[at]));
+    }
+  }
+  [[nodiscard]] FrameId frame_of(Code id) const { return sem_.contexts()[ContextId(id)].frame; }
+  // The path condition whose code is `code`.
+  [[nodiscard]] PathCondition path(Code code) const;
+  // The first tensor's code: codes below it (EMPTY, GO, DEAD, the variables'
+  // handles) mean the same in every process.
+  [[nodiscard]] Code first_tensor() const { return first_tensor_; }
+
   // ---- Writing a row (a firing, explorer/firings.cpp). ----
   // Sets slot s to `code`, adding s.context's entry if row lacks it.
   void put(Row& row, Slot s, Code code) const;
@@ -175,6 +207,7 @@ class Codec {
   std::vector<std::uint32_t> record_base_;    // by node: where fired records start in a block of its record frame
   std::vector<std::uint32_t> record_offset_;  // by node: its bit among them
   std::vector<std::uint32_t> block_size_;     // by frame
+  std::vector<std::uint32_t> frame_slots_;    // by frame: the slots that start its blocks
   std::size_t fixed_;                         // the fixed part's length
   Code first_tensor_;                         // the first tensor's code
   std::uint32_t retired_ = kNone;             // the column of State::retired (with loops or calls)

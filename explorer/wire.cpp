@@ -168,6 +168,16 @@ std::uint64_t Reader::u64() {
   return v;
 }
 
+std::uint64_t Reader::varint_near_end() {
+  std::uint64_t v = 0;
+  for (unsigned shift = 0; shift < 64; shift += 7) {
+    const auto b = static_cast<std::uint8_t>(take(1)[0]);
+    v |= std::uint64_t{b & 0x7FU} << shift;
+    if ((b & 0x80U) == 0) return v;
+  }
+  throw std::runtime_error("wire: a number of more than 64 bits");
+}
+
 std::string Reader::text() {
   std::string s(u32(), '\0');
   raw(s.data(), s.size());

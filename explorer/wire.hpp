@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,6 +36,12 @@ class Writer {
   void u8(std::uint8_t v) { out_.push_back(static_cast<char>(v)); }
   void u32(std::uint32_t v) { raw(&v, sizeof v); }
   void u64(std::uint64_t v) { raw(&v, sizeof v); }
+  // v in seven-bit groups, low first, the top bit saying another follows:
+  // one byte below 128.
+  void varint(std::uint64_t v) {
+    for (; v >= 0x80; v >>= 7) out_.push_back(static_cast<char>(v | 0x80));
+    out_.push_back(static_cast<char>(v));
+  }
   void raw(const void* p, std::size_t n);
   void text(const std::string& s);
   void tensor(const Tensor& t);
@@ -60,9 +67,25 @@ class Reader {
       : sem_(sem), in_(in), tensors_(tensors) {}
   [[nodiscard]] bool done() const { return at_ == in_.size(); }
   [[nodiscard]] std::size_t position() const { return at_; }
+  [[nodiscard]] std::size_t remaining() const { return in_.size() - at_; }
   std::uint8_t u8();
   std::uint32_t u32();
   std::uint64_t u64();
+  // What Writer::varint wrote.
+  std::uint64_t varint() {
+    if (in_.size() - at_ < kLongestVarint) return varint_near_end();
+    const auto* p = reinterpret_cast<const std::uint8_t*>(in_.data() + at_);
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < kLongestVarint; ++i) {
+      v |= std::uint64_t{p[i] & 0x7FU} << (7 * i);
+      if ((p[i] & 0x80U) == 0) {
+        at_ += i + 1;
+        return v;
+      }
+    }
+    throw std::runtime_error("wire: a number of more than 64 bits");
+  }
+  static constexpr std::size_t kLongestVarint = 10;
   void raw(void* p, std::size_t n);
   // The next n bytes, in place.
   std::span<const char> take(std::size_t n);
@@ -80,7 +103,8 @@ class Reader {
   std::span<const char> in_;
   TensorCache* tensors_;
   std::size_t at_ = 0;
-  Tensor tensor_value(std::vector<Tensor>& read);  // after its length; `read`: the compound terms read before in it
+  Tensor tensor_value(std::vector<Tensor>& read);
+  std::uint64_t varint_near_end();  // varint() within its longest of the end  // after its length; `read`: the compound terms read before in it
 };
 
 }  // namespace tfsem::explorer::wire
