@@ -1,5 +1,6 @@
 #include "explorer/distributed.hpp"
 
+#include "explorer/channel.hpp"
 #include "explorer/checkpoint.hpp"
 #include "explorer/expansion.hpp"
 #include "explorer/findings.hpp"
@@ -65,7 +66,8 @@ constexpr std::uint32_t kNone = UINT32_MAX;
 
 // How a state was first reached: a move from a parent on some rank, and
 // which of its results. The move's context is this rank's ContextId: moves
-// travel between ranks as canonical bytes (wire.hpp), as states do.
+// travel between ranks in a channel's numbers (channel.hpp) or as canonical
+// bytes (wire.hpp), as states do.
 struct Arrival {
   std::uint32_t parent_rank, parent;
   Move move;
@@ -80,11 +82,10 @@ struct Status {
   std::uint64_t checkpoint;  // rank 0's: a periodic checkpoint is due
 };
 
-// The rank that owns a state: its canonical bytes hashed alike on every rank
-// (one executable), mixed so that the remainder spreads them.
-std::uint32_t owner(std::span<const char> state, int ranks) {
-  const auto h = std::hash<std::string_view>{}(std::string_view(state.data(), state.size()));
-  return static_cast<std::uint32_t>(mix64(h) % static_cast<std::uint64_t>(ranks));
+// The rank that owns a state: its hash that every rank computes alike
+// (channel.hpp), mixed so that the remainder spreads them.
+std::uint32_t owner(std::uint64_t canonical, int ranks) {
+  return static_cast<std::uint32_t>(mix64(canonical) % static_cast<std::uint64_t>(ranks));
 }
 
 // The counters each rank keeps and the report adds up (the states stored are the store's).
@@ -147,7 +148,8 @@ class Search {
   Search(const Semantics& sem, const ExploreOptions& opts, const Checkpoints* checkpoints)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), findings_(sem), stopping_(sem, opts),
         x_(sem, codec_, opts.por, opts.limits), rank_(Mpi::get().rank), size_(Mpi::get().size),
-        out_(static_cast<std::size_t>(size_)), sent_(out_.size()), checkpoints_(checkpoints) {
+        canonical_(codec_), checkpoints_(checkpoints) {
+    for (int r = 0; r < size_; ++r) senders_.emplace_back(codec_), receivers_.emplace_back(codec_);
     if (checkpoints_ == nullptr) return;
     clock_.emplace(checkpoints_->every_s);
     const auto manifest = manifest_path(*checkpoints_, opts_.por);
@@ -207,13 +209,24 @@ class Search {
   std::uint64_t level_ = kNoLevel;                  // the level being expanded
   std::size_t next_ = 0;                            // its next state to expand
   std::vector<RaceSeen> seen_;
-  std::vector<Bytes> out_;  // by destination rank: this round's successors
+  channel::Canonical canonical_;                // which rank owns a state
+  std::vector<channel::Sender> senders_;        // by destination rank: this round's successors (not to itself)
+  std::vector<channel::Receiver> receivers_;    // by source rank (not itself)
+  channel::Loopback loopback_;                  // this round's successors it owns
   Bytes in_, state_bytes_;
-  wire::TensorCache tensors_;  // every tensor received, once
+  // merge(): the successors read and not yet stored.
+  static constexpr std::size_t kAhead = 8;
+  struct Arrived {
+    channel::Successor s;
+    SleepSet sleep;
+    Row row;
+    std::uint64_t hash = 0;
+  };
+  std::array<Arrived, kAhead> arrived_;
+  wire::TensorCache tensors_;  // every tensor a checkpoint's part holds, once
   Result result_;
   RankReport report_;
   MemoryGauge gauge_;
-  std::vector<std::size_t> sent_;  // expand(): the size of each of out_ before the state
   const Checkpoints* checkpoints_;
   std::optional<CheckpointClock> clock_;  // with checkpoints
   std::uint64_t generation_ = 0;          // of the last checkpoint written or resumed from (0: none)
@@ -223,8 +236,11 @@ class Search {
 
   std::uint64_t counted() const {
     std::size_t buffers = in_.capacity();
-    for (const auto& b : out_) buffers += b.capacity();
-    return visited_.bytes() + codec_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + findings_.bytes() + buffers;
+    for (const auto& c : senders_) buffers += c.memory();
+    for (const auto& c : receivers_) buffers += c.memory();
+    buffers += loopback_.memory();
+    return visited_.bytes() + codec_.bytes() + canonical_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + findings_.bytes() +
+           buffers;
   }
   std::uint64_t memory() { return gauge_.bytes(counted()); }
 
@@ -237,11 +253,15 @@ class Search {
   }
 
   // After each state expanded and each rank's successors merged: the stop
-  // token (an interrupt, --timeout), --max-memory (--max-states is looked at
-  // as states are stored, and over every rank after each round).
-  void check_limits() {
-    if (!stopping_.stopped_by_token()) stopping_.past_memory(memory());
+  // token (an interrupt, --timeout), and with `count_memory` --max-memory
+  // (--max-states is looked at as states are stored, and over every rank
+  // after each round).
+  void check_limits(bool count_memory = true) {
+    if (!stopping_.stopped_by_token() && count_memory) stopping_.past_memory(memory());
   }
+  // Memory is counted every kMemoryEvery states expanded (a count walks
+  // every structure; a state's successors add a few hundred bytes).
+  static constexpr std::size_t kMemoryEvery = 16;
 
   // ---- Expanding: this rank's states of the level, at most kRound a round. ----
 
@@ -256,7 +276,7 @@ class Search {
       for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++n) {
         if (!expand(level[next_])) break;
         ++next_;
-        check_limits();
+        check_limits(n % kMemoryEvery == kMemoryEvery - 1);
       }
     } catch (const std::bad_alloc&) {  // what the state being expanded sent, maybe a message in part, is taken back
       take_back();
@@ -269,7 +289,8 @@ class Search {
   // back, and a resumed search expands it again. (Its races, found first,
   // are found again to the same effect.)
   bool expand(StateIndex si) {
-    for (std::size_t r = 0; r < out_.size(); ++r) sent_[r] = out_[r].size();
+    for (auto& c : senders_) c.mark();
+    loopback_.mark();
     visited_.table().load(si, row_);
     const auto sleep = visited_.sleep(level_, si);
     const auto paths = visited_.paths(level_, si);
@@ -294,30 +315,17 @@ class Search {
   }
   // What the state being expanded sent.
   void take_back() {
-    for (std::size_t r = 0; r < out_.size(); ++r) out_[r].resize(sent_[r]);
-  }
-
-  // The canonical bytes of row's state (wire.hpp), in state_bytes_.
-  std::span<const char> canonical(std::span<const Code> row) {
-    state_bytes_.clear();
-    wire::Writer(sem_, state_bytes_).state(codec_.unpack(row));
-    return state_bytes_;
+    for (auto& c : senders_) c.take_back();
+    loopback_.take_back();
   }
 
   // A successor for its owner: parent, move, result, level, paths, sleep set, state.
   void send(StateIndex parent, const Move* move, std::uint32_t result, std::span<const Code> row, std::uint64_t level,
             std::span<const Transition> sleep, PathCount paths) {
-    const auto state = canonical(row);
-    auto& out = out_[owner(state, size_)];
-    wire::Writer w(sem_, out);
-    w.u32(parent);
-    move_out(w, move);
-    w.u32(result);
-    w.u64(level);
-    w.u64(paths);
-    w.u32(static_cast<std::uint32_t>(sleep.size()));
-    for (auto t : sleep) w.transition(t);
-    out.insert(out.end(), state.begin(), state.end());
+    const channel::Successor s{parent, move != nullptr ? *move : Move{}, result, level, paths};
+    const auto to = size_ == 1 ? 0 : owner(canonical_.row(row), size_);
+    if (to == static_cast<std::uint32_t>(rank_)) loopback_.send(s, sleep, row);
+    else senders_[to].send(s, sleep, row);
   }
 
   // ---- Exchanging: every rank's successors to their owners, merged in rank order. ----
@@ -327,7 +335,7 @@ class Search {
     Bytes all;
     try {
       for (int r = 0; r < size_; ++r) {
-        const auto& b = out_[r];
+        const auto& b = senders_[r].bytes();
         if (all.size() + b.size() > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
         send_at[r] = static_cast<int>(all.size());
         send_counts[r] = static_cast<int>(b.size());
@@ -358,38 +366,47 @@ class Search {
       MPI_Alltoallv(all.data(), send_counts.data(), send_at.data(), MPI_BYTE, in_.data(), recv_counts.data(), recv_at.data(),
                     MPI_BYTE, MPI_COMM_WORLD);
     });
-    for (auto& b : out_) b.clear();
+    for (auto& c : senders_) c.bytes().clear();
     try {
-      for (int r = 0; r < size_ && resumable(stopping_.why()); ++r)
-        merge(static_cast<std::uint32_t>(r), std::span(in_).subspan(recv_at[r], recv_counts[r]));
+      for (int r = 0; r < size_ && resumable(stopping_.why()); ++r) {
+        const auto from = static_cast<std::uint32_t>(r);
+        if (r == rank_) {
+          merge(from, [&](Arrived& a) { return loopback_.next(a.s, a.sleep, a.row); });
+        } else {
+          wire::Reader in(sem_, std::span(in_).subspan(recv_at[r], recv_counts[r]));
+          merge(from, [&](Arrived& a) { return receivers_[from].next(in, a.s, a.sleep, a.row); });
+        }
+      }
     } catch (const std::bad_alloc&) {
       stopping_.out_of_memory();
     }
   }
 
-  void merge(std::uint32_t from, std::span<const char> bytes) {
-    wire::Reader in(sem_, bytes, &tensors_);
-    SleepSet sleep;
-    while (!in.done() && resumable(stopping_.why())) {  // after an interrupt or a timeout too: the round's states stay whole
-      Arrival how{from, in.u32(), {}, 0};
-      how.move = move_in(in);
-      how.result = in.u32();
-      const auto level = in.u64();
-      const auto paths = in.u64();
-      sleep.resize(in.u32());
-      for (auto& t : sleep) t = in.transition();
-      std::sort(sleep.begin(), sleep.end());  // in this rank's order of contexts
-      codec_.pack(in.state(), row_);
-      if (how.parent == kNone) how.parent_rank = kNone;
-      else ++result_.counters.transitions;
-      add(row_, how, level, sleep, paths);
+  // Stores the successors from rank `from` (next(Arrived&) reads the next
+  // one; false: none is left) in the order they were sent, each read kAhead
+  // before it is stored: its index slot is fetched into the cache as it is
+  // read, and the stored row that slot names halfway.
+  template <class Next>
+  void merge(std::uint32_t from, Next&& next) {
+    std::size_t read = 0, stored = 0;
+    const auto store = [&] {
+      auto& a = arrived_[stored++ % kAhead];
+      const Arrival how{a.s.parent == kNone ? kNone : from, a.s.parent, a.s.move, a.s.result};
+      if (a.s.parent != kNone) ++result_.counters.transitions;
+      if (!visited_.add(a.row, a.hash, how, a.s.level, a.sleep, a.s.paths).second) ++result_.counters.states_matched;
       stopping_.past_states(visited_.size());  // this rank's alone passing --max-states stops the search
+    };
+    // After an interrupt or a timeout too: the round's states stay whole.
+    while (resumable(stopping_.why())) {
+      if (read - stored == kAhead) store();
+      auto& a = arrived_[read % kAhead];
+      if (!next(a)) break;
+      a.hash = StateTable::hash(a.row);
+      visited_.table().prefetch_slot(a.hash);
+      if (++read - stored > kAhead / 2) visited_.table().prefetch_row(arrived_[(read - 1 - kAhead / 2) % kAhead].hash);
     }
+    while (stored < read && resumable(stopping_.why())) store();
     if (!stopping_.stopped()) check_limits();
-  }
-
-  void add(std::span<const Code> row, const Arrival& how, std::uint64_t level, std::span<const Transition> sleep, PathCount paths) {
-    if (!visited_.add(row, StateTable::hash(row), how, level, sleep, paths).second) ++result_.counters.states_matched;
   }
 
   // Every rank's status; returns the next level to expand (kNoLevel: the search is over).
@@ -423,6 +440,13 @@ class Search {
   }
 
   // ---- Checkpoints (docs/checkpoints.md): a part per rank, in wire form. ----
+
+  // The canonical bytes of row's state (wire.hpp), in state_bytes_.
+  std::span<const char> canonical(std::span<const Code> row) {
+    state_bytes_.clear();
+    wire::Writer(sem_, state_bytes_).state(codec_.unpack(row));
+    return state_bytes_;
+  }
 
   // Between two rounds, every rank: its part of the next generation (its
   // counters; every state it stores, with its arrival; its unexpanded
@@ -529,7 +553,8 @@ class Search {
         wire::Reader part(sem_, body);
         part.take(5 * sizeof(std::uint64_t));
         for (auto n = part.u64(); n > 0; --n) {
-          const auto to = owner(stored_in(part).bytes, size_);
+          codec_.pack(wire::Reader(sem_, stored_in(part).bytes, &tensors_).state(), row_);
+          const auto to = owner(canonical_.row(row_), size_);
           where[r].emplace_back(to, numbered[to]++);
         }
       }

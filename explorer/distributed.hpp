@@ -1,12 +1,13 @@
 // The search of explore.hpp over the processes of an MPI job (mpirun -np K):
-// each state is owned by the rank its canonical bytes (wire.hpp) hash to, and
+// each state is owned by the rank its canonical hash (channel.hpp) names, and
 // each rank stores only its own states. The search goes level by level, a
 // level being the states reached by the same number of firings (every path to
 // a state fires the same nodes), as the one-process search does: a rank
 // expands its states of the level with the same code (expansion.hpp), records
 // what it finds and when it stops as that one does (findings.hpp,
 // stopping.hpp), and sends each successor, with its path count and sleep
-// set, to its owner in one MPI_Alltoallv per round; a rank expands at most
+// set, to its owner in one MPI_Alltoallv per round (as the change from the
+// row sent before it on the same channel, in a few bytes: channel.hpp); a rank expands at most
 // kRound states a round, so the messages stay small. After each round every rank learns every
 // rank's status (MPI_Allgather): a limit hit or a stop on any rank stops all
 // of them (INCOMPLETE), and the next level is the lowest nonempty one of any
