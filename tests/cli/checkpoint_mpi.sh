@@ -89,7 +89,7 @@ echo "killed twice, resumed on 1 and 3 ranks: the same report"
 # A timeout writes a checkpoint; the search resumed from it completes the same (the ranks stopped
 # at different points of a round, so a state may be reached first from another parent).
 rm -rf "$dir"
-on 2 --checkpoint "$dir" --timeout 1.5
+on 2 --checkpoint "$dir" --checkpoint-every "$every" --timeout 1.5
 wait "$pid"
 [ $? -eq 3 ] || fail "the search stopped by its timeout: exit code"
 grep -q '"stopped_by": "timeout"' "$work/out.json" || fail "the search stopped by its timeout: its report"
@@ -103,8 +103,9 @@ echo "timeout: the same report"
 # SIGTERM to one rank (as a batch scheduler signals the processes) stops every rank, INCOMPLETE,
 # with a checkpoint that a search on 3 ranks completes the same.
 rm -rf "$dir"
-on 2 --checkpoint "$dir" --checkpoint-every 60
-sleep 2  # the search takes about 7 s
+on 2 --checkpoint "$dir" --checkpoint-every "$every"
+# Once the first checkpoint is written, so that the signal comes while the search runs.
+while [ ! -f "$dir/rf.ranks" ] && kill -0 "$pid" 2> /dev/null; do sleep 0.05; done
 kill -TERM "$(ranks_of "$pid" | head -1)"
 wait "$pid"
 [ $? -eq 3 ] && grep -q '"stopped_by": "interrupt"' "$work/out.json" || fail "the search stopped by SIGTERM"
