@@ -56,7 +56,10 @@ for n in (7, 8):
 s7, s8 = measured[(7, 0)]["states"], measured[(8, 0)]["states"]
 growth = s8 / s7
 s10 = s8 * growth * growth
-one = measured[(8, min(ranks))]                      # the least oversubscribed run: the compute rate of a rank
+# The compute rate of a rank: the run of the most ranks that are not oversubscribed, with more than one
+# if there is one (a single rank's successors never take the wire).
+fitting = [k for k in ranks if k <= cores] or [min(ranks)]
+one = measured[(8, max(fitting))]
 most = measured[(8, max(ranks))]                     # the most ranks: bytes per state near (P-1)/P of all
 rate = one["rate"]
 per_state_bytes_wire = most["bytes"] * most["ranks"] / max(most["ranks"] - 1, 1)  # bytes per state if every successor moved
