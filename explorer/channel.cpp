@@ -23,6 +23,10 @@ std::size_t checked(std::uint64_t v, std::size_t n) {
   return static_cast<std::size_t>(v);
 }
 
+// A move on the wire: its node times kKinds plus its kind.
+constexpr std::uint64_t kKinds = 3;
+static_assert(static_cast<std::uint64_t>(Move::Kind::commuting) == kKinds - 1, "Move::Kind's last value");
+
 constexpr std::uint64_t kSeed = 0x9e3779b97f4a7c15ULL, kMul = 0xff51afd7ed558ccdULL;  // odd
 
 }  // namespace
@@ -61,7 +65,7 @@ std::uint64_t Canonical::value(Code code, Codec::Column kind) {
       if (!codec_.tensor(code)) return code;
       return cached(tensors_, code - codec_.first_tensor(), [&] { return std::get<Tensor>(codec_.decode(code)).hash(); });
     case Codec::Column::path: return cached(paths_, code, [&] { return codec_.path(code).hash(); });
-    case Codec::Column::context: return context(ContextId(code));
+    case Codec::Column::context:  // row() hashes an entry's context itself
     case Codec::Column::records:
     case Codec::Column::retired: break;
   }
@@ -110,8 +114,8 @@ void Sender::take_back() {
 
 void Sender::remember(Table table, std::vector<std::uint32_t>& numbers, std::size_t k, std::uint32_t number) {
   if (k >= numbers.size()) numbers.resize(k + 1, 0);
+  mark_.numbered.push_back({table, k});  // first: take_back() undoes what it lists
   numbers[k] = number;
-  mark_.numbered.push_back({table, k});
 }
 
 std::uint32_t Sender::code(Code c) {
@@ -143,17 +147,32 @@ std::uint32_t Sender::tensor(const Tensor& t) {
   } else {
     w.varint(0), w.tensor(t);  // a value, an atom or an error, as wire.hpp writes it
   }
-  tensors_.emplace(t.identity(), next_tensor_);
-  mark_.numbered.push_back({Table::tensors, reinterpret_cast<std::uintptr_t>(t.identity())});
+  const auto it = tensors_.emplace(t.identity(), next_tensor_).first;
+  try {
+    mark_.numbered.push_back({Table::tensors, reinterpret_cast<std::uintptr_t>(t.identity())});
+  } catch (...) {  // as if never numbered
+    tensors_.erase(it);
+    throw;
+  }
   return next_tensor_++;
 }
 
 std::uint32_t Sender::head(const std::string& h, bool& fresh) {
   const auto [it, inserted] = heads_.try_emplace(h, static_cast<std::uint32_t>(head_names_.size()));
   fresh = inserted;
-  if (inserted) {
-    head_names_.push_back(&it->first);
-    mark_.numbered.push_back({Table::heads, it->second});
+  if (inserted) {  // all three tables, or none (an allocation may fail)
+    try {
+      head_names_.push_back(&it->first);
+    } catch (...) {
+      heads_.erase(it);
+      throw;
+    }
+    try {
+      mark_.numbered.push_back({Table::heads, it->second});
+    } catch (...) {
+      head_names_.pop_back(), heads_.erase(it);
+      throw;
+    }
   }
   return it->second;
 }
@@ -182,8 +201,8 @@ std::uint32_t Sender::path(Code c) {
 
 void Sender::send(const Successor& s, std::span<const Transition> sleep, std::span<const Code> row) {
   if (!mark_.sent) {
-    mark_.sent = true;
     mark_.last = last_, mark_.last_parent = last_parent_, mark_.last_level = last_level_;
+    mark_.sent = true;  // once the copy is made (it may fail)
   }
   // The row, the move's context and the sleep set's in the channel's numbers, any new one defined first.
   channel_row_.assign(row.begin(), row.end());
@@ -207,12 +226,10 @@ void Sender::send(const Successor& s, std::span<const Transition> sleep, std::sp
 
   // Written in place: room for the longest numbers, cut to what they took.
   const auto at = out_.size();
-  out_.resize(at + wire::Reader::kLongestVarint * (9 + 2 * sleep.size() + 2 * changes));  // 9: the fields but the sleep set and the row's changes
+  // 9: the fields but the sleep set and the row's changes.
+  out_.resize(at + wire::kLongestVarint * (9 + 2 * sleep.size() + 2 * changes));
   auto* p = out_.data() + at;
-  const auto put = [&p](std::uint64_t v) {
-    for (; v >= 0x80; v >>= 7) *p++ = static_cast<char>(v | 0x80);
-    *p++ = static_cast<char>(v);
-  };
+  const auto put = [&p](std::uint64_t v) { p = wire::put_varint(p, v); };
   const std::uint32_t parent = s.parent == kNone ? 0 : s.parent + 1;
   put(kSuccessor | zigzag(std::int64_t{parent} - std::int64_t{last_parent_}) << 2);
   last_parent_ = parent;
@@ -222,7 +239,7 @@ void Sender::send(const Successor& s, std::span<const Transition> sleep, std::sp
     put(0);
   } else {
     const auto context = *number++;
-    const auto move = std::uint64_t{s.move.t.node.value} * 3 + static_cast<std::uint64_t>(s.move.kind);
+    const auto move = std::uint64_t{s.move.t.node.value} * kKinds + static_cast<std::uint64_t>(s.move.kind);
     put((move << 2 | (context != 0 ? 2U : 0U) | (s.result != 0 ? 1U : 0U)) + 1);
     if (context != 0) put(context);
     if (s.result != 0) put(s.result);
@@ -319,8 +336,8 @@ bool Receiver::next(wire::Reader& in, Successor& s, SleepSet& sleep, Row& row) {
   s.move = {}, s.result = 0;
   if (const auto move = in.varint(); move != 0) {
     const auto m = (move - 1) >> 2;
-    const NodeId node(narrow(checked(m / 3, codec_.semantics().program().nodes().size())));
-    s.move = {{node, ((move - 1) & 2) != 0 ? context(in.varint()) : kRootContext}, static_cast<Move::Kind>(m % 3)};
+    const NodeId node(narrow(checked(m / kKinds, codec_.semantics().program().nodes().size())));
+    s.move = {{node, ((move - 1) & 2) != 0 ? context(in.varint()) : kRootContext}, static_cast<Move::Kind>(m % kKinds)};
     if (((move - 1) & 1) != 0) s.result = narrow(in.varint());
   }
   last_level_ += static_cast<std::uint64_t>(unzigzag(in.varint()));
@@ -334,6 +351,7 @@ bool Receiver::next(wire::Reader& in, Successor& s, SleepSet& sleep, Row& row) {
   for (auto changes = checked(in.varint(), last_.size() + 1); changes > 0; --changes) {
     const auto change = in.varint();
     const auto gap = (change & 15) != 0 ? change & 15 : in.varint();
+    if (gap == 0) throw std::runtime_error("channel: a change at no distance");
     at = checked(at + gap, last_.size() + 1);
     last_[at - 1] ^= narrow(change >> 4);
   }
@@ -345,11 +363,17 @@ bool Receiver::next(wire::Reader& in, Successor& s, SleepSet& sleep, Row& row) {
       last_,
       [&](std::uint32_t i, Codec::Column kind) {
         auto& c = row[i];
-        if (kind == Codec::Column::content && c >= codec_.first_tensor()) c = code(c);
+        if (kind == Codec::Column::content && codec_.tensor(c)) c = code(c);
         else if (kind == Codec::Column::path) c = paths_[checked(c, paths_.size())];
         else if (kind == Codec::Column::context) c = context(c).value, entries_.emplace_back(c, i);
       },
       [&](Code id) { return codec_.frame_of(context(id).value); });
+  // The sender leaves out the row's trailing EMPTY codes, the end of the last
+  // entry's block among them: a block is whole again before the entries move.
+  if (!entries_.empty()) {
+    const auto [id, start] = entries_.back();
+    row.resize(std::max<std::size_t>(row.size(), start + 1 + codec_.block_size(codec_.frame_of(id))), kEmptyCode);
+  }
   if (entries_.size() > 1) {
     const auto fixed = entries_.front().second;
     const Row entries(row.begin() + fixed, row.end());

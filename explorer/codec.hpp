@@ -146,6 +146,8 @@ class Codec {
     }
   }
   [[nodiscard]] FrameId frame_of(Code id) const { return sem_.contexts()[ContextId(id)].frame; }
+  // The length of a block of frame f.
+  [[nodiscard]] std::uint32_t block_size(FrameId f) const { return block_size_[f.index()]; }
   // The path condition whose code is `code`.
   [[nodiscard]] PathCondition path(Code code) const;
   // The first tensor's code: codes below it (EMPTY, GO, DEAD, the variables'

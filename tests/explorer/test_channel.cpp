@@ -55,14 +55,15 @@ void check_channel(const std::shared_ptr<const Program>& program, std::uint64_t 
   CAPTURE(seed);
   Process a(program), b(program);
   const auto [states, fired] = behaviour(a.sem, seed);
-  // b meets the states' tensors and contexts first, in reverse order.
-  std::vector<State> in_b;
-  for (const auto& s : states) {
-    const auto bytes = bytes_of(a.sem, s);
-    in_b.push_back(wire::Reader(b.sem, bytes).state());
-  }
+  // b meets the states' tensors and contexts first, in reverse order (its
+  // context ids, and so the order of a row's entries, differ from a's).
+  std::vector<State> in_b(states.size());
   Row scratch;
-  for (auto it = in_b.rbegin(); it != in_b.rend(); ++it) b.codec.pack(*it, scratch);
+  for (auto i = states.size(); i-- > 0;) {
+    const auto bytes = bytes_of(a.sem, states[i]);
+    in_b[i] = wire::Reader(b.sem, bytes).state();
+    b.codec.pack(in_b[i], scratch);
+  }
 
   channel::Sender sender(a.codec);
   channel::Receiver receiver(b.codec);
@@ -96,6 +97,10 @@ void check_channel(const std::shared_ptr<const Program>& program, std::uint64_t 
     Row packed;
     b.codec.pack(in_b[i], packed);
     CHECK(StateTable::same_row(row, packed));
+    // Every entry's block whole, as a firing's put() and record() need it.
+    b.codec.blocks(row, [&](ContextId c, std::uint32_t start) {
+      CHECK(start + b.codec.block_size(b.sem.contexts()[c].frame) <= row.size());
+    });
     CHECK(bytes_of(b.sem, b.codec.unpack(row)) == bytes_of(a.sem, states[i]));
     Row row_a;
     a.codec.pack(states[i], row_a);
@@ -121,10 +126,11 @@ void check_channel(const std::shared_ptr<const Program>& program, std::uint64_t 
 
 }  // namespace
 
-TEST_CASE("every shipped model, and random graphs with loops") {
+TEST_CASE("every shipped model, and random graphs with loops, unknown predicates and recursion") {
   for (const auto& p : test::shipped_models()) check_channel(p, 1);
   for (std::uint64_t seed = 1; seed <= 30; ++seed)
-    check_channel(Program::build(generate::random_graph(seed, generate::kRandomControl)), seed);
+    for (const auto& options : {generate::kRandomControl, generate::kRandomSymbolic, generate::kRandomRecursive})
+      check_channel(Program::build(generate::random_graph(seed, options)), seed);
 }
 
 TEST_CASE("a successor costs a few bytes once its tensors and contexts are known") {
