@@ -169,13 +169,14 @@ std::uint64_t Reader::u64() {
 }
 
 std::uint64_t Reader::varint_near_end() {
-  std::uint64_t v = 0;
-  for (unsigned shift = 0; shift < 64; shift += 7) {
-    const auto b = static_cast<std::uint8_t>(take(1)[0]);
-    v |= std::uint64_t{b & 0x7FU} << shift;
-    if ((b & 0x80U) == 0) return v;
-  }
-  throw std::runtime_error("wire: a number of more than 64 bits");
+  char tail[kLongestVarint] = {};  // the bytes left, then zeros: a varint past them ends in them
+  const auto left = in_.size() - at_;
+  std::copy(in_.begin() + static_cast<std::ptrdiff_t>(at_), in_.end(), tail);
+  std::size_t n = 0;
+  const auto v = get_varint(tail, n);
+  if (n == 0 || n > left) throw std::runtime_error("wire: a message ends early");
+  at_ += n;
+  return v;
 }
 
 std::string Reader::text() {
