@@ -28,7 +28,7 @@ class CheckpointError : public std::runtime_error {
 // state table's index (where a row is looked for) and of the outcomes' keys
 // (findings.cpp): a checkpoint of another format is refused, since its rows
 // would read wrong and its states and outcomes would not meet theirs again.
-inline constexpr std::uint32_t kCheckpointFormat = 5;
+inline constexpr std::uint32_t kCheckpointFormat = 6;
 
 // What is written as its bytes: copied and destroyed trivially (a pair of integers too).
 template <class T>

@@ -107,22 +107,27 @@ Move move_in(wire::Reader& in) {  // none: a move of no node
   return {t, static_cast<Move::Kind>(in.u8())};
 }
 
-// A stored state in a checkpoint's part: its canonical bytes and its arrival
-// (the parent's rank and index as the part's search numbered them).
+// A stored state in a checkpoint's part: its canonical bytes, its canonical
+// hash (channel.hpp: a rank resuming finds the owner without reading the
+// state) and its arrival (the parent's rank and index as the part's search
+// numbered them).
 struct Stored {
   std::span<const char> bytes;
+  std::uint64_t hash;
   Arrival how;
 };
-void stored_out(wire::Writer& w, std::span<const char> bytes, const Arrival& a) {
+void stored_out(wire::Writer& w, std::span<const char> bytes, std::uint64_t hash, const Arrival& a) {
   w.u32(static_cast<std::uint32_t>(bytes.size()));
   w.raw(bytes.data(), bytes.size());
+  w.u64(hash);
   w.u32(a.parent_rank), w.u32(a.parent);
   move_out(w, a.parent == kNone ? nullptr : &a.move);
   w.u32(a.result);
 }
 Stored stored_in(wire::Reader& in) {
   const auto bytes = in.take(in.u32());
-  return {bytes, Arrival{in.u32(), in.u32(), move_in(in), in.u32()}};
+  const auto hash = in.u64();
+  return {bytes, hash, Arrival{in.u32(), in.u32(), move_in(in), in.u32()}};
 }
 
 // A stop after which the ranks' parts are whole (a state's expansion is
@@ -460,7 +465,7 @@ class Search {
     w.u64(visited_.size());
     for (StateIndex i = 0; i < visited_.size(); ++i) {
       visited_.table().load(i, row_);
-      stored_out(w, canonical(row_), visited_.arrival(i));
+      stored_out(w, canonical(row_), canonical_.row(row_), visited_.arrival(i));
     }
     for (auto l = visited_.next_level(0); l != kNoLevel; l = visited_.next_level(l + 1)) {
       const auto& states = *visited_.level(l);
@@ -533,8 +538,9 @@ class Search {
   }
 
   // From the generation the manifest names, of any number of ranks: each
-  // state goes to the rank it hashes to now, numbered there in the order
-  // of the parts, and every part is read twice: first where each state goes,
+  // state goes to the rank its canonical hash (written beside it) names
+  // now, numbered there in the order of the parts, and every part is read
+  // twice: first where each state goes,
   // then this rank's states, their arrivals renumbered, and its findings
   // (those whose witness state it now holds), and the counters of the parts
   // r with r % ranks == this rank (the report adds every rank's up).
@@ -553,8 +559,7 @@ class Search {
         wire::Reader part(sem_, body);
         part.take(5 * sizeof(std::uint64_t));
         for (auto n = part.u64(); n > 0; --n) {
-          codec_.pack(wire::Reader(sem_, stored_in(part).bytes, &tensors_).state(), row_);
-          const auto to = owner(canonical_.row(row_), size_);
+          const auto to = owner(stored_in(part).hash, size_);
           where[r].emplace_back(to, numbered[to]++);
         }
       }
@@ -571,13 +576,14 @@ class Search {
         const auto n = part.u64();
         if (n != where[r].size()) throw corrupted("its states");
         for (std::uint64_t i = 0; i < n; ++i) {
-          auto [bytes, how] = stored_in(part);
+          auto [bytes, hash, how] = stored_in(part);
           if (where[r][i].first != me) continue;
           if (how.parent_rank != kNone) {
             if (how.parent_rank >= parts || how.parent >= where[how.parent_rank].size()) throw corrupted("an arrival");
             std::tie(how.parent_rank, how.parent) = where[how.parent_rank][how.parent];
           }
           codec_.pack(wire::Reader(sem_, bytes, &tensors_).state(), row_);
+          if (canonical_.row(row_) != hash) throw corrupted("a state's hash");  // it would be on the wrong rank
           if (visited_.store(row_, StateTable::hash(row_), how) != std::pair{where[r][i].second, true})
             throw corrupted("a state stored twice");
         }
