@@ -116,15 +116,19 @@ TEST_CASE("100 random graphs: 50 of tfsem generate random, 50 of random-control"
 }
 
 // Path conditions and call stacks on the wire (a channel defines each
-// once): 20 seeds of each, those whose search stores at most 5000 states.
+// once): 20 seeds of each, under `rf` and `none`, those whose search stores
+// at most 5000 states.
 TEST_CASE("random-symbolic and random-recursive graphs") {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     CAPTURE(seed);
     for (const auto& options : {generate::kRandomSymbolic, generate::kRandomRecursive}) {
       const auto program = Program::build(generate::random_graph(seed, options));
-      explorer::ExploreOptions small;
-      small.limits.max_states = 5'000;
-      if (explorer::explore(Semantics(program), small).complete) check_distributed(program, {Por::rf});
+      for (auto por : {Por::rf, Por::none}) {
+        explorer::ExploreOptions small;
+        small.por = por;
+        small.limits.max_states = 5'000;
+        if (explorer::explore(Semantics(program), small).complete) check_distributed(program, {por});
+      }
     }
   }
 }
