@@ -234,17 +234,20 @@ void Sender::send(const Successor& s, std::span<const Transition> sleep, std::sp
   put(kSuccessor | zigzag(std::int64_t{parent} - std::int64_t{last_parent_}) << 2);
   last_parent_ = parent;
   auto number = numbers_.begin();
-  // The move (0: none), flagged when its context is not the root and when its result is not the first.
+  // The move (0: none), flagged when its context is not the root, when its
+  // result is not the first, and when the level is not the last one's (the
+  // initial state's always follows).
+  const bool level = s.level != last_level_;
   if (s.parent == kNone) {
     put(0);
   } else {
     const auto context = *number++;
     const auto move = std::uint64_t{s.move.t.node.value} * kKinds + static_cast<std::uint64_t>(s.move.kind);
-    put((move << 2 | (context != 0 ? 2U : 0U) | (s.result != 0 ? 1U : 0U)) + 1);
+    put((move << 3 | (level ? 4U : 0U) | (context != 0 ? 2U : 0U) | (s.result != 0 ? 1U : 0U)) + 1);
     if (context != 0) put(context);
     if (s.result != 0) put(s.result);
   }
-  put(zigzag(static_cast<std::int64_t>(s.level - last_level_)));
+  if (level || s.parent == kNone) put(zigzag(static_cast<std::int64_t>(s.level - last_level_)));
   last_level_ = s.level;
   put(s.paths);
   put(sleep.size());
@@ -253,11 +256,14 @@ void Sender::send(const Successor& s, std::span<const Transition> sleep, std::sp
     put(std::uint64_t{t.node.value} << 1 | (context != 0 ? 1U : 0U));
     if (context != 0) put(context);
   }
-  // Its length, how many columns differ from the last row's, then each of
-  // them: the two codes' exclusive or (small: the codes are numbered from 0
-  // on the channel, and fired records gain a bit) and the distance from the
-  // one before, in one number when the distance is below 16.
-  put(channel_row_.size()), put(changes);
+  // How many columns differ from the last row's, flagged when its length
+  // differs (then the length follows), then each of them: the two codes'
+  // exclusive or (small: the codes are numbered from 0 on the channel, and
+  // fired records gain a bit) and the distance from the one before, in one
+  // number when the distance is below 16.
+  const bool length = channel_row_.size() != last_.size();
+  put(changes << 1 | (length ? 1U : 0U));
+  if (length) put(channel_row_.size());
   std::size_t after = 0;
   for (std::size_t i = 0; i < channel_row_.size(); ++i) {
     const auto x = channel_row_[i] ^ old(i);
@@ -334,21 +340,24 @@ bool Receiver::next(wire::Reader& in, Successor& s, SleepSet& sleep, Row& row) {
   last_parent_ = static_cast<std::uint32_t>(last_parent_ + static_cast<std::uint32_t>(unzigzag(head >> 2)));
   s.parent = last_parent_ == 0 ? kNone : last_parent_ - 1;
   s.move = {}, s.result = 0;
+  bool level = true;  // the initial state's level always follows
   if (const auto move = in.varint(); move != 0) {
-    const auto m = (move - 1) >> 2;
+    const auto m = (move - 1) >> 3;
     const NodeId node(narrow(checked(m / kKinds, codec_.semantics().program().nodes().size())));
     s.move = {{node, ((move - 1) & 2) != 0 ? context(in.varint()) : kRootContext}, static_cast<Move::Kind>(m % kKinds)};
     if (((move - 1) & 1) != 0) s.result = narrow(in.varint());
+    level = ((move - 1) & 4) != 0;
   }
-  last_level_ += static_cast<std::uint64_t>(unzigzag(in.varint()));
+  if (level) last_level_ += static_cast<std::uint64_t>(unzigzag(in.varint()));
   s.level = last_level_;
   s.paths = in.varint();
   sleep.resize(checked(in.varint(), in.remaining() + 1));
   for (auto& t : sleep) t = transition(in);
   std::sort(sleep.begin(), sleep.end());  // in this process's order of contexts
-  last_.resize(checked(in.varint(), 8 * in.remaining() + 1 + last_.size()), kEmptyCode);
+  const auto changes = in.varint();
+  if ((changes & 1) != 0) last_.resize(checked(in.varint(), 8 * in.remaining() + 1 + last_.size()), kEmptyCode);
   std::size_t at = 0;
-  for (auto changes = checked(in.varint(), last_.size() + 1); changes > 0; --changes) {
+  for (auto n = checked(changes >> 1, last_.size() + 1); n > 0; --n) {
     const auto change = in.varint();
     const auto gap = (change & 15) != 0 ? change & 15 : in.varint();
     if (gap == 0) throw std::runtime_error("channel: a change at no distance");
