@@ -374,33 +374,29 @@ bool Receiver::next(wire::Reader& in, Successor& s, SleepSet& sleep, Row& row) {
         auto& c = row[i];
         if (kind == Codec::Column::content && codec_.tensor(c)) c = code(c);
         else if (kind == Codec::Column::path) c = paths_[checked(c, paths_.size())];
-        else if (kind == Codec::Column::context) c = context(c).value, entries_.emplace_back(c, i);
+        else if (kind == Codec::Column::context) c = context(c).value, entries_.push_back({c, i, 0});
       },
       [&](Code id) { return codec_.frame_of(context(id).value); });
-  // The sender leaves out the row's trailing EMPTY codes, the end of the last
-  // entry's block among them: a block is whole again before the entries move.
-  if (!entries_.empty()) {
-    const auto [id, start] = entries_.back();
-    row.resize(std::max<std::size_t>(row.size(), start + 1 + codec_.block_size(codec_.frame_of(id))), kEmptyCode);
-  }
+  if (entries_.empty()) return true;
+  // Each entry's block ends where the next entry starts; the sender leaves
+  // out the row's trailing EMPTY codes, the end of the last block among
+  // them, so that block is made whole again.
+  for (std::size_t k = 0; k + 1 < entries_.size(); ++k) entries_[k].end = entries_[k + 1].start;
+  auto& last = entries_.back();
+  last.end = last.start + 1 + codec_.block_size(codec_.frame_of(last.id));
+  row.resize(std::max<std::size_t>(row.size(), last.end), kEmptyCode);
   if (entries_.size() > 1) {
-    const auto fixed = entries_.front().second;
-    const Row entries(row.begin() + fixed, row.end());
-    const auto end = [&](std::size_t k) {
-      return k + 1 < entries_.size() ? entries_[k + 1].second - fixed : static_cast<std::uint32_t>(entries.size());
-    };
-    std::vector<std::size_t> order(entries_.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return entries_[a].first > entries_[b].first; });
-    row.resize(fixed);
-    for (auto k : order) row.insert(row.end(), entries.begin() + (entries_[k].second - fixed), entries.begin() + end(k));
+    reordered_.assign(row.begin(), row.begin() + entries_.front().start);  // the fixed part
+    std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.id > b.id; });
+    for (const auto& e : entries_) reordered_.insert(reordered_.end(), row.begin() + e.start, row.begin() + e.end);
+    row.swap(reordered_);
   }
   return true;
 }
 
 std::size_t Receiver::memory() const {
   return tensors_.capacity() * sizeof(Tensor) + heads_.capacity() * 32 + (codes_.capacity() + paths_.capacity() + last_.capacity()) * sizeof(Code) +
-         contexts_.capacity() * sizeof(ContextId) + entries_.capacity() * sizeof(entries_[0]);
+         contexts_.capacity() * sizeof(ContextId) + entries_.capacity() * sizeof(Entry) + reordered_.capacity() * sizeof(Code);
 }
 
 // ---- Loopback ----

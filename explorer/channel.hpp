@@ -133,7 +133,13 @@ class Receiver {
   Row last_;
   std::uint32_t last_parent_ = 0;
   std::uint64_t last_level_ = 0;
-  std::vector<std::pair<Code, std::uint32_t>> entries_;  // next(): (this process's id, where in last_)
+  // next(): the row's entries, by this process's ids, and where each is in the row (its id's column, its block's end).
+  struct Entry {
+    Code id;
+    std::uint32_t start, end;
+  };
+  std::vector<Entry> entries_;
+  Row reordered_;  // next(): the row, its entries in this process's order
   void define(wire::Reader& in, Record kind);
   Code code(Code number);
   ContextId context(std::uint64_t number) const;

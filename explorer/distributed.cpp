@@ -540,10 +540,10 @@ class Search {
   // From the generation the manifest names, of any number of ranks: each
   // state goes to the rank its canonical hash (written beside it) names
   // now, numbered there in the order of the parts, and every part is read
-  // twice: first where each state goes,
-  // then this rank's states, their arrivals renumbered, and its findings
-  // (those whose witness state it now holds), and the counters of the parts
-  // r with r % ranks == this rank (the report adds every rank's up).
+  // twice: first where each state goes, then this rank's states, their
+  // arrivals renumbered, and its findings (those whose witness state it now
+  // holds), and the counters of the parts r with r % ranks == this rank (the
+  // report adds every rank's up).
   void restore(const std::string& manifest) {
     try {
       CheckpointIn in(manifest);
