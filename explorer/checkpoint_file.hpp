@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -28,7 +29,7 @@ class CheckpointError : public std::runtime_error {
 // state table's index (where a row is looked for) and of the outcomes' keys
 // (findings.cpp): a checkpoint of another format is refused, since its rows
 // would read wrong and its states and outcomes would not meet theirs again.
-inline constexpr std::uint32_t kCheckpointFormat = 6;
+inline constexpr std::uint32_t kCheckpointFormat = 7;
 
 // What is written as its bytes: copied and destroyed trivially (a pair of integers too).
 template <class T>
@@ -58,6 +59,13 @@ class CheckpointOut {
   template <class T>
   void list(const std::vector<T>& v) {
     list(std::span<const T>(v));
+  }
+  // A deque as a list (the same bytes), element by element.
+  template <class T>
+  void list(const std::deque<T>& d) {
+    static_assert(kPlain<T>);
+    pod<std::uint64_t>(d.size());
+    for (const auto& v : d) pod(v);
   }
   void text(std::string_view s) { list(std::span<const char>(s.data(), s.size())); }
 
@@ -97,6 +105,11 @@ class CheckpointIn {
     std::vector<T> v(n);
     raw(v.data(), n * sizeof(T));
     return v;
+  }
+  // A list, appended to a deque element by element: never held twice.
+  template <class T>
+  void list_into(std::deque<T>& d, std::uint64_t max = UINT32_MAX) {
+    for (auto n = size(max, sizeof(T)); n > 0; --n) d.push_back(pod<T>());
   }
   std::string text() {
     const auto n = size(UINT32_MAX, 1);

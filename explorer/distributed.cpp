@@ -17,6 +17,7 @@
 #include <array>
 #include <new>
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -186,7 +187,7 @@ class Search {
     }
     while (level != kNoLevel) {
       if (level != level_) {
-        visited_.drop_level(level_);
+        if (level_ != kNoLevel) visited_.drop_level(level_), queued_.erase(level_);
         level_ = level, next_ = 0;
       }
       expand_round();
@@ -205,6 +206,7 @@ class Search {
   const ExploreOptions& opts_;
   Codec codec_;
   Visited<Arrival> visited_;
+  Levels<std::deque<StateIndex>> queued_;  // the unexpanded states by level, in the order they were stored
   Findings findings_;
   Stopping stopping_;
   Expander x_;
@@ -244,6 +246,7 @@ class Search {
     for (const auto& c : senders_) buffers += c.memory();
     for (const auto& c : receivers_) buffers += c.memory();
     buffers += loopback_.memory();
+    queued_.each([&](std::size_t, const std::deque<StateIndex>& l) { buffers += decltype(queued_)::kNodeBytes + deque_bytes<StateIndex>(l.size()); });
     return visited_.bytes() + codec_.bytes() + canonical_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + findings_.bytes() +
            buffers;
   }
@@ -274,7 +277,7 @@ class Search {
   // together or merged, stops this rank, out of memory, and so every rank at
   // the next agree_on_status, INCOMPLETE with this rank's reason.
   void expand_round() {
-    const auto* states = visited_.level(level_);
+    const auto* states = queued_.find(level_);
     if (states == nullptr) return;
     const auto& level = *states;
     try {
@@ -398,7 +401,8 @@ class Search {
       auto& a = arrived_[stored++ % kAhead];
       const Arrival how{a.s.parent == kNone ? kNone : from, a.s.parent, a.s.move, a.s.result};
       if (a.s.parent != kNone) ++result_.counters.transitions;
-      if (!visited_.add(a.row, a.hash, how, a.s.level, a.sleep, a.s.paths).second) ++result_.counters.states_matched;
+      if (const auto [i, fresh] = visited_.add(a.row, a.hash, how, a.s.level, a.sleep, a.s.paths); fresh) queued_[a.s.level].push_back(i);
+      else ++result_.counters.states_matched;
       stopping_.past_states(visited_.size());  // this rank's alone passing --max-states stops the search
     };
     // After an interrupt or a timeout too: the round's states stay whole.
@@ -417,10 +421,10 @@ class Search {
   // Every rank's status; returns the next level to expand (kNoLevel: the search is over).
   std::uint64_t agree_on_status() {
     Status mine{kNoLevel, visited_.size(), static_cast<std::uint64_t>(stopping_.why()), rank_ == 0 && clock_ && clock_->due() ? 1U : 0U};
-    if (const auto* states = visited_.level(level_); states != nullptr && next_ < states->size()) {
+    if (const auto* states = queued_.find(level_); states != nullptr && next_ < states->size()) {
       mine.next = level_;
     } else {
-      mine.next = visited_.next_level(level_ == kNoLevel ? 0 : level_ + 1);
+      mine.next = queued_.next(level_ == kNoLevel ? 0 : level_ + 1);
     }
     std::vector<Status> all(static_cast<std::size_t>(size_));
     mpi([&] { MPI_Allgather(&mine, 4, MPI_UINT64_T, all.data(), 4, MPI_UINT64_T, MPI_COMM_WORLD); });
@@ -467,8 +471,8 @@ class Search {
       visited_.table().load(i, row_);
       stored_out(w, canonical(row_), canonical_.row(row_), visited_.arrival(i));
     }
-    for (auto l = visited_.next_level(0); l != kNoLevel; l = visited_.next_level(l + 1)) {
-      const auto& states = *visited_.level(l);
+    for (auto l = queued_.next(0); l != kNoLevel; l = queued_.next(l + 1)) {
+      const auto& states = *queued_.find(l);
       for (auto k = l == level_ ? next_ : 0; k < states.size(); ++k) {
         const auto sleep = visited_.sleep(l, states[k]);
         w.u8(1), w.u64(l), w.u32(states[k]), w.u64(visited_.paths(l, states[k]));
@@ -598,6 +602,7 @@ class Search {
           if (where[r][state].first != me) continue;
           std::sort(sleep.begin(), sleep.end());  // in this rank's order of contexts
           visited_.queue(where[r][state].second, level, sleep, paths);
+          queued_[level].push_back(where[r][state].second);
         }
         for (auto k = part.u64(); k > 0; --k) {
           auto text = part.text();

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <bit>
 #include <cassert>
 #include <exception>
@@ -122,7 +123,8 @@ struct Batch {
 // merging writes), and what expanding its blocks found.
 struct Chunk {
   static constexpr std::size_t kBlock = 64, kStates = 64 * kBlock;
-  std::span<const StateIndex> states;
+  std::vector<StateIndex> states;
+  std::size_t first = 0;  // where its states start in their bucket
   std::size_t width = 0;  // of every row: the widest stored when the chunk was taken out
   Row rows;
   std::vector<SleepSet> sleep = std::vector<SleepSet>(kStates);
@@ -198,8 +200,10 @@ class Search {
     visited_.restore(in);
     start_depth_ = in.pod<std::uint64_t>();
     read_levels(in, 16, [&](std::uint64_t l) {  // a number and a list
-      for (const auto i : levels_[l] = in.list<StateIndex>())
-        if (!visited_.holds(i)) throw CheckpointError(in.path() + ": corrupted: a queued state");
+      auto& bucket = levels_[l];
+      in.list_into(bucket);
+      for (const auto i : bucket)
+        if (!visited_.queued(l, i)) throw CheckpointError(in.path() + ": corrupted: a queued state");
     });
     result_.counters = in.pod<Counters>();
     findings_.restore(in);
@@ -260,8 +264,9 @@ class Search {
   Chunk chunks_[2];  // one being merged while the other is expanded
   // The unexpanded states by level, in the order they were first reached:
   // new states are queued as their chunk is reported, so in the order one
-  // thread would have merged their arrivals, whatever the thread count.
-  using Bucket = std::vector<StateIndex>;
+  // thread would have merged their arrivals, whatever the thread count. A
+  // deque: the level being filled grows block by block, never copied.
+  using Bucket = std::deque<StateIndex>;
   Levels<Bucket> levels_;
   Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
@@ -295,12 +300,13 @@ class Search {
       visited_.drop_level(depth);
       done = depth + 1;
     }
-    if (!stopping_.stopped() && (left || !resumed_)) checkpoint(done, {});
+    if (!stopping_.stopped() && (left || !resumed_)) checkpoint(done);
   }
 
-  // The search's checkpoint, if it writes them: at level `depth`, `rest` of
-  // its bucket left (the levels past it queued, those before it done).
-  void checkpoint(std::size_t depth, std::span<const StateIndex> rest) {
+  // The search's checkpoint, if it writes them: at level `depth`, its
+  // bucket left from `from` on (none: nothing left), the levels past it
+  // queued, those before it done.
+  void checkpoint(std::size_t depth, const Bucket* bucket = nullptr, std::size_t from = 0) {
     if (checkpoints_ == nullptr) return;
     CheckpointOut out(checkpoint_path(*checkpoints_, opts_.por));
     write_header(out, header_for(sem_, opts_, *checkpoints_, visited_.shards()));
@@ -308,14 +314,16 @@ class Search {
     codec_.save(out);
     visited_.save(out);
     out.pod<std::uint64_t>(depth);
-    out.pod<std::uint64_t>(levels_.size() + (rest.empty() ? 0 : 1));
-    if (!rest.empty()) {  // the bucket being searched, taken from levels_, before the levels past it
+    const bool rest = bucket != nullptr && from < bucket->size();
+    out.pod<std::uint64_t>(levels_.size() + (rest ? 1 : 0));
+    if (rest) {  // the bucket being searched, taken from levels_, before the levels past it
       out.pod<std::uint64_t>(depth);
-      out.list(rest);
+      out.pod<std::uint64_t>(bucket->size() - from);
+      for (auto k = from; k < bucket->size(); ++k) out.pod((*bucket)[k]);
     }
-    levels_.each([&](std::size_t l, const Bucket& bucket) {
+    levels_.each([&](std::size_t l, const Bucket& queued) {
       out.pod<std::uint64_t>(l);
-      out.list(bucket);
+      out.list(queued);
     });
     out.pod(result_.counters);
     findings_.save(out);
@@ -323,10 +331,10 @@ class Search {
     clock_->written();
   }
 
-  // The search stopped before chunk `rest` began: a checkpoint, unless at a
-  // bound (resuming would stop there again).
-  void stopped_at(std::size_t depth, std::span<const StateIndex> rest) {
-    if (stopping_.why() != Stop::bound) checkpoint(depth, rest);
+  // The search stopped before the bucket's state `from` (a chunk's first):
+  // a checkpoint, unless at a bound (resuming would stop there again).
+  void stopped_at(std::size_t depth, const Bucket& bucket, std::size_t from) {
+    if (stopping_.why() != Stop::bound) checkpoint(depth, &bucket, from);
   }
 
   // The search's own count of its largest structures (between phases).
@@ -334,7 +342,7 @@ class Search {
     std::uint64_t firings = 0;
     for (const auto& w : workers_) firings += w->firings.bytes();
     std::uint64_t queued = 0;
-    levels_.each([&](std::size_t, const Bucket& l) { queued += Levels<Bucket>::kNodeBytes + l.capacity() * sizeof(StateIndex); });
+    levels_.each([&](std::size_t, const Bucket& l) { queued += Levels<Bucket>::kNodeBytes + deque_bytes<StateIndex>(l.size()); });
     return visited_.bytes() + queued + recent_.size() * RecentArrivals::bytes() + codec_.bytes() + firings + findings_.bytes();
   }
   // The memory --max-memory limits: the process's, as the gauge reads it.
@@ -372,33 +380,31 @@ class Search {
 
   // Chunk k of the bucket is taken out, then expanded while chunk k - 1 is
   // merged, then merged while chunk k + 1 is expanded, then reported.
-  void search_bucket(const std::vector<StateIndex>& bucket, std::size_t depth) {
+  void search_bucket(const Bucket& bucket, std::size_t depth) {
     std::size_t taken = 0;
     auto take = [&](Chunk& c) {
       const auto n = std::min(chunk_size(), bucket.size() - taken);
-      take_out(c, std::span(bucket.data() + taken, n), depth);
+      take_out(c, bucket, taken, n, depth);
       taken += n;
     };
-    // The bucket from chunk c on (none: from its end).
-    const auto rest = [&](const Chunk& c) {
-      return std::span(bucket).subspan(c.states.empty() ? bucket.size() : static_cast<std::size_t>(c.states.data() - bucket.data()));
-    };
+    // Where the bucket's rest starts from chunk c on (none: at its end).
+    const auto rest = [&](const Chunk& c) { return c.states.empty() ? bucket.size() : c.first; };
     Chunk* now = &chunks_[0];
     Chunk* next = &chunks_[1];
     take(*now);
     step(nullptr, {}, now, depth);
-    if (!within_limits()) return stopped_at(depth, rest(*now));
+    if (!within_limits()) return stopped_at(depth, bucket, rest(*now));
     while (!now->states.empty()) {
       const auto cut = cut_of(*now);
-      if (!room_for(*now, cut, depth)) return stopped_at(depth, rest(*now));
+      if (!room_for(*now, cut, depth)) return stopped_at(depth, bucket, rest(*now));
       if (taken < bucket.size()) take(*next);
-      else next->states = {};
+      else next->states.clear();
       step(now, cut, next, depth);
       report(*now, cut, depth);
       if (cut.exceeds.valid()) return stopping_.at_bound(cut.exceeds);
-      if (!within_limits()) return stopped_at(depth, rest(*next));
+      if (!within_limits()) return stopped_at(depth, bucket, rest(*next));
       stopping_.progress(visited_.size(), [&] { return memory(); });
-      if (clock_ && clock_->due()) checkpoint(depth, rest(*next));  // next, expanded, is merged after it
+      if (clock_ && clock_->due()) checkpoint(depth, &bucket, rest(*next));  // next, expanded, is merged after it
       std::swap(now, next);
     }
   }
@@ -424,13 +430,15 @@ class Search {
 
   // ---- Expanding: reads only its chunk (and race flags), writes only the chunk's batches. ----
 
-  // Takes the chunk's states out of the store, block by block on every
-  // thread, while nothing merges (the store is only read): their rows
-  // (copied), sleep sets (copied: nothing arrives at them any more) and path
-  // counts are final.
-  void take_out(Chunk& c, std::span<const StateIndex> states, std::size_t depth) {
+  // Takes n of the bucket's states from `first` on out of the store, block
+  // by block on every thread, while nothing merges (the store is only
+  // read): their rows (copied), sleep sets (copied: nothing arrives at them
+  // any more) and path counts are final.
+  void take_out(Chunk& c, const Bucket& bucket, std::size_t first, std::size_t n, std::size_t depth) {
     c.width = visited_.width();
-    c.states = states;
+    c.first = first;
+    c.states.assign(bucket.begin() + static_cast<std::ptrdiff_t>(first), bucket.begin() + static_cast<std::ptrdiff_t>(first + n));
+    const auto& states = c.states;
     c.rows.resize(states.size() * c.width);
     parallel(c.blocks(), [&](Expander&, std::size_t b) {
       for (auto k = b * Chunk::kBlock; k < c.block_end(b); ++k) {
@@ -509,8 +517,8 @@ class Search {
     }
     auto growth = visited_.growth_bytes(arrivals, width, depth + 1, depth + steps);
     const auto n = std::accumulate(arrivals.begin(), arrivals.end(), std::size_t{0});
-    levels_.each_in(depth + 1, depth + steps, [&](std::size_t, const Bucket& l) { growth += doubling_bytes(&l, n); });
-    growth += 2 * n * sizeof(StateIndex) + std::min(n, steps) * Levels<Bucket>::kNodeBytes;  // the queues: new levels
+    // The queues: n states, and new levels (at most one a firing).
+    growth += deque_bytes<StateIndex>(n) + std::min(n, steps) * (Levels<Bucket>::kNodeBytes + deque_bytes<StateIndex>(0));
     return !stopping_.past_memory(memory() + growth);
   }
 

@@ -54,8 +54,9 @@ class ShardedVisited {
   void drop_level(std::size_t level) {
     for (auto& s : shards_) s->drop_level(level);
   }
-  // Whether i is a stored state's index.
+  // Whether i is a stored state's index, and Visited::queued in its shard.
   [[nodiscard]] bool holds(StateIndex i) const { return local(i) < shard(i).size(); }
+  [[nodiscard]] bool queued(std::size_t level, StateIndex i) const { return holds(i) && shard(i).queued(level, local(i)); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return shard(i).arrival(local(i)); }
   // State i's row into out, `width` codes (at least width()), padded with EMPTY.
   void load(StateIndex i, Code* out, std::size_t width) const { shard(i).table().load(local(i), out, width); }

@@ -1,20 +1,24 @@
 // The visited states of a search, shared by explore.cpp and distributed.cpp:
 // the state table (state_table.hpp), for each stored state how it was first
-// reached (its Arrival, a type of the search's own), and the unexpanded
-// states by level (firings from the initial state), each with the number of
-// explored behaviours reaching it and its sleep set. Arrivals live in
-// fixed-size chunks, so growing never holds the old storage and the new at
-// once. A path count and a sleep set are kept while their state is
+// reached (its Arrival, a type of the search's own), and for the unexpanded
+// states, by level (firings from the initial state), the number of explored
+// behaviours reaching each and its sleep set. Which states a level holds,
+// and in which order they are expanded, is the search's own list. Arrivals
+// live in fixed-size chunks, so growing never holds the old storage and the
+// new at once. A path count and a sleep set are kept while their state is
 // unexpanded, found by its position in its level (no allocation per state),
 // and go with the level: every arrival at a state comes from an earlier
 // level, so both are final when it is expanded. A level's lists are deques:
 // a level of tens of millions of states grows block by block, never holding
 // a copy of itself or twice its size, as a vector's doubling would at the
-// peak of a large search.
+// peak of a large search. A state's position is kept only while it may be
+// looked up: a chunk of positions goes once every level its states were
+// queued at has been expanded.
 #pragma once
 
 #include "explorer/checkpoint_file.hpp"
 #include "explorer/levels.hpp"
+#include "explorer/queue_positions.hpp"
 #include "explorer/result.hpp"
 #include "explorer/state_table.hpp"
 #include "support/append_only.hpp"
@@ -49,8 +53,7 @@ template <class Arrival>
 class Visited {
  public:
   // Room for max_states states (at most 2^32).
-  explicit Visited(std::size_t width, std::size_t max_states = kMaxStates)
-      : table_(width), arrival_(chunks_for(max_states)), position_(chunks_for(max_states)) {}
+  explicit Visited(std::size_t width, std::size_t max_states = kMaxStates) : table_(width), arrival_(chunks_for(max_states)) {}
 
   // Records an arrival at a state `level` firings from the initial state,
   // along `paths` behaviours, with sleep set `sleep`. A new state is stored
@@ -71,7 +74,7 @@ class Visited {
     const auto [i, fresh] = table_.insert(row, hash);
     if (fresh) {
       arrival_.push_back(how);
-      position_.push_back(0);
+      position_.push_back();
     }
     return {i, fresh};
   }
@@ -79,43 +82,46 @@ class Visited {
   // the behaviours reaching it.
   void queue(StateIndex i, std::size_t level, std::span<const Transition> sleep, PathCount paths) {
     auto& s = levels_[level];
-    position_[i] = static_cast<std::uint32_t>(s.states.size());
-    s.states.push_back(i);
-    if (s.pool.size() + sleep.size() > UINT32_MAX) throw std::length_error("sleep sets: 2^32 transitions in one level");
-    s.queued.push_back({static_cast<std::uint32_t>(s.pool.size()), static_cast<std::uint32_t>(s.pool.size() + sleep.size()), paths});
+    if (s.pool.size() + sleep.size() >= UINT32_MAX) throw std::length_error("sleep sets: 2^32 transitions in one level");
+    position_.set(i, static_cast<std::uint32_t>(s.queued.size()), level);
+    s.queued.push_back(Queued::of(static_cast<std::uint32_t>(s.pool.size()), paths));
     s.pool.insert(s.pool.end(), sleep.begin(), sleep.end());
   }
   // Records another arrival at known state i, not yet expanded, as add does.
   void again(StateIndex i, std::size_t level, std::span<const Transition> sleep, PathCount paths) {
     auto& s = *levels_.find(level);
-    auto& q = s.queued[position_[i]];
-    q.paths = saturating_add(q.paths, paths);
-    sleep_again(s.pool.data(), q, sleep);
+    const auto k = position_[i];
+    auto& q = s.queued[k];
+    q.set_paths(saturating_add(q.paths(), paths));
+    const auto [begin, end] = s.sleep_range(k);
+    if (const auto kept = sleep_again(s.pool.data(), begin, end, sleep); kept < end) s.pool[kept] = kEnd;
   }
 
   // The sleep set of state i of level `level`, about to be expanded (nothing
   // arrives at it any more); valid until drop_level(level).
   [[nodiscard]] std::span<const Transition> sleep(std::size_t level, StateIndex i) const {
     const auto& s = *levels_.find(level);
-    const auto& q = s.queued[position_[i]];
-    return {s.pool.data() + q.begin, s.pool.data() + q.end};
+    const auto [begin, end] = s.sleep_range(position_[i]);
+    return {s.pool.data() + begin, s.pool.data() + end};
   }
   // The behaviours reaching state i of level `level`, as sleep() is found.
-  [[nodiscard]] PathCount paths(std::size_t level, StateIndex i) const { return levels_.find(level)->queued[position_[i]].paths; }
-  // Lets go of a level that has been expanded: its list, path counts and sleep sets.
-  void drop_level(std::size_t level) { levels_.erase(level); }
+  [[nodiscard]] PathCount paths(std::size_t level, StateIndex i) const { return levels_.find(level)->queued[position_[i]].paths(); }
+  // Whether state i is queued at `level` as far as the store can tell (a
+  // resumed search checks its own lists against it).
+  [[nodiscard]] bool queued(std::size_t level, StateIndex i) const {
+    const auto* s = levels_.find(level);
+    return s != nullptr && position_.held(i) && position_[i] < s->queued.size();
+  }
+  // Lets go of a level that has been expanded, as has every level before it:
+  // its path counts and sleep sets, and the positions no longer looked up.
+  void drop_level(std::size_t level) {
+    levels_.erase(level);
+    position_.expanded(level);
+  }
 
   [[nodiscard]] const StateTable& table() const { return table_; }
   [[nodiscard]] std::size_t size() const { return table_.size(); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return arrival_[i]; }
-  // The unexpanded states of a level, in the order they were stored (null:
-  // none); a level lives until drop_level.
-  [[nodiscard]] const std::deque<StateIndex>* level(std::size_t l) const {
-    const auto* s = levels_.find(l);
-    return s != nullptr ? &s->states : nullptr;
-  }
-  // The first level at or after l with unexpanded states; kNoLevel when none has.
-  [[nodiscard]] std::size_t next_level(std::size_t l) const { return levels_.next(l); }
 
   [[nodiscard]] std::size_t bytes() const {
     std::size_t queued = 0;
@@ -126,32 +132,26 @@ class Visited {
   // The store as it is (checkpoint.hpp); restore() into an empty one.
   void save(CheckpointOut& out) const {
     table_.save(out);
-    const auto chunks = [&](const auto& a) { a.each_chunk([&](const auto* p, std::size_t n) { out.raw(p, n * sizeof *p); }); };
-    chunks(arrival_), chunks(position_);
+    arrival_.each_chunk([&](const auto* p, std::size_t n) { out.raw(p, n * sizeof *p); });
+    position_.save(out);
     out.pod<std::uint64_t>(levels_.size());
     levels_.each([&](std::size_t l, const Level& s) {
       out.pod<std::uint64_t>(l);
-      deque_out(out, s.states);
-      deque_out(out, s.queued);
+      out.list(s.queued);
       out.list(s.pool);
     });
   }
   void restore(CheckpointIn& in) {
     table_.restore(in);
-    const auto chunks = [&](auto& a) {
-      for (std::size_t i = 0; i < table_.size(); ++i) a.push_back(in.template pod<std::remove_cvref_t<decltype(a[0])>>());
-    };
-    chunks(arrival_), chunks(position_);
-    read_levels(in, 32, [&](std::uint64_t l) {  // a number and three lists
+    for (std::size_t i = 0; i < table_.size(); ++i) arrival_.push_back(in.pod<Arrival>());
+    position_.restore(in, table_.size());
+    read_levels(in, 24, [&](std::uint64_t l) {  // a number and two lists
       auto& s = levels_[l];
-      deque_in(in, s.states);
-      deque_in(in, s.queued);
+      in.list_into(s.queued);
       s.pool = in.list<Transition>();
-      for (const auto i : s.states)
-        if (i >= table_.size() || position_[i] >= s.queued.size())
-          throw CheckpointError(in.path() + ": corrupted: a level of unexpanded states");
-      for (const auto& q : s.queued)
-        if (q.begin > q.end || q.end > s.pool.size()) throw CheckpointError(in.path() + ": corrupted: a sleep set");
+      for (std::size_t k = 0; k < s.queued.size(); ++k)
+        if (s.queued[k].begin > (k + 1 < s.queued.size() ? s.queued[k + 1].begin : s.pool.size()))
+          throw CheckpointError(in.path() + ": corrupted: a sleep set");
     });
   }
 
@@ -160,14 +160,11 @@ class Visited {
   // the levels there that hold states, and new ones (at most n of them,
   // holding n states in all).
   [[nodiscard]] std::size_t growth_bytes(std::size_t n, std::size_t width, std::size_t first, std::size_t last) const {
-    auto growth = table_.growth_bytes(n, width) + chunk_bytes(arrival_.size(), n, sizeof(Arrival)) +
-                  chunk_bytes(position_.size(), n, sizeof(std::uint32_t));
-    levels_.each_in(first, last, [&](std::size_t, const Level& s) {
-      growth += doubling_bytes(&s.pool, n);
-    });
+    auto growth = table_.growth_bytes(n, width) + chunk_bytes(arrival_.size(), n, sizeof(Arrival)) + position_.growth_bytes(n);
+    levels_.each_in(first, last, [&](std::size_t, const Level& s) { growth += doubling_bytes(&s.pool, n); });
     const std::vector<Transition>* no_pool = nullptr;
-    const auto level = Levels<Level>::kNodeBytes + deque_bytes<StateIndex>(0) + deque_bytes<Queued>(0);
-    growth += deque_bytes<StateIndex>(n) + deque_bytes<Queued>(n) + doubling_bytes(no_pool, n) + std::min(n, last + 1 - first) * level;
+    const auto level = Levels<Level>::kNodeBytes + deque_bytes<Queued>(0);
+    growth += deque_bytes<Queued>(n) + doubling_bytes(no_pool, n) + std::min(n, last + 1 - first) * level;
     return growth;
   }
 
@@ -183,51 +180,51 @@ class Visited {
     return ((size + n + kChunk - 1) / kChunk - (size + kChunk - 1) / kChunk) * kChunk * element;
   }
 
-  // An unexpanded state, by its position in its level: its sleep set, [begin,
-  // end) of the level's pool, and the behaviours reaching it.
+  // Where a sleep set that shrank ends, when it ends before the next one starts.
+  static constexpr Transition kEnd{NodeId{}, ContextId{}};
+  // An unexpanded state, by its position in its level: where its sleep set
+  // starts in the level's pool (it ends where the next one starts, or at a
+  // kEnd), and the behaviours reaching it, a PathCount in two halves: 12
+  // bytes a state rather than 16.
   struct Queued {
-    std::uint32_t begin, end;
-    PathCount paths;
+    std::uint32_t begin, paths_low, paths_high;
+    static Queued of(std::uint32_t begin, PathCount paths) { return {begin, static_cast<std::uint32_t>(paths), static_cast<std::uint32_t>(paths >> 32)}; }
+    [[nodiscard]] PathCount paths() const { return PathCount{paths_high} << 32 | paths_low; }
+    void set_paths(PathCount p) { paths_low = static_cast<std::uint32_t>(p), paths_high = static_cast<std::uint32_t>(p >> 32); }
   };
-  // A level's unexpanded states, in the order they were queued.
+  static_assert(sizeof(Queued) == 12);
+  // A level's unexpanded states, by position, and their sleep sets one after the other.
   struct Level {
-    std::deque<StateIndex> states;
     std::deque<Queued> queued;
     std::vector<Transition> pool;
+    // The sleep set at position k: [begin, end) of the pool.
+    [[nodiscard]] std::pair<std::uint32_t, std::uint32_t> sleep_range(std::uint32_t k) const {
+      const auto begin = queued[k].begin;
+      const auto limit = k + 1 < queued.size() ? queued[k + 1].begin : static_cast<std::uint32_t>(pool.size());
+      const auto end = std::find(pool.begin() + begin, pool.begin() + limit, kEnd) - pool.begin();
+      return {begin, static_cast<std::uint32_t>(end)};
+    }
     [[nodiscard]] std::size_t bytes() const {
-      return Levels<Level>::kNodeBytes + deque_bytes<StateIndex>(states.size()) + deque_bytes<Queued>(queued.size()) +
-             pool.capacity() * sizeof(Transition);
+      return Levels<Level>::kNodeBytes + deque_bytes<Queued>(queued.size()) + pool.capacity() * sizeof(Transition);
     }
   };
 
-  // A deque as CheckpointOut::list writes a list: its size, then its
-  // elements; and read back, element by element, never held twice.
-  template <class T>
-  static void deque_out(CheckpointOut& out, const std::deque<T>& d) {
-    out.pod<std::uint64_t>(d.size());
-    for (const auto& v : d) out.pod(v);
-  }
-  template <class T>
-  static void deque_in(CheckpointIn& in, std::deque<T>& d) {
-    for (auto n = in.size(UINT32_MAX, sizeof(T)); n > 0; --n) d.push_back(in.pod<T>());
-  }
-
   // A state reached again before its expansion sleeps only on what every path
-  // agrees on: its sleep set (q's range of pool) becomes the intersection
-  // with `sleep`, in place.
-  static void sleep_again(Transition* pool, Queued& q, std::span<const Transition> sleep) {
-    auto out = q.begin;
+  // agrees on: its sleep set, pool's [begin, end), becomes the intersection
+  // with `sleep`, in place from begin; returns where it ends.
+  static std::uint32_t sleep_again(Transition* pool, std::uint32_t begin, std::uint32_t end, std::span<const Transition> sleep) {
+    auto out = begin;
     auto other = sleep.begin();
-    for (auto k = q.begin; k < q.end && other != sleep.end(); ++k) {
+    for (auto k = begin; k < end && other != sleep.end(); ++k) {
       while (other != sleep.end() && *other < pool[k]) ++other;
       if (other != sleep.end() && *other == pool[k]) pool[out++] = pool[k];
     }
-    q.end = out;
+    return out;
   }
 
   StateTable table_;
   Chunked<Arrival> arrival_;
-  Chunked<std::uint32_t> position_;  // by state: its position in its level
+  QueuePositions position_;
   Levels<Level> levels_;
 };
 

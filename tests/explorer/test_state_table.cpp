@@ -1,12 +1,16 @@
 // The state table: rows come back as stored, found again, across new layouts
 // (dictionaries outgrowing their bits), large codes and wider rows, and after
 // a checkpoint; an index that would lose a row is refused. The merge's memo
-// of recent arrivals finds only equal rows of the current chunk.
+// of recent arrivals finds only equal rows of the current chunk. The
+// visited store keeps each unexpanded state's path count and sleep set
+// through other arrivals and a checkpoint, and lets its positions go once
+// their levels are expanded.
 #include <doctest/doctest.h>
 
 #include "explorer/checkpoint_file.hpp"
 #include "explorer/recent_arrivals.hpp"
 #include "explorer/state_table.hpp"
+#include "explorer/visited.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -170,4 +174,66 @@ TEST_CASE("a chunk's last row that outgrows its stride keeps the rows before it"
     table.load(static_cast<StateIndex>(k), back);
     CHECK(back == rows[k]);
   }
+}
+
+TEST_CASE("the visited store keeps sleep sets and path counts through arrivals, and lets expanded positions go") {
+  using tfsem::NodeId, tfsem::Transition;
+  const auto t = [](std::uint32_t n) { return Transition{NodeId{n}}; };
+  const std::vector<Transition> all{t(1), t(2), t(3), t(4)}, some{t(2), t(4), t(9)}, none;
+  constexpr std::uint32_t kStates = 3 * 65536 + 5;  // three full chunks of positions and a part of a fourth
+  const auto row = [](std::uint32_t k) { return std::vector<Code>{k % 1000 + 10, k / 1000 + 10, 7}; };
+  Visited<std::uint32_t> v(3);
+  for (std::uint32_t k = 0; k < kStates; ++k) {
+    const auto r = row(k);
+    // Levels 1, 2 and 3, a chunk each, and the rest at level 5; the second chunk has one state at level 4.
+    const std::size_t level = k == 65536 + 7 ? 4 : k < 3 * 65536 ? 1 + k / 65536 : 5;
+    CHECK(v.add(r, StateTable::hash(r), k, level, k % 2 == 0 ? std::span(all) : std::span(none), 1) == std::pair{k, true});
+  }
+  const auto again = [&](std::uint32_t k, std::size_t level, std::span<const Transition> sleep) {
+    const auto r = row(k);
+    CHECK(v.add(r, StateTable::hash(r), 0, level, sleep, 2) == std::pair{k, false});
+  };
+  again(10, 1, some);     // {1,2,3,4} and {2,4,9}: {2,4}
+  again(10, 1, all);      // stays {2,4}
+  again(12, 1, none);     // empty
+  again(11, 1, some);     // empty and anything: empty
+  CHECK(std::ranges::equal(v.sleep(1, 10), std::vector{t(2), t(4)}));
+  CHECK(v.sleep(1, 12).empty());
+  CHECK(v.sleep(1, 11).empty());
+  CHECK(std::ranges::equal(v.sleep(1, 14), all));  // its neighbour's shrinking left it whole
+  CHECK(v.paths(1, 10) == 5);
+  CHECK(v.paths(1, 14) == 1);
+  again(kStates - 1, 5, some);  // the last of its level: its set ends at the pool's end
+  CHECK(std::ranges::equal(v.sleep(5, kStates - 1), std::vector{t(2), t(4)}));
+
+  TempFile file;
+  {
+    CheckpointOut out(file.path);
+    v.save(out);
+    out.commit();
+  }
+  Visited<std::uint32_t> restored(3);
+  {
+    CheckpointIn in(file.path);
+    restored.restore(in);
+    CHECK(in.at_end());
+  }
+  for (auto* store : {&v, &restored}) {
+    CHECK(std::ranges::equal(store->sleep(1, 10), std::vector{t(2), t(4)}));
+    CHECK(store->paths(1, 12) == 3);
+    CHECK(store->arrival(kStates - 1) == kStates - 1);
+    CHECK(store->queued(3, 2 * 65536 + 1));
+    store->drop_level(1);  // the first chunk goes: its states were all at level 1
+    CHECK(!store->queued(1, 10));
+    CHECK(store->queued(2, 65536));
+    store->drop_level(2);  // the second chunk stays: one of its states is at level 4
+    CHECK(store->queued(4, 65536 + 7));
+    CHECK(store->queued(3, 2 * 65536));
+    store->drop_level(4);  // levels up to 4 expanded (3 among them): the second and third chunks go, the last (not full) stays
+    CHECK(!store->queued(4, 65536 + 7));
+    CHECK(!store->queued(3, 2 * 65536));
+    CHECK(store->queued(5, kStates - 1));
+    CHECK(std::ranges::equal(store->sleep(5, kStates - 1), std::vector{t(2), t(4)}));
+  }
+  CHECK(restored.bytes() < v.bytes() + 4096);
 }
