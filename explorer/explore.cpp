@@ -124,7 +124,6 @@ struct Batch {
 struct Chunk {
   static constexpr std::size_t kBlock = 64, kStates = 64 * kBlock;
   std::vector<StateIndex> states;
-  std::size_t first = 0;  // where its states start in their bucket
   std::size_t width = 0;  // of every row: the widest stored when the chunk was taken out
   Row rows;
   std::vector<SleepSet> sleep = std::vector<SleepSet>(kStates);
@@ -294,7 +293,7 @@ class Search {
     const bool left = !levels_.empty();
     auto done = start_depth_;  // past the last level searched
     for (auto depth = levels_.next(done); depth != kNoLevel && !stopping_.stopped(); depth = levels_.next(done)) {
-      const auto bucket = std::move(*levels_.find(depth));
+      auto bucket = std::move(*levels_.find(depth));
       levels_.erase(depth);
       search_bucket(bucket, depth);
       visited_.drop_level(depth);
@@ -303,10 +302,10 @@ class Search {
     if (!stopping_.stopped() && (left || !resumed_)) checkpoint(done);
   }
 
-  // The search's checkpoint, if it writes them: at level `depth`, its
-  // bucket left from `from` on (none: nothing left), the levels past it
-  // queued, those before it done.
-  void checkpoint(std::size_t depth, const Bucket* bucket = nullptr, std::size_t from = 0) {
+  // The search's checkpoint, if it writes them: at level `depth`, what is
+  // left of its bucket (null: nothing), the levels past it queued, those
+  // before it done.
+  void checkpoint(std::size_t depth, const Bucket* bucket = nullptr) {
     if (checkpoints_ == nullptr) return;
     CheckpointOut out(checkpoint_path(*checkpoints_, opts_.por));
     write_header(out, header_for(sem_, opts_, *checkpoints_, visited_.shards()));
@@ -314,12 +313,11 @@ class Search {
     codec_.save(out);
     visited_.save(out);
     out.pod<std::uint64_t>(depth);
-    const bool rest = bucket != nullptr && from < bucket->size();
+    const bool rest = bucket != nullptr && !bucket->empty();
     out.pod<std::uint64_t>(levels_.size() + (rest ? 1 : 0));
     if (rest) {  // the bucket being searched, taken from levels_, before the levels past it
       out.pod<std::uint64_t>(depth);
-      out.pod<std::uint64_t>(bucket->size() - from);
-      for (auto k = from; k < bucket->size(); ++k) out.pod((*bucket)[k]);
+      out.list(*bucket);
     }
     levels_.each([&](std::size_t l, const Bucket& queued) {
       out.pod<std::uint64_t>(l);
@@ -331,10 +329,10 @@ class Search {
     clock_->written();
   }
 
-  // The search stopped before the bucket's state `from` (a chunk's first):
-  // a checkpoint, unless at a bound (resuming would stop there again).
-  void stopped_at(std::size_t depth, const Bucket& bucket, std::size_t from) {
-    if (stopping_.why() != Stop::bound) checkpoint(depth, &bucket, from);
+  // The search stopped before what is left of the bucket: a checkpoint,
+  // unless at a bound (resuming would stop there again).
+  void stopped_at(std::size_t depth, const Bucket& bucket) {
+    if (stopping_.why() != Stop::bound) checkpoint(depth, &bucket);
   }
 
   // The search's own count of its largest structures (between phases).
@@ -380,31 +378,36 @@ class Search {
 
   // Chunk k of the bucket is taken out, then expanded while chunk k - 1 is
   // merged, then merged while chunk k + 1 is expanded, then reported.
-  void search_bucket(const Bucket& bucket, std::size_t depth) {
-    std::size_t taken = 0;
+  // A chunk reported lets its states go, from the front of the bucket and
+  // from the store's level: what is left of the bucket is what a stop or a
+  // checkpoint leaves to expand, and the widest level lets go of its
+  // entries as it is expanded rather than after.
+  void search_bucket(Bucket& bucket, std::size_t depth) {
+    std::size_t taken = 0;  // the states at the bucket's front taken out into a chunk
     auto take = [&](Chunk& c) {
       const auto n = std::min(chunk_size(), bucket.size() - taken);
       take_out(c, bucket, taken, n, depth);
       taken += n;
     };
-    // Where the bucket's rest starts from chunk c on (none: at its end).
-    const auto rest = [&](const Chunk& c) { return c.states.empty() ? bucket.size() : c.first; };
     Chunk* now = &chunks_[0];
     Chunk* next = &chunks_[1];
     take(*now);
     step(nullptr, {}, now, depth);
-    if (!within_limits()) return stopped_at(depth, bucket, rest(*now));
+    if (!within_limits()) return stopped_at(depth, bucket);
     while (!now->states.empty()) {
       const auto cut = cut_of(*now);
-      if (!room_for(*now, cut, depth)) return stopped_at(depth, bucket, rest(*now));
+      if (!room_for(*now, cut, depth)) return stopped_at(depth, bucket);
       if (taken < bucket.size()) take(*next);
       else next->states.clear();
       step(now, cut, next, depth);
       report(*now, cut, depth);
       if (cut.exceeds.valid()) return stopping_.at_bound(cut.exceeds);
-      if (!within_limits()) return stopped_at(depth, bucket, rest(*next));
+      visited_.taken(depth, now->states);
+      bucket.erase(bucket.begin(), bucket.begin() + static_cast<std::ptrdiff_t>(now->states.size()));
+      taken -= now->states.size();
+      if (!within_limits()) return stopped_at(depth, bucket);
       stopping_.progress(visited_.size(), [&] { return memory(); });
-      if (clock_ && clock_->due()) checkpoint(depth, &bucket, rest(*next));  // next, expanded, is merged after it
+      if (clock_ && clock_->due()) checkpoint(depth, &bucket);  // next, expanded, is merged after it
       std::swap(now, next);
     }
   }
@@ -436,7 +439,6 @@ class Search {
   // any more) and path counts are final.
   void take_out(Chunk& c, const Bucket& bucket, std::size_t first, std::size_t n, std::size_t depth) {
     c.width = visited_.width();
-    c.first = first;
     c.states.assign(bucket.begin() + static_cast<std::ptrdiff_t>(first), bucket.begin() + static_cast<std::ptrdiff_t>(first + n));
     const auto& states = c.states;
     c.rows.resize(states.size() * c.width);
@@ -583,10 +585,11 @@ class Search {
     for (std::size_t b = 0; b < c.blocks() && b <= cut.block; ++b) {
       const auto& batch = c.batches[b];
       std::uint32_t race = 0, k = 0;
-      for (const auto& e : batch.states) {
+      for (std::size_t j = 0; j < batch.states.size(); ++j) {
+        const auto& e = batch.states[j];
         const auto si = e.state;
         if (opts_.observer.state) opts_.observer.state(numbered(si), state_at(si), e.terminal);
-        if (e.terminal) findings_.terminal(state_at(si), {si, depth}, visited_.paths(depth, si), result_.counters);
+        if (e.terminal) findings_.terminal(state_at(si), {si, depth}, c.paths[b * Chunk::kBlock + j], result_.counters);
         for (; race < e.races_end; ++race) findings_.race(batch.races[race], {si, depth});
         result_.counters.transitions_pruned += e.pruned;
         for (; k < e.successors_end && cut.before(b, k); ++k) {

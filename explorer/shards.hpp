@@ -48,11 +48,22 @@ class ShardedVisited {
   void prefetch_slot(std::uint64_t hash) const { shards_[shard_of(hash)]->table().prefetch_slot(hash); }
   void prefetch_row(std::uint64_t hash) const { shards_[shard_of(hash)]->table().prefetch_row(hash); }
 
-  // Visited::sleep, paths and drop_level, in the shard holding i, or in every shard.
+  // Visited::sleep, paths, drop_level and taken, in the shard holding i, or in every shard.
   [[nodiscard]] std::span<const Transition> sleep(std::size_t level, StateIndex i) const { return shard(i).sleep(level, local(i)); }
   [[nodiscard]] PathCount paths(std::size_t level, StateIndex i) const { return shard(i).paths(level, local(i)); }
   void drop_level(std::size_t level) {
     for (auto& s : shards_) s->drop_level(level);
+  }
+  // Visited::taken, in each shard, for the last of `states` (in the order they were queued) it holds.
+  void taken(std::size_t level, std::span<const StateIndex> states) {
+    const auto all = shards_.size() == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << shards_.size()) - 1;
+    std::uint64_t seen = 0;
+    for (auto k = states.size(); k-- > 0 && seen != all;) {
+      const auto s = shard_holding(states[k]);
+      if ((seen >> s & 1) != 0) continue;
+      seen |= std::uint64_t{1} << s;
+      shards_[s]->taken(level, local(states[k]));
+    }
   }
   // Whether i is a stored state's index, and Visited::queued in its shard.
   [[nodiscard]] bool holds(StateIndex i) const { return local(i) < shard(i).size(); }

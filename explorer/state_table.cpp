@@ -65,6 +65,8 @@ void StateTable::plan() {
                      static_cast<std::uint32_t>((std::uint64_t{1} << f.bits) - 1)});
     plan_width_ = std::max<std::size_t>(plan_width_, f.col + 1);
   }
+  empty_only_.resize(l.bits.size());
+  for (std::size_t col = 0; col < l.bits.size(); ++col) empty_only_[col] = l.bits[col] == 0 ? ~Code{0} : 0;
   plan_stale_ = false;
 }
 
@@ -76,8 +78,8 @@ bool StateTable::pack(std::span<const Code> row) {
   const auto& l = layouts_.back();
   // A column without bits has held EMPTY only (code 0): any other code is new to it.
   Code stray = 0;
-  const auto known = std::min(row.size(), l.bits.size());
-  for (std::size_t col = 0; col < known; ++col) stray |= l.bits[col] == 0 ? row[col] : 0;
+  const auto known = std::min(row.size(), empty_only_.size());
+  for (std::size_t col = 0; col < known; ++col) stray |= row[col] & empty_only_[col];
   for (auto col = known; col < row.size(); ++col) stray |= row[col];
   if (stray != 0) return false;
   row = padded(row, plan_width_, padded_);  // columns past the row are EMPTY, index 0

@@ -188,6 +188,7 @@ class StateTable {
   std::size_t held_bytes_ = 0;        // chunks, dictionaries and layouts, counted as they grow
   std::vector<PlanField> plan_;
   std::size_t plan_width_ = 0;  // one past the last column with bits
+  std::vector<Code> empty_only_;  // by column of the current layout: all ones where it has no bits (holds EMPTY only), else 0
   bool plan_stale_ = true;
   std::vector<std::uint8_t> packed_;  // the row being inserted, packed
   Row padded_;                        // a row shorter than plan_width_, padded with EMPTY

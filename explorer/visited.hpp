@@ -83,7 +83,7 @@ class Visited {
   void queue(StateIndex i, std::size_t level, std::span<const Transition> sleep, PathCount paths) {
     auto& s = levels_[level];
     if (s.pool.size() + sleep.size() >= UINT32_MAX) throw std::length_error("sleep sets: 2^32 transitions in one level");
-    position_.set(i, static_cast<std::uint32_t>(s.queued.size()), level);
+    position_.set(i, static_cast<std::uint32_t>(s.first + s.queued.size()), level);
     s.queued.push_back(Queued::of(static_cast<std::uint32_t>(s.pool.size()), paths));
     s.pool.insert(s.pool.end(), sleep.begin(), sleep.end());
   }
@@ -91,7 +91,7 @@ class Visited {
   void again(StateIndex i, std::size_t level, std::span<const Transition> sleep, PathCount paths) {
     auto& s = *levels_.find(level);
     const auto k = position_[i];
-    auto& q = s.queued[k];
+    auto& q = s.at(k);
     q.set_paths(saturating_add(q.paths(), paths));
     const auto [begin, end] = s.sleep_range(k);
     if (const auto kept = sleep_again(s.pool.data(), begin, end, sleep); kept < end) s.pool[kept] = kEnd;
@@ -105,12 +105,22 @@ class Visited {
     return {s.pool.data() + begin, s.pool.data() + end};
   }
   // The behaviours reaching state i of level `level`, as sleep() is found.
-  [[nodiscard]] PathCount paths(std::size_t level, StateIndex i) const { return levels_.find(level)->queued[position_[i]].paths(); }
+  [[nodiscard]] PathCount paths(std::size_t level, StateIndex i) const { return levels_.find(level)->at(position_[i]).paths(); }
   // Whether state i is queued at `level` as far as the store can tell (a
   // resumed search checks its own lists against it).
   [[nodiscard]] bool queued(std::size_t level, StateIndex i) const {
     const auto* s = levels_.find(level);
-    return s != nullptr && position_.held(i) && position_[i] < s->queued.size();
+    return s != nullptr && position_.held(i) && position_[i] >= s->first && position_[i] - s->first < s->queued.size();
+  }
+  // State i of `level`, and every state queued there before it, has been
+  // expanded and reported: their path counts and sleep sets go (the widest
+  // level of a large search lets its entries go as it is expanded, not after).
+  void taken(std::size_t level, StateIndex i) {
+    auto& s = *levels_.find(level);
+    const auto k = position_[i];
+    if (k < s.first) return;
+    s.queued.erase(s.queued.begin(), s.queued.begin() + (k + 1 - s.first));
+    s.first = k + 1;
   }
   // Lets go of a level that has been expanded, as has every level before it:
   // its path counts and sleep sets, and the positions no longer looked up.
@@ -137,6 +147,7 @@ class Visited {
     out.pod<std::uint64_t>(levels_.size());
     levels_.each([&](std::size_t l, const Level& s) {
       out.pod<std::uint64_t>(l);
+      out.pod(s.first);
       out.list(s.queued);
       out.list(s.pool);
     });
@@ -145,8 +156,9 @@ class Visited {
     table_.restore(in);
     for (std::size_t i = 0; i < table_.size(); ++i) arrival_.push_back(in.pod<Arrival>());
     position_.restore(in, table_.size());
-    read_levels(in, 24, [&](std::uint64_t l) {  // a number and two lists
+    read_levels(in, 28, [&](std::uint64_t l) {  // a number, the first position and two lists
       auto& s = levels_[l];
+      s.first = in.pod<std::uint32_t>();
       in.list_into(s.queued);
       s.pool = in.list<Transition>();
       for (std::size_t k = 0; k < s.queued.size(); ++k)
@@ -193,14 +205,18 @@ class Visited {
     void set_paths(PathCount p) { paths_low = static_cast<std::uint32_t>(p), paths_high = static_cast<std::uint32_t>(p >> 32); }
   };
   static_assert(sizeof(Queued) == 12);
-  // A level's unexpanded states, by position, and their sleep sets one after the other.
+  // A level's unexpanded states, by position from `first` on (those before
+  // it were taken), and their sleep sets one after the other.
   struct Level {
     std::deque<Queued> queued;
     std::vector<Transition> pool;
+    std::uint32_t first = 0;
+    [[nodiscard]] Queued& at(std::uint32_t k) { return queued[k - first]; }
+    [[nodiscard]] const Queued& at(std::uint32_t k) const { return queued[k - first]; }
     // The sleep set at position k: [begin, end) of the pool.
     [[nodiscard]] std::pair<std::uint32_t, std::uint32_t> sleep_range(std::uint32_t k) const {
-      const auto begin = queued[k].begin;
-      const auto limit = k + 1 < queued.size() ? queued[k + 1].begin : static_cast<std::uint32_t>(pool.size());
+      const auto begin = at(k).begin;
+      const auto limit = k + 1 - first < queued.size() ? at(k + 1).begin : static_cast<std::uint32_t>(pool.size());
       const auto end = std::find(pool.begin() + begin, pool.begin() + limit, kEnd) - pool.begin();
       return {begin, static_cast<std::uint32_t>(end)};
     }

@@ -3,8 +3,8 @@
 // a checkpoint; an index that would lose a row is refused. The merge's memo
 // of recent arrivals finds only equal rows of the current chunk. The
 // visited store keeps each unexpanded state's path count and sleep set
-// through other arrivals and a checkpoint, and lets its positions go once
-// their levels are expanded.
+// through other arrivals and a checkpoint, lets a level's entries go as its
+// states are taken, and its positions once their levels are expanded.
 #include <doctest/doctest.h>
 
 #include "explorer/checkpoint_file.hpp"
@@ -201,10 +201,18 @@ TEST_CASE("the visited store keeps sleep sets and path counts through arrivals, 
   CHECK(v.sleep(1, 12).empty());
   CHECK(v.sleep(1, 11).empty());
   CHECK(std::ranges::equal(v.sleep(1, 14), all));  // its neighbour's shrinking left it whole
-  CHECK(v.paths(1, 10) == 5);
+  CHECK(v.paths(1, 10) == 5);  // 1 + 2 + 2
   CHECK(v.paths(1, 14) == 1);
   again(kStates - 1, 5, some);  // the last of its level: its set ends at the pool's end
   CHECK(std::ranges::equal(v.sleep(5, kStates - 1), std::vector{t(2), t(4)}));
+  v.taken(1, 9);  // states 0 to 9 expanded: their entries go, the others are found as before
+  CHECK(!v.queued(1, 9));
+  CHECK(!v.queued(1, 0));
+  CHECK(v.queued(1, 10));
+  v.taken(1, 3);  // already gone: nothing changes
+  CHECK(v.queued(1, 10));
+  again(10, 1, std::vector{t(4)});
+  CHECK(std::ranges::equal(v.sleep(1, 10), std::vector{t(4)}));
 
   TempFile file;
   {
@@ -219,7 +227,9 @@ TEST_CASE("the visited store keeps sleep sets and path counts through arrivals, 
     CHECK(in.at_end());
   }
   for (auto* store : {&v, &restored}) {
-    CHECK(std::ranges::equal(store->sleep(1, 10), std::vector{t(2), t(4)}));
+    CHECK(!store->queued(1, 9));
+    CHECK(std::ranges::equal(store->sleep(1, 10), std::vector{t(4)}));
+    CHECK(store->paths(1, 10) == 7);
     CHECK(store->paths(1, 12) == 3);
     CHECK(store->arrival(kStates - 1) == kStates - 1);
     CHECK(store->queued(3, 2 * 65536 + 1));
