@@ -4,7 +4,7 @@
 # training step with batch norm, Adam and a Saver (cnn-training), each checked
 # as a training step's session.run: the loss fetched, the Saver pruned away.
 # Usage: bench/real_shapes.sh [TFSEM] [TIMEOUT_S] [LSTM_LAYERS] [CNN_BLOCKS]
-#   (prints a Markdown table: graph, nodes, states stored, seconds, states per second)
+#   (prints a Markdown table: graph, nodes, states stored, firings, seconds, states and firings per second)
 set -eu
 TFSEM=${1:-./build/cli/tfsem}
 TIMEOUT=${2:-60}
@@ -13,8 +13,8 @@ CNN=${4:-49}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-printf '| graph | nodes | states stored | seconds | states per second | result |\n'
-printf '|---|---|---|---|---|---|\n'
+printf '| graph | nodes | states stored | firings | seconds | states per second | firings per second | result |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 row() {
   family=$1 n=$2
   shift 2
@@ -24,10 +24,10 @@ row() {
 import json, sys
 g = json.load(open(sys.argv[1]))
 r = json.load(open(sys.argv[2]))
-states, seconds = r["counters"]["states_stored"], r["seconds"]
-rate = "%.0f" % (states / seconds) if seconds > 0 else "n/a"
+states, firings, seconds = r["counters"]["states_stored"], r["counters"]["firings"], r["seconds"]
+rate = lambda n: "%.0f" % (n / seconds) if seconds > 0 else "n/a"
 result = r["verdict"] if r["complete"] else "stopped by " + r["stopped_by"]
-print("| %s | %d | %d | %.2f | %s | %s |" % (g["name"], len(g["nodes"]), states, seconds, rate, result))
+print("| %s | %d | %d | %d | %.2f | %s | %s | %s |" % (g["name"], len(g["nodes"]), states, firings, seconds, rate(states), rate(firings), result))
 PY
 }
 row lost-update 7

@@ -90,8 +90,8 @@ std::uint32_t owner(std::uint64_t canonical, int ranks) {
 }
 
 // The counters each rank keeps and the report adds up (the states stored are the store's).
-std::array<std::uint64_t*, 5> summed(Counters& c) {
-  return {&c.states_matched, &c.transitions, &c.terminal_states, &c.behaviours, &c.transitions_pruned};
+std::array<std::uint64_t*, 6> summed(Counters& c) {
+  return {&c.states_matched, &c.transitions, &c.terminal_states, &c.behaviours, &c.transitions_pruned, &c.firings};
 }
 
 // A move on the wire (null: none, the initial state's arrival): its
@@ -183,7 +183,7 @@ class Search {
       whole_ = false;  // resuming would stop there again
     } else {
       level = initial_steps_.size();
-      if (rank_ == 0) send(kNone, nullptr, 0, initial_row_, level, {}, 1);  // to its owner
+      if (rank_ == 0) send(kNone, nullptr, 0, initial_row_, level, {}, 1), result_.counters.firings = level;  // to its owner
     }
     while (level != kNoLevel) {
       if (level != level_) {
@@ -309,16 +309,19 @@ class Search {
     seen_.clear();
     x_.races(row_, findings_.race_flags(), seen_);
     for (const auto& r : seen_) findings_.race(r, {si, level_});
+    std::uint64_t firings = 0;
     const auto pruned = x_.successors(row_, sleep, [&](const SuccessorSeen& s) {
       if (stopping_.stopped()) return;
       if (s.exceeds.valid()) return stopping_.at_bound(s.exceeds);
       send(si, &s.move, s.result, s.row, level_ + s.steps.size(), s.sleep, paths);
+      firings += s.steps.size();
     });
     if (stopping_.stopped_by_token() && resumable(stopping_.why())) {
       take_back();
       return false;
     }
     result_.counters.transitions_pruned += pruned;
+    result_.counters.firings += firings;
     return true;
   }
   // What the state being expanded sent.
@@ -561,7 +564,7 @@ class Search {
       for (std::uint32_t r = 0; r < parts; ++r) {
         const auto body = read_part(r, parts);
         wire::Reader part(sem_, body);
-        part.take(5 * sizeof(std::uint64_t));
+        part.take(summed(result_.counters).size() * sizeof(std::uint64_t));
         for (auto n = part.u64(); n > 0; --n) {
           const auto to = owner(stored_in(part).hash, size_);
           where[r].emplace_back(to, numbered[to]++);

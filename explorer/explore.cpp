@@ -289,6 +289,7 @@ class Search {
     } else {
       const auto level = initial_steps_.size();
       queue(level, visited_.add(initial_row_, StateTable::hash(initial_row_), kNoParent, level, {}, 1).first);
+      result_.counters.firings = initial_steps_.size();
     }
     const bool left = !levels_.empty();
     auto done = start_depth_;  // past the last level searched
@@ -597,6 +598,7 @@ class Search {
           const auto& a = shard_arrivals_[s].list[next[s]++];
           assert(a.batch == b && a.successor == k);
           ++result_.counters.transitions;
+          result_.counters.firings += batch.steps_of(k).size();
           if (!a.fresh) ++result_.counters.states_matched;
           else queue(a.level, a.to);
           if (opts_.observer.transition) {

@@ -69,6 +69,7 @@ struct Counters {
   std::uint64_t terminal_states = 0;
   std::uint64_t behaviours = 0;           // complete behaviours explored (paths to terminal states)
   std::uint64_t transitions_pruned = 0;   // enabled firings the reduction did not explore
+  std::uint64_t firings = 0;              // the explored moves' firings, settled ones included: the steps the search took
 };
 
 struct Result {

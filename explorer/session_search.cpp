@@ -110,6 +110,7 @@ class RunsSearch {
     c.terminal_states += r.counters.terminal_states;
     c.behaviours += r.counters.behaviours;
     c.transitions_pruned += r.counters.transitions_pruned;
+    c.firings += r.counters.firings;
     result_.seconds += r.seconds;
   }
 

@@ -21,6 +21,7 @@ const Row kRows[] = {
     {"terminal-states", [](const explorer::Result& r) { return r.counters.terminal_states; }},
     {"behaviours-explored", [](const explorer::Result& r) { return r.counters.behaviours; }},
     {"transitions-pruned", [](const explorer::Result& r) { return r.counters.transitions_pruned; }},
+    {"firings", [](const explorer::Result& r) { return r.counters.firings; }},
     {"outcomes", [](const explorer::Result& r) { return std::uint64_t{r.outcomes.size()}; }},
     {"races", [](const explorer::Result& r) { return std::uint64_t{r.races.size()}; }},
     {"memory-kib", [](const explorer::Result& r) { return r.memory_bytes >> 10; }},

@@ -104,7 +104,7 @@ std::string counters_text(const explorer::Counters& c, double seconds) {
   std::ostringstream out;
   out << "states-stored: " << c.states_stored << "\nstates-matched: " << c.states_matched << "\ntransitions: " << c.transitions
       << "\nterminal-states: " << c.terminal_states << "\nbehaviours-explored: " << c.behaviours
-      << "\ntransitions-pruned: " << c.transitions_pruned << "\n";
+      << "\ntransitions-pruned: " << c.transitions_pruned << "\nfirings: " << c.firings << "\n";
   char t[32];
   std::snprintf(t, sizeof t, "%.3f", seconds);
   out << "time: " << t << "s\n";
@@ -121,7 +121,8 @@ nlohmann::json max_memory_json(const MemoryBound& max) { return {{"bytes", max.b
 nlohmann::json counters_json(const explorer::Counters& c) {
   return {{"states_stored", c.states_stored},         {"states_matched", c.states_matched},
           {"transitions", c.transitions},             {"terminal_states", c.terminal_states},
-          {"behaviours_explored", c.behaviours},      {"transitions_pruned", c.transitions_pruned}};
+          {"behaviours_explored", c.behaviours},      {"transitions_pruned", c.transitions_pruned},
+          {"firings", c.firings}};
 }
 
 std::string ranks_text(const std::vector<explorer::distributed::RankReport>& ranks) {

@@ -73,6 +73,7 @@ void check_distributed(const std::shared_ptr<const Program>& program, std::initi
     CHECK(r.counters.terminal_states == one.counters.terminal_states);
     CHECK(r.counters.behaviours == one.counters.behaviours);
     CHECK(r.counters.transitions_pruned == one.counters.transitions_pruned);
+    CHECK(r.counters.firings == one.counters.firings);
     CHECK(outcomes(sem, r) == outcomes(sem, one));
     CHECK(races(sem, r) == races(sem, one));
     for (const auto& outcome : r.outcomes)

@@ -48,6 +48,7 @@ void check_same(const Semantics& sem, const explorer::Result& a, const explorer:
   CHECK(x.terminal_states == y.terminal_states);
   CHECK(x.behaviours == y.behaviours);
   CHECK(x.transitions_pruned == y.transitions_pruned);
+  CHECK(x.firings == y.firings);
   REQUIRE(a.outcomes.size() == b.outcomes.size());
   for (std::size_t i = 0; i < a.outcomes.size(); ++i) {
     CHECK(explorer::outcome_text(sem, a.outcomes[i]) == explorer::outcome_text(sem, b.outcomes[i]));

@@ -30,9 +30,11 @@ TEST_CASE("the shared lines") {
   explorer::Counters c;
   c.states_stored = 9;
   c.behaviours = 4;
+  c.firings = 12;
   CHECK(report::counters_text(c, 0.25) ==
         "states-stored: 9\nstates-matched: 0\ntransitions: 0\nterminal-states: 0\nbehaviours-explored: 4\n"
-        "transitions-pruned: 0\ntime: 0.250s\n");
+        "transitions-pruned: 0\nfirings: 12\ntime: 0.250s\n");
+  CHECK(report::counters_json(c)["firings"] == 12);
   CHECK(report::counters_json(c)["behaviours_explored"] == 4);
   explorer::distributed::RankReport rank;
   rank.states = 5;
