@@ -188,7 +188,7 @@ class Search {
     while (level != kNoLevel) {
       if (level != level_) {
         if (level_ != kNoLevel) visited_.drop_level(level_), queued_.erase(level_);
-        level_ = level, next_ = 0;
+        level_ = level;
       }
       expand_round();
       exchange();
@@ -206,7 +206,7 @@ class Search {
   const ExploreOptions& opts_;
   Codec codec_;
   Visited<Arrival> visited_;
-  Levels<std::deque<StateIndex>> queued_;  // the unexpanded states by level, in the order they were stored
+  Levels<std::deque<StateIndex>> queued_;  // the unexpanded states by level, in the order they were stored (an expanded one goes)
   Findings findings_;
   Stopping stopping_;
   Expander x_;
@@ -214,7 +214,6 @@ class Search {
   Row initial_row_, row_;
   Schedule initial_steps_;
   std::uint64_t level_ = kNoLevel;                  // the level being expanded
-  std::size_t next_ = 0;                            // its next state to expand
   std::vector<RaceSeen> seen_;
   channel::Canonical canonical_;                // which rank owns a state
   std::vector<channel::Sender> senders_;        // by destination rank: this round's successors (not to itself)
@@ -277,13 +276,14 @@ class Search {
   // together or merged, stops this rank, out of memory, and so every rank at
   // the next agree_on_status, INCOMPLETE with this rank's reason.
   void expand_round() {
-    const auto* states = queued_.find(level_);
-    if (states == nullptr) return;
-    const auto& level = *states;
+    auto* level = queued_.find(level_);
+    if (level == nullptr) return;
     try {
-      for (std::size_t n = 0; next_ < level.size() && n < kRound && !stopping_.stopped(); ++n) {
-        if (!expand(level[next_])) break;
-        ++next_;
+      for (std::size_t n = 0; !level->empty() && n < kRound && !stopping_.stopped(); ++n) {
+        const auto si = level->front();
+        if (!expand(si)) break;
+        visited_.taken(level_, si);  // its path count and sleep set go with it
+        level->pop_front();
         check_limits(n % kMemoryEvery == kMemoryEvery - 1);
       }
     } catch (const std::bad_alloc&) {  // what the state being expanded sent, maybe a message in part, is taken back
@@ -424,7 +424,7 @@ class Search {
   // Every rank's status; returns the next level to expand (kNoLevel: the search is over).
   std::uint64_t agree_on_status() {
     Status mine{kNoLevel, visited_.size(), static_cast<std::uint64_t>(stopping_.why()), rank_ == 0 && clock_ && clock_->due() ? 1U : 0U};
-    if (const auto* states = queued_.find(level_); states != nullptr && next_ < states->size()) {
+    if (const auto* states = queued_.find(level_); states != nullptr && !states->empty()) {
       mine.next = level_;
     } else {
       mine.next = queued_.next(level_ == kNoLevel ? 0 : level_ + 1);
@@ -476,7 +476,7 @@ class Search {
     }
     for (auto l = queued_.next(0); l != kNoLevel; l = queued_.next(l + 1)) {
       const auto& states = *queued_.find(l);
-      for (auto k = l == level_ ? next_ : 0; k < states.size(); ++k) {
+      for (std::size_t k = 0; k < states.size(); ++k) {
         const auto sleep = visited_.sleep(l, states[k]);
         w.u8(1), w.u64(l), w.u32(states[k]), w.u64(visited_.paths(l, states[k]));
         w.u32(static_cast<std::uint32_t>(sleep.size()));
