@@ -39,7 +39,6 @@ std::uint32_t StateTable::large_index_of(std::size_t col, Code c) const {
 
 std::uint32_t StateTable::add_code(std::size_t col, Code c) {
   auto& column = columns_[col];
-  plan_stale_ = true;
   const auto i = static_cast<std::uint32_t>(column.codes.size());
   column.codes.push_back(c);
   held_bytes_ += sizeof(Code);
@@ -52,22 +51,40 @@ std::uint32_t StateTable::add_code(std::size_t col, Code c) {
   } else {
     large_codes_.emplace(std::uint64_t{col} << 32 | c, i);
   }
+  if (!plan_stale_) replan_column(col);
   return i;
 }
 
 void StateTable::plan() {
   const auto& l = layouts_.back();
   plan_.clear();
+  plan_first_.assign(columns_.size(), kNone);
   plan_width_ = 0;
-  for (const auto& f : l.fields) {
-    const auto& c = columns_[f.col];
-    plan_.push_back({c.direct.data(), c.codes.data(), static_cast<std::uint32_t>(c.direct.size()), f.col, f.bits, f.shift,
-                     static_cast<std::uint32_t>((std::uint64_t{1} << f.bits) - 1)});
-    plan_width_ = std::max<std::size_t>(plan_width_, f.col + 1);
-  }
-  empty_only_.resize(l.bits.size());
-  for (std::size_t col = 0; col < l.bits.size(); ++col) empty_only_[col] = l.bits[col] == 0 ? ~Code{0} : 0;
+  empty_only_.assign(l.bits.size(), ~Code{0});
+  for (const auto& f : l.fields) plan_field(f);
   plan_stale_ = false;
+}
+
+void StateTable::plan_field(const Field& f) {
+  const auto& c = columns_[f.col];
+  const auto k = static_cast<std::uint32_t>(plan_.size());
+  plan_.push_back({c.direct.data(), c.codes.data(), static_cast<std::uint32_t>(c.direct.size()), f.col, f.bits, f.shift,
+                   static_cast<std::uint32_t>((std::uint64_t{1} << f.bits) - 1)});
+  auto* link = &plan_first_[f.col];
+  while (*link != kNone) link = &plan_[*link].next;
+  *link = k;
+  plan_width_ = std::max<std::size_t>(plan_width_, f.col + 1);
+  if (empty_only_.size() <= f.col) empty_only_.resize(f.col + 1, ~Code{0});
+  empty_only_[f.col] = 0;
+}
+
+void StateTable::replan_column(std::size_t col) {
+  const auto& c = columns_[col];
+  for (auto k = plan_first_[col]; k != kNone; k = plan_[k].next) {
+    plan_[k].direct = c.direct.data();
+    plan_[k].codes = c.codes.data();
+    plan_[k].direct_size = static_cast<std::uint32_t>(c.direct.size());
+  }
 }
 
 // Rows are bit strings: each field, its bits wide, least significant bit
@@ -160,7 +177,7 @@ void StateTable::widen(std::uint32_t col) {
   l.bits[col] = static_cast<std::uint8_t>(need);
   l.row_bits += need - have;
   held_bytes_ += sizeof(Field) + (have == 0 ? sizeof(std::uint32_t) : 0);
-  plan_stale_ = true;
+  if (!plan_stale_) plan_field(l.fields.back());
 }
 
 void StateTable::new_layout() {

@@ -153,15 +153,20 @@ class StateTable {
   bool pack(std::span<const Code> row);
   // What pack() and unpack() read for each field of the current layout, in
   // order: its column's dictionary (codes and direct lookup) and its bits,
-  // in one array. Stale after a code is added (a dictionary may have moved),
-  // a layout has grown or started or the table has widened; pack() rebuilds
-  // it, and unpack() reads it only while it is current.
+  // in one array. Kept current as a column gains a code (its fields'
+  // dictionary, found through `next`, the column's next field) or a field
+  // (appended), so a wide row's new codes cost their column, not the plan;
+  // stale once a layout starts or the table widens: pack() rebuilds it, and
+  // unpack() reads it only while it is current.
   struct PlanField {
     const std::uint32_t* direct;
     const Code* codes;
     std::uint32_t direct_size, col, bits, shift, mask;
+    std::uint32_t next = kNone;  // the plan's next field of the same column
   };
   void plan();
+  void plan_field(const Field& f);  // appends f to the plan
+  void replan_column(std::size_t col);  // its fields' dictionary, after a code was added
   // A row of layout l from in (stride bytes), into `width` codes.
   void unpack(const Layout& l, const std::uint8_t* in, std::size_t stride, Code* row, std::size_t width) const;
   // Gives column col the bits its dictionary needs: a field for those it lacks.
@@ -187,6 +192,7 @@ class StateTable {
   std::vector<Chunk> chunks_;
   std::size_t held_bytes_ = 0;        // chunks, dictionaries and layouts, counted as they grow
   std::vector<PlanField> plan_;
+  std::vector<std::uint32_t> plan_first_;  // by column: its first field in the plan (kNone: none)
   std::size_t plan_width_ = 0;  // one past the last column with bits
   std::vector<Code> empty_only_;  // by column of the current layout: all ones where it has no bits (holds EMPTY only), else 0
   bool plan_stale_ = true;
