@@ -267,6 +267,7 @@ class Search {
   // deque: the level being filled grows block by block, never copied.
   using Bucket = std::deque<StateIndex>;
   Levels<Bucket> levels_;
+  Bucket searching_;  // the bucket being searched, taken out of levels_
   Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
   // For the observer: each state's number, in the order the states were first reached.
@@ -294,9 +295,9 @@ class Search {
     const bool left = !levels_.empty();
     auto done = start_depth_;  // past the last level searched
     for (auto depth = levels_.next(done); depth != kNoLevel && !stopping_.stopped(); depth = levels_.next(done)) {
-      auto bucket = std::move(*levels_.find(depth));
+      searching_ = std::move(*levels_.find(depth));
       levels_.erase(depth);
-      search_bucket(bucket, depth);
+      search_bucket(searching_, depth);
       visited_.drop_level(depth);
       done = depth + 1;
     }
@@ -342,6 +343,7 @@ class Search {
     for (const auto& w : workers_) firings += w->firings.bytes();
     std::uint64_t queued = 0;
     levels_.each([&](std::size_t, const Bucket& l) { queued += Levels<Bucket>::kNodeBytes + deque_bytes<StateIndex>(l.size()); });
+    queued += deque_bytes<StateIndex>(searching_.size());
     return visited_.bytes() + queued + recent_.size() * RecentArrivals::bytes() + codec_.bytes() + firings + findings_.bytes();
   }
   // The memory --max-memory limits: the process's, as the gauge reads it.

@@ -76,7 +76,11 @@ class QueuePositions {
       last_level_.push_back(in.pod<std::uint64_t>());
       if (c > 0) full(c - 1);
       auto& chunk = chunks_.emplace_back();
-      if (in.pod<std::uint8_t>() == 0) continue;
+      if (in.pod<std::uint8_t>() == 0) {
+        // Only a full chunk goes; the last one takes the states stored next.
+        if ((c + 1) * kChunk > states) throw CheckpointError(in.path() + ": corrupted: the positions of unexpanded states");
+        continue;
+      }
       chunk = std::make_unique<std::uint32_t[]>(kChunk);
       in.raw(chunk.get(), kChunk * sizeof(std::uint32_t));
     }

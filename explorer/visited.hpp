@@ -6,14 +6,16 @@
 // and in which order they are expanded, is the search's own list. Arrivals
 // live in fixed-size chunks, so growing never holds the old storage and the
 // new at once. A path count and a sleep set are kept while their state is
-// unexpanded, found by its position in its level (no allocation per state),
-// and go with the level: every arrival at a state comes from an earlier
-// level, so both are final when it is expanded. A level's lists are deques:
-// a level of tens of millions of states grows block by block, never holding
-// a copy of itself or twice its size, as a vector's doubling would at the
-// peak of a large search. A state's position is kept only while it may be
-// looked up: a chunk of positions goes once every level its states were
-// queued at has been expanded.
+// unexpanded, found by its position in its level (no allocation per state):
+// every arrival at a state comes from an earlier level, so both are final
+// when it is expanded. A state's entry (where its sleep set starts, its path
+// count) goes once it has been expanded (taken); the level's sleep sets go
+// with the level. The entries are a deque: a level of tens of millions of
+// states grows block by block, never holding a copy of itself or twice its
+// size, as a vector's doubling would at the peak of a large search. A
+// state's position is kept only while it may be looked up: a chunk of
+// positions goes once every level its states were queued at has been
+// expanded.
 #pragma once
 
 #include "explorer/checkpoint_file.hpp"
@@ -26,7 +28,7 @@
 #include <algorithm>
 #include <deque>
 #include <span>
-#include <type_traits>
+#include <cassert>
 #include <stdexcept>
 #include <vector>
 
@@ -113,12 +115,14 @@ class Visited {
     return s != nullptr && position_.held(i) && position_[i] >= s->first && position_[i] - s->first < s->queued.size();
   }
   // State i of `level`, and every state queued there before it, has been
-  // expanded and reported: their path counts and sleep sets go (the widest
-  // level of a large search lets its entries go as it is expanded, not after).
+  // expanded and reported: their entries go (the widest level of a large
+  // search lets them go as it is expanded, not after; its sleep sets, a few
+  // bytes a state, go with the level).
   void taken(std::size_t level, StateIndex i) {
     auto& s = *levels_.find(level);
     const auto k = position_[i];
     if (k < s.first) return;
+    assert(k - s.first < s.queued.size());
     s.queued.erase(s.queued.begin(), s.queued.begin() + (k + 1 - s.first));
     s.first = k + 1;
   }

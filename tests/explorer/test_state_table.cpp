@@ -247,3 +247,16 @@ TEST_CASE("the visited store keeps sleep sets and path counts through arrivals, 
   }
   CHECK(restored.bytes() < v.bytes() + 4096);
 }
+
+TEST_CASE("a checkpoint whose chunk being filled lets its positions go is refused") {
+  TempFile file;
+  {
+    CheckpointOut out(file.path);
+    out.pod<std::uint64_t>(3);  // the last level of the one chunk's states
+    out.pod<std::uint8_t>(0);   // not held: only a full chunk may go
+    out.commit();
+  }
+  CheckpointIn in(file.path);
+  QueuePositions positions;
+  CHECK_THROWS_AS(positions.restore(in, 5), CheckpointError);
+}
