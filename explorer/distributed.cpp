@@ -17,7 +17,6 @@
 #include <array>
 #include <new>
 #include <chrono>
-#include <deque>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -183,11 +182,17 @@ class Search {
       whole_ = false;  // resuming would stop there again
     } else {
       level = initial_steps_.size();
-      if (rank_ == 0) send(kNone, nullptr, 0, initial_row_, level, {}, 1), result_.counters.firings = level;  // to its owner
+      if (rank_ == 0) {
+        send(kNone, nullptr, 0, initial_row_, level, {}, 1);  // to its owner
+        result_.counters.firings = initial_steps_.size();
+      }
     }
     while (level != kNoLevel) {
       if (level != level_) {
-        if (level_ != kNoLevel) visited_.drop_level(level_), queued_.erase(level_);
+        if (level_ != kNoLevel) {
+          visited_.drop_level(level_);
+          queued_.erase(level_);
+        }
         level_ = level;
       }
       expand_round();
@@ -206,7 +211,7 @@ class Search {
   const ExploreOptions& opts_;
   Codec codec_;
   Visited<Arrival> visited_;
-  Levels<std::deque<StateIndex>> queued_;  // the unexpanded states by level, in the order they were stored (an expanded one goes)
+  StateLists queued_;  // the unexpanded states by level, in the order they were stored (an expanded one goes)
   Findings findings_;
   Stopping stopping_;
   Expander x_;
@@ -245,7 +250,7 @@ class Search {
     for (const auto& c : senders_) buffers += c.memory();
     for (const auto& c : receivers_) buffers += c.memory();
     buffers += loopback_.memory();
-    queued_.each([&](std::size_t, const std::deque<StateIndex>& l) { buffers += decltype(queued_)::kNodeBytes + deque_bytes<StateIndex>(l.size()); });
+    buffers += state_lists_bytes(queued_);
     return visited_.bytes() + codec_.bytes() + canonical_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + findings_.bytes() +
            buffers;
   }
@@ -282,7 +287,7 @@ class Search {
       for (std::size_t n = 0; !level->empty() && n < kRound && !stopping_.stopped(); ++n) {
         const auto si = level->front();
         if (!expand(si)) break;
-        visited_.taken(level_, si);  // its path count and sleep set go with it
+        visited_.taken(level_, si);  // its entry in the store goes with it
         level->pop_front();
         check_limits(n % kMemoryEvery == kMemoryEvery - 1);
       }

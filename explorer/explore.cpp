@@ -265,8 +265,8 @@ class Search {
   // new states are queued as their chunk is reported, so in the order one
   // thread would have merged their arrivals, whatever the thread count. A
   // deque: the level being filled grows block by block, never copied.
-  using Bucket = std::deque<StateIndex>;
-  Levels<Bucket> levels_;
+  using Bucket = std::deque<StateIndex>;  // a level of StateLists
+  StateLists levels_;
   Bucket searching_;  // the bucket being searched, taken out of levels_
   Row initial_row_;
   Schedule initial_steps_;  // the settling firings before the first stored state
@@ -341,9 +341,7 @@ class Search {
   std::uint64_t counted() const {
     std::uint64_t firings = 0;
     for (const auto& w : workers_) firings += w->firings.bytes();
-    std::uint64_t queued = 0;
-    levels_.each([&](std::size_t, const Bucket& l) { queued += Levels<Bucket>::kNodeBytes + deque_bytes<StateIndex>(l.size()); });
-    queued += deque_bytes<StateIndex>(searching_.size());
+    const auto queued = state_lists_bytes(levels_) + deque_bytes<StateIndex>(searching_.size());
     return visited_.bytes() + queued + recent_.size() * RecentArrivals::bytes() + codec_.bytes() + firings + findings_.bytes();
   }
   // The memory --max-memory limits: the process's, as the gauge reads it.
@@ -523,7 +521,7 @@ class Search {
     auto growth = visited_.growth_bytes(arrivals, width, depth + 1, depth + steps);
     const auto n = std::accumulate(arrivals.begin(), arrivals.end(), std::size_t{0});
     // The queues: n states, and new levels (at most one a firing).
-    growth += deque_bytes<StateIndex>(n) + std::min(n, steps) * (Levels<Bucket>::kNodeBytes + deque_bytes<StateIndex>(0));
+    growth += deque_bytes<StateIndex>(n) + std::min(n, steps) * (StateLists::kNodeBytes + deque_bytes<StateIndex>(0));
     return !stopping_.past_memory(memory() + growth);
   }
 

@@ -51,6 +51,16 @@ std::size_t deque_bytes(std::size_t elements) {
   return blocks * (block * sizeof(T) + sizeof(void*));
 }
 
+// A search's own lists of unexpanded states by level, in the order it
+// expands them (the store keeps their path counts and sleep sets), and
+// what they hold.
+using StateLists = Levels<std::deque<StateIndex>>;
+inline std::size_t state_lists_bytes(const StateLists& lists) {
+  std::size_t n = 0;
+  lists.each([&](std::size_t, const std::deque<StateIndex>& l) { n += StateLists::kNodeBytes + deque_bytes<StateIndex>(l.size()); });
+  return n;
+}
+
 template <class Arrival>
 class Visited {
  public:
