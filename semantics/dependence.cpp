@@ -72,6 +72,7 @@ Dependence::Dependence(const Semantics& sem)
     const auto& node = p.node(n);
     if (const auto a = sem.access(n); a.kind != Access::Kind::none) {
       accessors_[a.var.index()].push_back(n);
+      ++accessor_count_;
       auto enclosing = [&](std::vector<FrameId>& frames) {
         frames.push_back(node.frame);
         for (auto f : p.frame(node.frame).outer)
@@ -125,33 +126,44 @@ bool Dependence::deterministic(NodeId n) const {
 
 void Dependence::build_ancestors() const {
   std::call_once(ancestors_->once, [this] {
+    auto& an = *ancestors_;
+    if (!cheap_precedes()) {  // no table: nothing is known to precede, no variable to be race-free
+      race_free_.assign(accessors_.size(), false);
+      an.built.store(true, std::memory_order_release);
+      return;
+    }
     const auto& p = program_;
-    const std::size_t n = p.nodes().size(), words = (n + 63) / 64;
-    auto& rows = ancestors_->rows;
-    // Row v: the nodes that fire before v fires. A node needs every input; a
-    // Merge needs every control input but only one data input, so it gets the
-    // intersection over its data inputs. A loop's Merge takes iteration k's
-    // value from its back edge, whose source s is in iteration k - 1 and comes
-    // later in the order: its share is s and row s of the pass before, the
-    // first pass taking it to need everything (to add nothing to the
-    // intersection). Passes repeat until no row changes (rows only shrink).
-    // Sound by induction on k: a node that row s says needs x needs it in
-    // every iteration, as iteration 0's Merge gets x's need from its Enter.
-    // A call edge's source may come later too, and is not followed: a Merge
-    // fed by one needs its control inputs alone.
+    const std::size_t n = p.nodes().size();
+    an.column.assign(n, kNoColumn);
+    std::uint32_t columns = 0;
+    for (const auto& nodes : accessors_)
+      for (auto u : nodes) an.column[u.index()] = columns++;
+    const std::size_t words = an.words = (columns + 63) / 64;
+    // Row v: the accessors that fire before v fires. A node needs every
+    // input; a Merge needs every control input but only one data input, so it
+    // gets the intersection over its data inputs. A loop's Merge takes
+    // iteration k's value from its back edge, whose source s is in iteration
+    // k - 1 and comes later in the order: its share is s and row s of the
+    // pass before, the first pass taking it to need everything (to add
+    // nothing to the intersection). Passes repeat until no row changes (rows
+    // only shrink). Sound by induction on k: a node that row s says needs x
+    // needs it in every iteration, as iteration 0's Merge gets x's need from
+    // its Enter. A call edge's source may come later too, and is not
+    // followed: a Merge fed by one needs its control inputs alone.
     const bool loops = std::any_of(p.edges().begin(), p.edges().end(), [](const Edge& e) { return e.back; });
-    std::vector<std::vector<std::uint64_t>> before;  // the pass before, for back edges
+    auto& rows = an.rows;
+    std::vector<std::uint64_t> before, common(words), one(words);  // before: the pass before, for back edges
     for (bool first = true;; first = false) {
-      rows.assign(n, std::vector<std::uint64_t>(words, 0));
+      rows.assign(n * words, 0);
       for (auto v : p.topological_order()) {
         const auto& node = p.node(v);
-        auto& row = rows[v.index()];
-        auto need = [&](EdgeId d, std::vector<std::uint64_t>& into) {
+        auto* const row = &rows[v.index() * words];
+        auto need = [&](EdgeId d, std::uint64_t* into) {
           const auto& e = p.edge(d);
           if (e.is_input() || e.call) return;
-          const auto& from = e.back ? before : rows;
-          for (std::size_t w = 0; w < words; ++w) into[w] |= e.back && first ? ~std::uint64_t{0} : from[e.src.index()][w];
-          into[e.src.index() / 64] |= std::uint64_t{1} << (e.src.index() % 64);
+          const auto* from = &(e.back ? before : rows)[e.src.index() * words];
+          for (std::size_t w = 0; w < words; ++w) into[w] |= e.back && first ? ~std::uint64_t{0} : from[w];
+          if (const auto c = an.column[e.src.index()]; c != kNoColumn) into[c / 64] |= std::uint64_t{1} << (c % 64);
         };
         for (auto d : node.control_in) need(d, row);
         if (rules::with_rule(node.op.kind, [](auto r) { return decltype(r)::kNeedsEveryInput; })) {
@@ -159,10 +171,10 @@ void Dependence::build_ancestors() const {
           continue;
         }
         if (node.in.empty() || std::any_of(node.in.begin(), node.in.end(), [&](EdgeId d) { return p.edge(d).call; })) continue;
-        std::vector<std::uint64_t> common(words, ~std::uint64_t{0});
+        std::fill(common.begin(), common.end(), ~std::uint64_t{0});
         for (auto d : node.in) {
-          std::vector<std::uint64_t> one(words, 0);
-          need(d, one);
+          std::fill(one.begin(), one.end(), 0);
+          need(d, one.data());
           for (std::size_t w = 0; w < words; ++w) common[w] &= one[w];
         }
         for (std::size_t w = 0; w < words; ++w) row[w] |= common[w];
@@ -170,8 +182,28 @@ void Dependence::build_ancestors() const {
       if (!loops || (!first && rows == before)) break;
       before = rows;
     }
-    ancestors_->built.store(true, std::memory_order_release);
+    build_race_free();
+    an.built.store(true, std::memory_order_release);
   });
+}
+
+void Dependence::build_race_free() const {
+  race_free_.assign(accessors_.size(), false);
+  if (ancestors_->column.empty()) return;  // too large a graph to know
+  const auto before = [&](NodeId a, NodeId b) { return ancestors_->before(a, b); };
+  const auto root = [&](NodeId n) { return program_.node(n).frame.index() == 0; };
+  for (std::size_t x = 0; x < accessors_.size(); ++x) {
+    // A node of another frame fires in many contexts, which may race.
+    const auto& nodes = accessors_[x];
+    bool free = std::all_of(nodes.begin(), nodes.end(), root);
+    for (std::size_t i = 0; free && i < nodes.size(); ++i)
+      for (std::size_t j = i + 1; free && j < nodes.size(); ++j) {
+        const auto u = nodes[i], v = nodes[j];
+        if (sem_.access(u).kind != Access::Kind::update && sem_.access(v).kind != Access::Kind::update) continue;
+        free = before(u, v) || before(v, u);
+      }
+    race_free_[x] = free;
+  }
 }
 
 }  // namespace tfsem

@@ -29,8 +29,8 @@ class Dependence {
   template <class View>
   void necessary(const View& v, const Frontier& f, Transition t, std::vector<Transition>& out) const;
   // Whether t, enabled, may fire before anything else without losing a
-  // behaviour: it touches no variable, has one result, and no other firing
-  // can change what it does. Asked of a transition not known to be enabled
+  // behaviour: it touches no variable or one that is race_free (below), it
+  // has one result, and no other firing can change what it does. Asked of a transition not known to be enabled
   // (its inputs read as the view holds them), it answers without harm, so
   // that a caller may ask it before the dearer C-ENABLED.
   template <class View>
@@ -85,20 +85,28 @@ class Dependence {
   // Whether n's firing has one result whatever its inputs (not a relation,
   // S-NONDET); a Merge's result count depends on its inputs (C-MERGE).
   [[nodiscard]] bool deterministic(NodeId n) const;
-  // Whether a fires before b in every behaviour in which b fires, for nodes of
-  // the root frame: a must precede every input b needs (S-ENABLED), and a
-  // Merge needs only one of its data inputs (C-MERGE).
+  // Whether a fires before b in every behaviour in which b fires, for an
+  // accessor a of some variable and b of the root frame: a must precede
+  // every input b needs (S-ENABLED), and a Merge needs only one of its data
+  // inputs (C-MERGE). False (not known) for any other a.
   [[nodiscard]] bool precedes(NodeId a, NodeId b) const {
-    const auto& rows = ancestors();
-    return (rows[b.index()][a.index() / 64] >> (a.index() % 64) & 1U) != 0;
+    if (!ancestors_->built.load(std::memory_order_acquire)) build_ancestors();
+    return !ancestors_->column.empty() && ancestors_->before(a, b);
   }
-  // precedes(a, b) where its table (n^2 bits) costs at most kCheapPrecedes
-  // bytes; false (not known) in a larger graph.
-  [[nodiscard]] bool known_to_precede(NodeId a, NodeId b) const {
-    const auto n = program_.nodes().size();
-    return n * n / 8 <= kCheapPrecedes && precedes(a, b);
-  }
+  // precedes(a, b) where its table (a bit per node and accessor) costs at
+  // most kCheapPrecedes bytes; false (not known) in a larger graph.
+  [[nodiscard]] bool known_to_precede(NodeId a, NodeId b) const { return cheap_precedes() && precedes(a, b); }
+  [[nodiscard]] bool cheap_precedes() const { return program_.nodes().size() * accessor_count_ / 8 <= kCheapPrecedes; }
   static constexpr std::size_t kCheapPrecedes = std::size_t{64} << 20;
+  // Whether no two accesses to x can race, in any state: every two of its
+  // accessors that conflict or commute (S-COMMUTE, a benign race) are of the
+  // root frame, and one is known to precede the other. Then an access to x
+  // is never enabled beside another it could race with, and firing it first
+  // loses no behaviour and no race.
+  [[nodiscard]] bool race_free(VarId x) const {
+    if (!ancestors_->built.load(std::memory_order_acquire)) build_ancestors();
+    return race_free_[x.index()];
+  }
 
  private:
   const Semantics& sem_;
@@ -112,19 +120,25 @@ class Dependence {
   std::vector<bool> may_overwrite_;                // by node
   std::vector<bool> once_per_instance_;            // by node: an Exit (C-ONCE per frame instance)
   bool loops_ = false;                             // the program has loop frames
-  // Bit a of row b: a precedes b. Built on first use (n^2 bits), so that
-  // large graphs that never ask pay nothing.
+  std::size_t accessor_count_ = 0;                 // the accessors of every variable
+  // Row b, bit column[a]: accessor a precedes b. Built on first use (a bit
+  // per node and accessor), so that large graphs that never ask pay nothing.
+  static constexpr std::uint32_t kNoColumn = UINT32_MAX;
   struct Ancestors {
     std::once_flag once;
     std::atomic<bool> built{false};  // rows are built: no need to go through `once`
-    std::vector<std::vector<std::uint64_t>> rows;
+    std::vector<std::uint32_t> column;  // by node: its column, kNoColumn for a node that accesses no variable
+    std::size_t words = 0;              // per row
+    std::vector<std::uint64_t> rows;    // by node, `words` each
+    [[nodiscard]] bool before(NodeId a, NodeId b) const {
+      const auto c = column[a.index()];
+      return c != kNoColumn && (rows[b.index() * words + c / 64] >> (c % 64) & 1U) != 0;
+    }
   };
   std::unique_ptr<Ancestors> ancestors_ = std::make_unique<Ancestors>();
-  [[nodiscard]] const std::vector<std::vector<std::uint64_t>>& ancestors() const {
-    if (!ancestors_->built.load(std::memory_order_acquire)) build_ancestors();
-    return ancestors_->rows;
-  }
+  mutable std::vector<bool> race_free_;  // by variable: race_free(x), built with the ancestors
   void build_ancestors() const;
+  void build_race_free() const;  // race_free_, from the ancestors (called while building them)
 };
 
 template <class View>
@@ -229,7 +243,7 @@ void Dependence::necessary(const View& v, const Frontier& f, Transition t, std::
 
 template <class View>
 bool Dependence::eager(const View& v, Transition t) const {
-  if (sem_.access(t.node).kind != Access::Kind::none || !deterministic(t.node)) return false;
+  if (const auto a = sem_.access(t.node); (a.kind != Access::Kind::none && !race_free(a.var)) || !deterministic(t.node)) return false;
   return rules::with_rule(program_.node(t.node).op.kind, [&](auto r) { return r.eager(sem_, v, t); });
 }
 

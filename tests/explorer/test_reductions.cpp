@@ -8,6 +8,7 @@
 #include "explorer/explore.hpp"
 #include "semantics/concurrent.hpp"
 #include "semantics/dependence.hpp"
+#include "semantics/prune.hpp"
 #include "models/generate/families.hpp"
 #include "models/generate/random_graph.hpp"
 #include "support/graphs.hpp"
@@ -164,6 +165,27 @@ TEST_CASE("every shipped model: every reduction finds the outcomes and races of 
 TEST_CASE("benchmark families, small sizes") {
   for (const auto& family : generate::families())
     for (int n = 1; n <= 4; ++n) check_reductions(Program::build(generate::family_graph(family.name, n)));
+}
+
+TEST_CASE("an access to a variable without a race fires at once (Dependence::race_free)") {
+  // A training step run for its loss (its Saver pruned away): every read of
+  // a weight precedes its update, through the gradient, so no variable races
+  // and the step settles into one state.
+  const auto step = prune(*Program::build(generate::family_graph("cnn-training", 2)), {"loss"});
+  const Semantics sem(step);
+  for (std::size_t x = 0; x < step->variables().size(); ++x) CHECK(sem.dependence().race_free(VarId(x)));
+  for (auto por : {Por::stubborn, Por::rf}) {
+    const auto r = run(sem, por);
+    CHECK(r.counters.states_stored == 1);
+    CHECK(r.outcomes.size() == 1);
+    CHECK(r.races.empty());
+  }
+  // Lost update: the read after every write is ordered with each, but the
+  // writes race, so it stays a move, where the racing orders meet.
+  const auto lost = Program::build(generate::family_graph("lost-update", 2));
+  const Semantics lu(lost);
+  CHECK_FALSE(lu.dependence().race_free(VarId(std::uint32_t{0})));
+  CHECK(check_reductions(lost));
 }
 
 TEST_CASE("a full search whose states seldom share a shape lets the shapes' cache go, and agrees") {
