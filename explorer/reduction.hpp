@@ -108,8 +108,9 @@ class Reduction {
   [[nodiscard]] Por por() const { return por_; }
   [[nodiscard]] Firings& firings() const { return f_; }
   // Fires eager transitions (Dependence::eager) until none is left (not under
-  // none): such a t is independent of every other firing, so {t} is a
-  // stubborn set, and the state reached is the same in any order. Without
+  // none): such a t is independent of every other firing that can be enabled
+  // beside it, so {t} is a stubborn set, and the state reached is the same in
+  // any order. Without
   // loops, the transitions that may have become eager are among `seeds`
   // (every node, for the initial state) and the consumers of what settling
   // fires, fired in passes; with loops or calls, depth first. Returns the

@@ -161,8 +161,12 @@ void Dependence::build_ancestors() const {
         auto need = [&](EdgeId d, std::uint64_t* into) {
           const auto& e = p.edge(d);
           if (e.is_input() || e.call) return;
-          const auto* from = &(e.back ? before : rows)[e.src.index() * words];
-          for (std::size_t w = 0; w < words; ++w) into[w] |= e.back && first ? ~std::uint64_t{0} : from[w];
+          if (e.back && first) {
+            std::fill(into, into + words, ~std::uint64_t{0});
+          } else {
+            const auto* from = (e.back ? before : rows).data() + e.src.index() * words;
+            for (std::size_t w = 0; w < words; ++w) into[w] |= from[w];
+          }
           if (const auto c = an.column[e.src.index()]; c != kNoColumn) into[c / 64] |= std::uint64_t{1} << (c % 64);
         };
         for (auto d : node.control_in) need(d, row);
@@ -193,15 +197,17 @@ void Dependence::build_race_free() const {
   const auto before = [&](NodeId a, NodeId b) { return ancestors_->before(a, b); };
   const auto root = [&](NodeId n) { return program_.node(n).frame.index() == 0; };
   for (std::size_t x = 0; x < accessors_.size(); ++x) {
-    // A node of another frame fires in many contexts, which may race.
+    // A node of another frame fires in many contexts, which may race. Two
+    // reads never do: each update is looked at against every other accessor.
     const auto& nodes = accessors_[x];
     bool free = std::all_of(nodes.begin(), nodes.end(), root);
-    for (std::size_t i = 0; free && i < nodes.size(); ++i)
-      for (std::size_t j = i + 1; free && j < nodes.size(); ++j) {
-        const auto u = nodes[i], v = nodes[j];
-        if (sem_.access(u).kind != Access::Kind::update && sem_.access(v).kind != Access::Kind::update) continue;
-        free = before(u, v) || before(v, u);
-      }
+    for (std::size_t i = 0; free && i < nodes.size(); ++i) {
+      const auto u = nodes[i];
+      if (sem_.access(u).kind != Access::Kind::update) continue;
+      for (std::size_t j = 0; free && j < nodes.size(); ++j)
+        free = j == i || (sem_.access(nodes[j]).kind == Access::Kind::update && j < i) || before(u, nodes[j]) ||
+               before(nodes[j], u);
+    }
     race_free_[x] = free;
   }
 }

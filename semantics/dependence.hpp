@@ -96,11 +96,14 @@ class Dependence {
   // precedes(a, b) where its table (a bit per node and accessor) costs at
   // most kCheapPrecedes bytes; false (not known) in a larger graph.
   [[nodiscard]] bool known_to_precede(NodeId a, NodeId b) const { return cheap_precedes() && precedes(a, b); }
-  [[nodiscard]] bool cheap_precedes() const { return program_.nodes().size() * accessor_count_ / 8 <= kCheapPrecedes; }
+  [[nodiscard]] bool cheap_precedes() const {
+    const std::size_t words = (accessor_count_ + 63) / 64, passes = loops_ ? 2 : 1;  // with loops, the pass before is kept too
+    return program_.nodes().size() * words * sizeof(std::uint64_t) * passes <= kCheapPrecedes;
+  }
   static constexpr std::size_t kCheapPrecedes = std::size_t{64} << 20;
-  // Whether no two accesses to x can race, in any state: every two of its
-  // accessors that conflict or commute (S-COMMUTE, a benign race) are of the
-  // root frame, and one is known to precede the other. Then an access to x
+  // Whether no two accesses to x can race, in any state: every accessor of x
+  // is of the root frame, and of every two that conflict or commute
+  // (S-COMMUTE, a benign race), one is known to precede the other. Then an access to x
   // is never enabled beside another it could race with, and firing it first
   // loses no behaviour and no race.
   [[nodiscard]] bool race_free(VarId x) const {

@@ -109,8 +109,9 @@ struct OpRule {
     for (auto d : sem.program().node(t.node).in)
       if (const auto s = sem.in_slot(d, t.context); v.holds(s) == Holds::empty) return dep.producers(v, f, s, out);
   }
-  // For t enabled, with one result and no variable: whether it may fire
-  // before anything else without losing a behaviour. Reads only the holds of
+  // For t enabled, with one result, touching no variable or a race-free one
+  // (Dependence::race_free): whether it may fire before anything else
+  // without losing a behaviour. Reads only the holds of
   // t's inputs, so that it may be asked before t is known to be enabled.
   template <class View>
   static bool eager(const Semantics&, const View&, Transition) {
