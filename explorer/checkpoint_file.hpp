@@ -27,9 +27,10 @@ class CheckpointError : public std::runtime_error {
 
 // The layout of the file, of the packed rows it holds (codec.hpp), of the
 // state table's index (where a row is looked for) and of the outcomes' keys
-// (findings.cpp): a checkpoint of another format is refused, since its rows
-// would read wrong and its states and outcomes would not meet theirs again.
-inline constexpr std::uint32_t kCheckpointFormat = 7;
+// (findings.cpp), and which states the reductions store (what settling
+// fires): a checkpoint of another format is refused, since its rows would
+// read wrong, or its states and outcomes would not meet theirs again.
+inline constexpr std::uint32_t kCheckpointFormat = 8;
 
 // What is written as its bytes: copied and destroyed trivially (a pair of integers too).
 template <class T>
