@@ -291,7 +291,7 @@ void Reduction::phase_candidates(std::span<const Code> row, const Frontier& f, s
     }
     // Every other pending access must come after at least two of the overwrites, so after two candidates.
     const auto after_two = [&](NodeId o) {
-      return std::count_if(c.writes.begin(), c.writes.end(), [&](NodeId w) { return dep_.known_to_precede(w, o); }) >= 2;
+      return std::count_if(c.writes.begin(), c.writes.end(), [&](NodeId w) { return dep_.precedes(w, o); }) >= 2;
     };
     if (c.writes.size() >= 2 && std::all_of(c.others.begin(), c.others.end(), after_two)) out.push_back(c);
   }
@@ -303,7 +303,7 @@ void Reduction::write_phase(std::span<const Code> row, const PhaseCandidates& c,
   // The candidates that do not overwrite are pending accesses like the others.
   for (auto w : c.writes) (f_.overwrites(row, {w, kRootContext}) ? out : others_).push_back(w);
   const bool phase = out.size() >= 2 && std::all_of(others_.begin(), others_.end(), [&](NodeId o) {
-    return std::all_of(out.begin(), out.end(), [&](NodeId w) { return dep_.known_to_precede(w, o); });
+    return std::all_of(out.begin(), out.end(), [&](NodeId w) { return dep_.precedes(w, o); });
   });
   if (!phase) out.clear();
 }
@@ -418,7 +418,7 @@ void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
     for (std::size_t k = 0; k < accessors_[x].size(); ++k) {
       const auto a = accessors_[x][k];
       // The record kept, rather than looked up through the codec: this loop runs at every phase move.
-      if (a != m.t.node && !Codec::set(row, records_[x][k]) && !dep_.known_to_precede(m.t.node, a)) writes_.push_back(a);
+      if (a != m.t.node && !Codec::set(row, records_[x][k]) && !dep_.precedes(m.t.node, a)) writes_.push_back(a);
     }
     writes_.push_back(m.t.node);
     auto& landing = out.start(row);

@@ -110,14 +110,13 @@ class Reduction {
   // Fires eager transitions (Dependence::eager) until none is left (not under
   // none): such a t is independent of every other firing that can be enabled
   // beside it, so {t} is a stubborn set, and the state reached is the same in
-  // any order. Without
-  // loops, the transitions that may have become eager are among `seeds`
-  // (every node, for the initial state) and the consumers of what settling
-  // fires, fired in passes; with loops or calls, depth first. Returns the
-  // loop or function frame whose bound (--max-iterations, --max-depth) a
-  // firing would pass. Seeds is used up (left empty or holding scratch). A
-  // stop (the cutoff) leaves the row settled in part: a state all the same,
-  // from which the rest is still enabled.
+  // any order. Without loops, the transitions that may have become eager are
+  // among `seeds` (every node, for the initial state) and the consumers of
+  // what settling fires, fired in passes; with loops or calls, depth first.
+  // Returns the loop or function frame whose bound (--max-iterations,
+  // --max-depth) a firing would pass. Seeds is used up (left empty or
+  // holding scratch). A stop (the cutoff) leaves the row settled in part: a
+  // state all the same, from which the rest is still enabled.
   FrameId settle(Row& row, Schedule& steps, std::vector<NodeId>& seeds);
   // Settles in full from now on, whatever the cutoff: a witness is rebuilt
   // after the search by replaying its settles, which the deadline, passed

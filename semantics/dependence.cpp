@@ -72,7 +72,6 @@ Dependence::Dependence(const Semantics& sem)
     const auto& node = p.node(n);
     if (const auto a = sem.access(n); a.kind != Access::Kind::none) {
       accessors_[a.var.index()].push_back(n);
-      ++accessor_count_;
       auto enclosing = [&](std::vector<FrameId>& frames) {
         frames.push_back(node.frame);
         for (auto f : p.frame(node.frame).outer)
@@ -127,18 +126,22 @@ bool Dependence::deterministic(NodeId n) const {
 void Dependence::build_ancestors() const {
   std::call_once(ancestors_->once, [this] {
     auto& an = *ancestors_;
-    if (!cheap_precedes()) {  // no table: nothing is known to precede, no variable to be race-free
-      race_free_.assign(accessors_.size(), false);
-      an.built.store(true, std::memory_order_release);
-      return;
-    }
     const auto& p = program_;
     const std::size_t n = p.nodes().size();
-    an.column.assign(n, kNoColumn);
-    std::uint32_t columns = 0;
-    for (const auto& nodes : accessors_)
-      for (auto u : nodes) an.column[u.index()] = columns++;
+    std::size_t columns = 0;
+    for (const auto& nodes : accessors_) columns += nodes.size();
     const std::size_t words = an.words = (columns + 63) / 64;
+    const bool loops = std::any_of(p.edges().begin(), p.edges().end(), [](const Edge& e) { return e.back; });
+    const auto finish = [&] {
+      build_race_free();
+      an.built.store(true, std::memory_order_release);
+    };
+    // Too dear a table (with loops, the pass before is kept too): none.
+    if (n * words * sizeof(std::uint64_t) * (loops ? 2 : 1) > kCheapPrecedes) return finish();
+    an.column.assign(n, kNoColumn);
+    std::uint32_t column = 0;
+    for (const auto& nodes : accessors_)
+      for (auto u : nodes) an.column[u.index()] = column++;
     // Row v: the accessors that fire before v fires. A node needs every
     // input; a Merge needs every control input but only one data input, so it
     // gets the intersection over its data inputs. A loop's Merge takes
@@ -150,7 +153,6 @@ void Dependence::build_ancestors() const {
     // needs it in every iteration, as iteration 0's Merge gets x's need from
     // its Enter. A call edge's source may come later too, and is not
     // followed: a Merge fed by one needs its control inputs alone.
-    const bool loops = std::any_of(p.edges().begin(), p.edges().end(), [](const Edge& e) { return e.back; });
     auto& rows = an.rows;
     std::vector<std::uint64_t> before, common(words), one(words);  // before: the pass before, for back edges
     for (bool first = true;; first = false) {
@@ -186,29 +188,30 @@ void Dependence::build_ancestors() const {
       if (!loops || (!first && rows == before)) break;
       before = rows;
     }
-    build_race_free();
-    an.built.store(true, std::memory_order_release);
+    finish();
   });
 }
 
 void Dependence::build_race_free() const {
-  race_free_.assign(accessors_.size(), false);
-  if (ancestors_->column.empty()) return;  // too large a graph to know
-  const auto before = [&](NodeId a, NodeId b) { return ancestors_->before(a, b); };
+  auto& an = *ancestors_;
   const auto root = [&](NodeId n) { return program_.node(n).frame.index() == 0; };
+  const auto update = [&](NodeId n) { return sem_.access(n).kind == Access::Kind::update; };
+  an.race_free.assign(accessors_.size(), false);
+  if (an.column.empty()) return;  // no table: too large a graph to know
   for (std::size_t x = 0; x < accessors_.size(); ++x) {
     // A node of another frame fires in many contexts, which may race. Two
-    // reads never do: each update is looked at against every other accessor.
+    // reads never do: each update is looked at against every other accessor
+    // (another update once, from the first of the two).
     const auto& nodes = accessors_[x];
     bool free = std::all_of(nodes.begin(), nodes.end(), root);
     for (std::size_t i = 0; free && i < nodes.size(); ++i) {
-      const auto u = nodes[i];
-      if (sem_.access(u).kind != Access::Kind::update) continue;
-      for (std::size_t j = 0; free && j < nodes.size(); ++j)
-        free = j == i || (sem_.access(nodes[j]).kind == Access::Kind::update && j < i) || before(u, nodes[j]) ||
-               before(nodes[j], u);
+      if (!update(nodes[i])) continue;
+      for (std::size_t j = 0; free && j < nodes.size(); ++j) {
+        if (j == i || (j < i && update(nodes[j]))) continue;
+        free = an.before(nodes[i], nodes[j]) || an.before(nodes[j], nodes[i]);
+      }
     }
-    race_free_[x] = free;
+    an.race_free[x] = free;
   }
 }
 

@@ -30,9 +30,10 @@ class Dependence {
   void necessary(const View& v, const Frontier& f, Transition t, std::vector<Transition>& out) const;
   // Whether t, enabled, may fire before anything else without losing a
   // behaviour: it touches no variable or one that is race_free (below), it
-  // has one result, and no other firing can change what it does. Asked of a transition not known to be enabled
-  // (its inputs read as the view holds them), it answers without harm, so
-  // that a caller may ask it before the dearer C-ENABLED.
+  // has one result, and no other firing can change what it does. Asked of a
+  // transition not known to be enabled (its inputs read as the view holds
+  // them), it answers without harm, so that a caller may ask it before the
+  // dearer C-ENABLED.
   template <class View>
   [[nodiscard]] bool eager(const View& v, Transition t) const;
   // Whether a and b commute and neither can disable the other: their
@@ -88,28 +89,17 @@ class Dependence {
   // Whether a fires before b in every behaviour in which b fires, for an
   // accessor a of some variable and b of the root frame: a must precede
   // every input b needs (S-ENABLED), and a Merge needs only one of its data
-  // inputs (C-MERGE). False (not known) for any other a.
-  [[nodiscard]] bool precedes(NodeId a, NodeId b) const {
-    if (!ancestors_->built.load(std::memory_order_acquire)) build_ancestors();
-    return !ancestors_->column.empty() && ancestors_->before(a, b);
-  }
-  // precedes(a, b) where its table (a bit per node and accessor) costs at
-  // most kCheapPrecedes bytes; false (not known) in a larger graph.
-  [[nodiscard]] bool known_to_precede(NodeId a, NodeId b) const { return cheap_precedes() && precedes(a, b); }
-  [[nodiscard]] bool cheap_precedes() const {
-    const std::size_t words = (accessor_count_ + 63) / 64, passes = loops_ ? 2 : 1;  // with loops, the pass before is kept too
-    return program_.nodes().size() * words * sizeof(std::uint64_t) * passes <= kCheapPrecedes;
-  }
+  // inputs (C-MERGE). False (not known) for any other a, and in a graph
+  // whose table (a bit per node and accessor) would cost more than
+  // kCheapPrecedes bytes.
+  [[nodiscard]] bool precedes(NodeId a, NodeId b) const { return ancestors().before(a, b); }
   static constexpr std::size_t kCheapPrecedes = std::size_t{64} << 20;
   // Whether no two accesses to x can race, in any state: every accessor of x
   // is of the root frame, and of every two that conflict or commute
-  // (S-COMMUTE, a benign race), one is known to precede the other. Then an access to x
-  // is never enabled beside another it could race with, and firing it first
-  // loses no behaviour and no race.
-  [[nodiscard]] bool race_free(VarId x) const {
-    if (!ancestors_->built.load(std::memory_order_acquire)) build_ancestors();
-    return race_free_[x.index()];
-  }
+  // (S-COMMUTE, a benign race), one is known to precede the other. Then an
+  // access to x is never enabled beside another it could race with, and
+  // firing it first loses no behaviour and no race.
+  [[nodiscard]] bool race_free(VarId x) const { return ancestors().race_free[x.index()]; }
 
  private:
   const Semantics& sem_;
@@ -123,25 +113,31 @@ class Dependence {
   std::vector<bool> may_overwrite_;                // by node
   std::vector<bool> once_per_instance_;            // by node: an Exit (C-ONCE per frame instance)
   bool loops_ = false;                             // the program has loop frames
-  std::size_t accessor_count_ = 0;                 // the accessors of every variable
-  // Row b, bit column[a]: accessor a precedes b. Built on first use (a bit
-  // per node and accessor), so that large graphs that never ask pay nothing.
+  // Row b, bit column[a]: accessor a precedes b; and race_free by variable.
+  // Built on first use, so that large graphs that never ask pay nothing; no
+  // rows (nothing known to precede) where they would cost more than
+  // kCheapPrecedes bytes.
   static constexpr std::uint32_t kNoColumn = UINT32_MAX;
   struct Ancestors {
     std::once_flag once;
-    std::atomic<bool> built{false};  // rows are built: no need to go through `once`
+    std::atomic<bool> built{false};  // built: no need to go through `once`
     std::vector<std::uint32_t> column;  // by node: its column, kNoColumn for a node that accesses no variable
     std::size_t words = 0;              // per row
     std::vector<std::uint64_t> rows;    // by node, `words` each
+    std::vector<bool> race_free;        // by variable
     [[nodiscard]] bool before(NodeId a, NodeId b) const {
+      if (column.empty()) return false;  // no table
       const auto c = column[a.index()];
       return c != kNoColumn && (rows[b.index() * words + c / 64] >> (c % 64) & 1U) != 0;
     }
   };
   std::unique_ptr<Ancestors> ancestors_ = std::make_unique<Ancestors>();
-  mutable std::vector<bool> race_free_;  // by variable: race_free(x), built with the ancestors
+  [[nodiscard]] const Ancestors& ancestors() const {
+    if (!ancestors_->built.load(std::memory_order_acquire)) build_ancestors();
+    return *ancestors_;
+  }
   void build_ancestors() const;
-  void build_race_free() const;  // race_free_, from the ancestors (called while building them)
+  void build_race_free() const;  // Ancestors::race_free, from the rows (while building them)
 };
 
 template <class View>
@@ -207,7 +203,7 @@ void Dependence::conflicts(const View& v, const Frontier& f, Transition t, std::
     for (auto u : accessors_[a.var.index()]) {
       if (!conflict(a, sem_.access(u))) continue;
       const auto frame = program_.node(u).frame;
-      if (root && frame.index() == 0 && known_to_precede(t.node, u)) continue;
+      if (root && frame.index() == 0 && precedes(t.node, u)) continue;
       if (!loops_) {  // every context is the root
         if (u != t.node && !v.fired(u, kRootContext)) out.push_back({u, kRootContext});
         continue;

@@ -111,8 +111,8 @@ struct OpRule {
   }
   // For t enabled, with one result, touching no variable or a race-free one
   // (Dependence::race_free): whether it may fire before anything else
-  // without losing a behaviour. Reads only the holds of
-  // t's inputs, so that it may be asked before t is known to be enabled.
+  // without losing a behaviour. Reads only the holds of t's inputs, so that
+  // it may be asked before t is known to be enabled.
   template <class View>
   static bool eager(const Semantics&, const View&, Transition) {
     return true;
