@@ -77,10 +77,16 @@ struct Arrival {
 // What every rank learns of every other after each round.
 struct Status {
   std::uint64_t next;        // the lowest level holding a state it has not expanded; kNoLevel: none
+  std::uint64_t queued;      // its states of level `next` not expanded yet
   std::uint64_t states;      // stored
   std::uint64_t stop;        // why it stopped (Stop)
   std::uint64_t checkpoint;  // rank 0's: a periodic checkpoint is due
 };
+constexpr int kStatusWords = sizeof(Status) / sizeof(std::uint64_t);
+
+// The tags of a round's messages between two ranks, when its exchange
+// overlaps the next round's expansion (Search::overlapped_round).
+constexpr int kStatusTag = 1, kSuccessorsTag = 2;
 
 // The rank that owns a state: its hash that every rank computes alike
 // (channel.hpp), mixed so that the remainder spreads them.
@@ -150,11 +156,15 @@ class Search {
   // With `checkpoints` (null: none): resumed from the last whole generation
   // of a checkpoint when asked to, written to at every round where rank 0's
   // clock says one is due, at the end, and at a stop by an interrupt or the timeout.
-  Search(const Semantics& sem, const ExploreOptions& opts, const Checkpoints* checkpoints)
+  Search(const Semantics& sem, const ExploreOptions& opts, const Checkpoints* checkpoints, std::size_t round)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), findings_(sem), stopping_(sem, opts),
-        x_(sem, codec_, opts.por, opts.limits), rank_(Mpi::get().rank), size_(Mpi::get().size),
-        canonical_(codec_), checkpoints_(checkpoints) {
+        x_(sem, codec_, opts.por, opts.limits), rank_(Mpi::get().rank), size_(Mpi::get().size), round_(std::max<std::size_t>(round, 1)),
+        canonical_(codec_), checkpoints_(checkpoints), heard_(static_cast<std::size_t>(size_)) {
     for (int r = 0; r < size_; ++r) senders_.emplace_back(codec_), receivers_.emplace_back(codec_);
+    for (auto& p : posted_) {
+      p.successors.resize(static_cast<std::size_t>(size_));
+      p.requests.assign(2 * static_cast<std::size_t>(size_), MPI_REQUEST_NULL);
+    }
     if (checkpoints_ == nullptr) return;
     clock_.emplace(checkpoints_->every_s);
     const auto manifest = manifest_path(*checkpoints_, opts_.por);
@@ -194,10 +204,15 @@ class Search {
           queued_.erase(level_);
         }
         level_ = level;
+        overlap_ = size_ > 1 && widest_ > round_;
       }
       expand_round();
-      exchange();
-      level = agree_on_status();
+      if (overlap_) {
+        level = overlapped_round();
+      } else {
+        exchange();
+        level = agree_on_status();
+      }
       if (level != kNoLevel && checkpoint_due_) checkpoint();
     }
     if (checkpoints_ != nullptr && whole_) checkpoint();
@@ -205,8 +220,6 @@ class Search {
   }
 
  private:
-  static constexpr std::size_t kRound = 4096;  // states a rank expands between two exchanges
-
   const Semantics& sem_;
   const ExploreOptions& opts_;
   Codec codec_;
@@ -216,6 +229,7 @@ class Search {
   Stopping stopping_;
   Expander x_;
   int rank_, size_;
+  std::size_t round_;  // the most states a rank expands between two exchanges
   Row initial_row_, row_;
   Schedule initial_steps_;
   std::uint64_t level_ = kNoLevel;                  // the level being expanded
@@ -244,12 +258,28 @@ class Search {
   bool resumed_ = false;
   bool checkpoint_due_ = false;  // agree_on_status(): rank 0's clock says so
   bool whole_ = true;            // agree_on_status(): every rank's part is whole (no stop, or a resumable one)
+  std::uint64_t widest_ = 0;     // agree_on_status(): the most states of the next level any rank holds
+  // A level wider than a round on some rank overlaps each round's exchange
+  // with the next round's expansion: a round's messages (posted_) are
+  // received one round later. Two rounds' buffers, as the other ranks may
+  // still be reading the one before.
+  bool overlap_ = false;
+  struct Posted {
+    std::vector<Bytes> successors;      // by rank: the successors that rank owns (none to itself)
+    Status status{};                    // this rank's, after the round's expansion
+    std::vector<MPI_Request> requests;  // by rank: its status and its successors
+  };
+  std::array<Posted, 2> posted_;
+  std::uint64_t rounds_posted_ = 0, rounds_heard_ = 0;
+  std::vector<Status> heard_;  // receive(): every rank's status of the round received
 
   std::uint64_t counted() const {
     std::size_t buffers = in_.capacity();
     for (const auto& c : senders_) buffers += c.memory();
     for (const auto& c : receivers_) buffers += c.memory();
     buffers += loopback_.memory();
+    for (const auto& p : posted_)
+      for (const auto& b : p.successors) buffers += b.capacity();
     buffers += state_lists_bytes(queued_);
     return visited_.bytes() + codec_.bytes() + canonical_.bytes() + tensors_.size() * 128 + x_.firings.bytes() + findings_.bytes() +
            buffers;
@@ -275,7 +305,7 @@ class Search {
   // every structure; a state's successors add a few hundred bytes).
   static constexpr std::size_t kMemoryEvery = 16;
 
-  // ---- Expanding: this rank's states of the level, at most kRound a round. ----
+  // ---- Expanding: this rank's states of the level, at most round_ a round. ----
 
   // An allocation that fails here, or while a rank's messages are put
   // together or merged, stops this rank, out of memory, and so every rank at
@@ -284,7 +314,7 @@ class Search {
     auto* level = queued_.find(level_);
     if (level == nullptr) return;
     try {
-      for (std::size_t n = 0; !level->empty() && n < kRound && !stopping_.stopped(); ++n) {
+      for (std::size_t n = 0; !level->empty() && n < round_ && !stopping_.stopped(); ++n) {
         const auto si = level->front();
         if (!expand(si)) break;
         visited_.taken(level_, si);  // its entry in the store goes with it
@@ -426,16 +456,23 @@ class Search {
     if (!stopping_.stopped()) check_limits();
   }
 
+  // This rank's status now.
+  Status status() const {
+    Status s{kNoLevel, 0, visited_.size(), static_cast<std::uint64_t>(stopping_.why()), rank_ == 0 && clock_ && clock_->due() ? 1U : 0U};
+    if (const auto* states = queued_.find(level_); states != nullptr && !states->empty()) {
+      s.next = level_;
+    } else {
+      s.next = queued_.next(level_ == kNoLevel ? 0 : level_ + 1);
+    }
+    if (const auto* states = queued_.find(s.next); states != nullptr) s.queued = states->size();
+    return s;
+  }
+
   // Every rank's status; returns the next level to expand (kNoLevel: the search is over).
   std::uint64_t agree_on_status() {
-    Status mine{kNoLevel, visited_.size(), static_cast<std::uint64_t>(stopping_.why()), rank_ == 0 && clock_ && clock_->due() ? 1U : 0U};
-    if (const auto* states = queued_.find(level_); states != nullptr && !states->empty()) {
-      mine.next = level_;
-    } else {
-      mine.next = queued_.next(level_ == kNoLevel ? 0 : level_ + 1);
-    }
+    const auto mine = status();
     std::vector<Status> all(static_cast<std::size_t>(size_));
-    mpi([&] { MPI_Allgather(&mine, 4, MPI_UINT64_T, all.data(), 4, MPI_UINT64_T, MPI_COMM_WORLD); });
+    mpi([&] { MPI_Allgather(&mine, kStatusWords, MPI_UINT64_T, all.data(), kStatusWords, MPI_UINT64_T, MPI_COMM_WORLD); });
     std::uint64_t next = kNoLevel, states = 0;
     bool stopped = false;
     checkpoint_due_ = all[0].checkpoint != 0;
@@ -446,6 +483,9 @@ class Search {
       stopped = stopped || s.stop != 0;
       whole_ = whole_ && resumable(static_cast<Stop>(s.stop));
     }
+    widest_ = 0;
+    for (const auto& s : all)
+      if (s.next == next) widest_ = std::max(widest_, s.queued);
     stopped = stopped || stopping_.past_states(states);
     whole_ = whole_ && resumable(stopping_.why());
     if (stopped) {
@@ -454,6 +494,109 @@ class Search {
     }
     if (rank_ == 0) stopping_.progress(states, [&] { return memory(); });
     return next;
+  }
+
+  // ---- Overlapping: a round's exchange runs beside the next round's expansion. ----
+
+  // Posts this round, then receives the round before it, while no rank stops
+  // and none wants a checkpoint and some rank still holds states of the
+  // level; otherwise receives this round too (nothing is in flight after it)
+  // and agrees on the status as a round that does not overlap does. Every
+  // rank decides on the same statuses, so all go on or pause together. A
+  // state expanded in a round sends its successors to later levels only, so
+  // the level's states are all there before it starts, and a rank that has
+  // none left of it has none for good.
+  std::uint64_t overlapped_round() {
+    post();
+    if (rounds_posted_ - rounds_heard_ < 2) return level_;  // the level's first round: none before it to hear
+    if (goes_on(receive())) return level_;
+    receive();
+    const auto next = agree_on_status();
+    for (auto& p : posted_) delivered(p);
+    return next;
+  }
+
+  // This round's successors on their way to their owners, each rank's with
+  // this rank's status; then its own successors stored. The buffers are
+  // those of the round two before, which the others receive in the round
+  // after it (delivered() waits for that: a rank more than a round behind).
+  void post() {
+    auto& p = posted_[rounds_posted_++ % 2];
+    delivered(p);
+    p.status = status();
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      auto& out = p.successors[r];
+      out.swap(senders_[r].bytes());
+      senders_[r].bytes().clear();
+      report_.bytes_sent += out.size() + sizeof(Status);
+      if (out.size() > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
+      mpi([&] {
+        MPI_Isend(&p.status, kStatusWords, MPI_UINT64_T, r, kStatusTag, MPI_COMM_WORLD, &p.requests[2 * r]);
+        MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_BYTE, r, kSuccessorsTag, MPI_COMM_WORLD, &p.requests[2 * r + 1]);
+      });
+    }
+    try {
+      merge(static_cast<std::uint32_t>(rank_), [&](Arrived& a) { return loopback_.next(a.s, a.sleep, a.row); });
+    } catch (const std::bad_alloc&) {
+      stopping_.out_of_memory();
+    }
+  }
+
+  // Waits until the others have received p.
+  void delivered(Posted& p) {
+    mpi([&] { MPI_Waitall(static_cast<int>(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE); });
+  }
+
+  // The oldest round in flight from every other rank, in rank order, its
+  // successors stored; returns every rank's status of that round (this
+  // rank's as it posted it).
+  const std::vector<Status>& receive() {
+    heard_[rank_] = posted_[rounds_heard_++ % 2].status;
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      MPI_Message message;
+      MPI_Status got;
+      int n = 0;
+      mpi([&] {
+        MPI_Recv(&heard_[r], kStatusWords, MPI_UINT64_T, r, kStatusTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Mprobe(r, kSuccessorsTag, MPI_COMM_WORLD, &message, &got);
+        MPI_Get_count(&got, MPI_BYTE, &n);
+      });
+      try {
+        in_.resize(static_cast<std::size_t>(n));
+      } catch (const std::bad_alloc&) {  // the stop frees the token's reserve: room to take the message, then stop
+        stopping_.out_of_memory();
+        in_.resize(static_cast<std::size_t>(n));
+      }
+      mpi([&] { MPI_Mrecv(in_.data(), n, MPI_BYTE, &message, MPI_STATUS_IGNORE); });
+      report_.bytes_received += static_cast<std::size_t>(n) + sizeof(Status);
+      if (!resumable(stopping_.why())) continue;
+      try {
+        const auto from = static_cast<std::uint32_t>(r);
+        wire::Reader in(sem_, in_);
+        merge(from, [&](Arrived& a) { return receivers_[from].next(in, a.s, a.sleep, a.row); });
+      } catch (const std::bad_alloc&) {
+        stopping_.out_of_memory();
+      }
+    }
+    return heard_;
+  }
+
+  // Whether the ranks go on with the level without pausing: by their
+  // statuses of one round, none has stopped or wants a checkpoint, together
+  // they are within --max-states, and one still holds states of the level.
+  bool goes_on(const std::vector<Status>& all) {
+    std::uint64_t states = 0;
+    bool more = false;
+    for (const auto& s : all) {
+      if (s.stop != 0 || s.checkpoint != 0) return false;
+      states += s.states;
+      more = more || s.next == level_;
+    }
+    if (stopping_.past_states(states)) return false;
+    if (rank_ == 0) stopping_.progress(states, [&] { return memory(); });
+    return more;
   }
 
   // ---- Checkpoints (docs/checkpoints.md): a part per rank, in wire form. ----
@@ -514,6 +657,7 @@ class Search {
     });
     generation_ = next;
     clock_->written();
+    checkpoint_due_ = false;
   }
 
   // Runs f on every rank, which may fail on some only (a file that cannot be
@@ -895,9 +1039,9 @@ class Search {
 int rank() { return Mpi::get().rank; }
 int ranks() { return Mpi::get().size; }
 
-Report explore(const Semantics& sem, const ExploreOptions& options, const Checkpoints* checkpoints) {
+Report explore(const Semantics& sem, const ExploreOptions& options, const Checkpoints* checkpoints, std::size_t round) {
   try {
-    return Search(sem, options, checkpoints).run();
+    return Search(sem, options, checkpoints, round).run();
   } catch (const CheckpointError& e) {  // on every rank alike (together())
     throw InputError("", checkpoints->resume ? "--resume" : "--checkpoint", "", e.what());
   } catch (const std::filesystem::filesystem_error& e) {

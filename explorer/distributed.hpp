@@ -6,12 +6,16 @@
 // expands its states of the level with the same code (expansion.hpp), records
 // what it finds and when it stops as that one does (findings.hpp,
 // stopping.hpp), and sends each successor, with its path count and sleep
-// set, to its owner in one MPI_Alltoallv per round (as the change from the
-// row sent before it on the same channel, in a few bytes: channel.hpp); a rank expands at most
-// kRound states a round, so the messages stay small. After each round every rank learns every
-// rank's status (MPI_Allgather): a limit hit or a stop on any rank stops all
-// of them (INCOMPLETE), and the next level is the lowest nonempty one of any
-// rank, so empty levels are skipped and the search ends when none is left.
+// set, to its owner (as the change from the row sent before it on the same
+// channel, in a few bytes: channel.hpp); a rank expands at most a round of
+// states between two exchanges, so the messages stay small. After each round
+// every rank learns every rank's status: a limit hit or a stop on any rank
+// stops all of them (INCOMPLETE), and the next level is the lowest nonempty
+// one of any rank, so empty levels are skipped and the search ends when none
+// is left. A level that fits one round on every rank is one MPI_Alltoallv
+// and one MPI_Allgather; on a wider one, each round's messages are received
+// while the next round is expanded, and the ranks pause together only to end
+// the level, stop or write a checkpoint.
 // Every arrival at a state comes from a lower level, so a state's path count
 // and sleep set are final before it is expanded, and the states, counters,
 // outcomes and races are those of one process. Rank 0 gathers the outcomes
@@ -22,6 +26,7 @@
 #include "explorer/options.hpp"
 #include "explorer/result.hpp"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -56,7 +61,11 @@ struct Report {
 // rank's result says whether the search is complete, and why it stopped.
 // With `checkpoints`, each rank writes its part of the search's checkpoints
 // (checkpoint.hpp), and a search resumes from them on any number of ranks.
-Report explore(const Semantics& sem, const ExploreOptions& options = {}, const Checkpoints* checkpoints = nullptr);
+// `round`: the most states a rank expands between two exchanges (tests make
+// it small, so that small graphs take many rounds).
+inline constexpr std::size_t kRound = 4096;
+Report explore(const Semantics& sem, const ExploreOptions& options = {}, const Checkpoints* checkpoints = nullptr,
+               std::size_t round = kRound);
 
 // Every rank returns rank 0's `code` (the others' is ignored).
 int agree(int code);

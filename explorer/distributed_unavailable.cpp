@@ -13,7 +13,7 @@ std::string unavailable_reason() {
 }
 int rank() { return 0; }
 int ranks() { return 1; }
-Report explore(const Semantics&, const ExploreOptions&, const Checkpoints*) { throw std::logic_error(unavailable_reason()); }
+Report explore(const Semantics&, const ExploreOptions&, const Checkpoints*, std::size_t) { throw std::logic_error(unavailable_reason()); }
 int agree(int code) { return code; }
 
 }  // namespace tfsem::explorer::distributed

@@ -52,12 +52,13 @@ std::set<std::pair<std::string, explorer::PathCount>> outcomes(const Semantics& 
 }
 
 // Every rank calls it; rank 0 checks.
-void check_distributed(const std::shared_ptr<const Program>& program, std::initializer_list<Por> pors) {
+void check_distributed(const std::shared_ptr<const Program>& program, std::initializer_list<Por> pors,
+                       std::size_t round = explorer::distributed::kRound) {
   const Semantics sem(program);
   for (auto por : pors) {
     explorer::ExploreOptions o;
     o.por = por;
-    const auto d = explorer::distributed::explore(sem, o);
+    const auto d = explorer::distributed::explore(sem, o, nullptr, round);
     if (explorer::distributed::rank() != 0) continue;
     CAPTURE(program->name());
     CAPTURE(explorer::por_name(por));
@@ -134,11 +135,39 @@ TEST_CASE("random-symbolic and random-recursive graphs") {
   }
 }
 
+// Rounds of 8 states: on any level wider than that, each round's exchange
+// runs beside the next round's expansion, and the ranks pause together only
+// at the level's end.
+TEST_CASE("rounds of 8 states: exchanges that overlap expansion") {
+  constexpr std::size_t kSmall = 8;
+  for (const auto& p : test::shipped_models()) {
+    explorer::ExploreOptions small;
+    small.por = Por::none;
+    small.limits.max_states = 5'000;
+    if (explorer::explore(Semantics(p), small).complete) check_distributed(p, {Por::none}, kSmall);
+    check_distributed(p, {Por::stubborn, Por::rf}, kSmall);
+  }
+  for (const auto& family : generate::families())
+    for (int n = 2; n <= 4; ++n) check_distributed(Program::build(generate::family_graph(family.name, n)), {Por::rf}, kSmall);
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    CAPTURE(seed);
+    for (const auto& options : {generate::kRandomControl, generate::kRandomSymbolic, generate::kRandomRecursive}) {
+      const auto program = Program::build(generate::random_graph(seed, options));
+      explorer::ExploreOptions small;
+      small.por = Por::rf;
+      small.limits.max_states = 5'000;
+      if (explorer::explore(Semantics(program), small).complete) check_distributed(program, {Por::rf}, kSmall);
+    }
+  }
+}
+
 TEST_CASE("limits stop every rank: INCOMPLETE, with the reason") {
   const Semantics sem(Program::build(generate::family_graph("lost-update", 4)));
   explorer::ExploreOptions o;
   o.limits.max_states = 50;
-  const auto d = explorer::distributed::explore(sem, o);
-  CHECK_FALSE(d.result.complete);
-  if (explorer::distributed::rank() == 0) CHECK(d.result.stopped_by == "max-states 50");
+  for (const std::size_t round : {explorer::distributed::kRound, std::size_t{4}}) {
+    const auto d = explorer::distributed::explore(sem, o, nullptr, round);
+    CHECK_FALSE(d.result.complete);
+    if (explorer::distributed::rank() == 0) CHECK(d.result.stopped_by == "max-states 50");
+  }
 }
