@@ -154,8 +154,9 @@ struct Chain {
 class Search {
  public:
   // With `checkpoints` (null: none): resumed from the last whole generation
-  // of a checkpoint when asked to, written to at every round where rank 0's
-  // clock says one is due, at the end, and at a stop by an interrupt or the timeout.
+  // of a checkpoint when asked to, written to after a round that leaves
+  // nothing in flight when rank 0's clock says one is due, at the end, and at
+  // a stop by an interrupt or the timeout.
   Search(const Semantics& sem, const ExploreOptions& opts, const Checkpoints* checkpoints, std::size_t round)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), findings_(sem), stopping_(sem, opts),
         x_(sem, codec_, opts.por, opts.limits), rank_(Mpi::get().rank), size_(Mpi::get().size), round_(std::max<std::size_t>(round, 1)),
@@ -198,6 +199,7 @@ class Search {
       }
     }
     while (level != kNoLevel) {
+      checkpoint_due_ = false;  // only this round's agreement calls for one, with nothing in flight
       if (level != level_) {
         if (level_ != kNoLevel) {
           visited_.drop_level(level_);
@@ -256,7 +258,7 @@ class Search {
   std::optional<CheckpointClock> clock_;  // with checkpoints
   std::uint64_t generation_ = 0;          // of the last checkpoint written or resumed from (0: none)
   bool resumed_ = false;
-  bool checkpoint_due_ = false;  // agree_on_status(): rank 0's clock says so
+  bool checkpoint_due_ = false;  // agree_on_status() of this round: rank 0's clock says so
   bool whole_ = true;            // agree_on_status(): every rank's part is whole (no stop, or a resumable one)
   std::uint64_t widest_ = 0;     // agree_on_status(): the most states of the next level any rank holds
   // A level wider than a round on some rank overlaps each round's exchange
@@ -308,8 +310,9 @@ class Search {
   // ---- Expanding: this rank's states of the level, at most round_ a round. ----
 
   // An allocation that fails here, or while a rank's messages are put
-  // together or merged, stops this rank, out of memory, and so every rank at
-  // the next agree_on_status, INCOMPLETE with this rank's reason.
+  // together or merged, stops this rank, out of memory, and so every rank
+  // when they next agree on their status (on an overlapped level, within two
+  // rounds), INCOMPLETE with this rank's reason.
   void expand_round() {
     auto* level = queued_.find(level_);
     if (level == nullptr) return;
@@ -320,6 +323,7 @@ class Search {
         visited_.taken(level_, si);  // its entry in the store goes with it
         level->pop_front();
         check_limits(n % kMemoryEvery == kMemoryEvery - 1);
+        if (overlap_ && n % kNudgeEvery == kNudgeEvery - 1) nudge();
       }
     } catch (const std::bad_alloc&) {  // what the state being expanded sent, maybe a message in part, is taken back
       take_back();
@@ -374,7 +378,8 @@ class Search {
     else senders_[to].send(s, sleep, row);
   }
 
-  // ---- Exchanging: every rank's successors to their owners, merged in rank order. ----
+  // ---- Exchanging: every rank's successors to their owners, merged: its
+  // own first, then the others' in rank order. ----
 
   void exchange() {
     std::vector<int> send_counts(size_), recv_counts(size_), send_at(size_), recv_at(size_);
@@ -414,14 +419,12 @@ class Search {
     });
     for (auto& c : senders_) c.bytes().clear();
     try {
+      store_own();
       for (int r = 0; r < size_ && resumable(stopping_.why()); ++r) {
+        if (r == rank_) continue;
         const auto from = static_cast<std::uint32_t>(r);
-        if (r == rank_) {
-          merge(from, [&](Arrived& a) { return loopback_.next(a.s, a.sleep, a.row); });
-        } else {
-          wire::Reader in(sem_, std::span(in_).subspan(recv_at[r], recv_counts[r]));
-          merge(from, [&](Arrived& a) { return receivers_[from].next(in, a.s, a.sleep, a.row); });
-        }
+        wire::Reader in(sem_, std::span(in_).subspan(recv_at[r], recv_counts[r]));
+        merge(from, [&](Arrived& a) { return receivers_[from].next(in, a.s, a.sleep, a.row); });
       }
     } catch (const std::bad_alloc&) {
       stopping_.out_of_memory();
@@ -506,10 +509,21 @@ class Search {
   // state expanded in a round sends its successors to later levels only, so
   // the level's states are all there before it starts, and a rank that has
   // none left of it has none for good.
+  // A rank stores its own successors of a round after the others' of the
+  // round before, so that the order of the stores (own of round 1, the
+  // others' of round 1, own of round 2, ...) is that of rounds that do not
+  // overlap, wherever the ranks pause: a checkpoint's pause, or a resumed
+  // level that no longer overlaps, changes no witness.
   std::uint64_t overlapped_round() {
     post();
-    if (rounds_posted_ - rounds_heard_ < 2) return level_;  // the level's first round: none before it to hear
-    if (goes_on(receive())) return level_;
+    const bool first = rounds_posted_ - rounds_heard_ < 2;  // the level's first round: none before it to hear
+    const bool on = first || goes_on(receive());
+    try {
+      store_own();
+    } catch (const std::bad_alloc&) {
+      stopping_.out_of_memory();
+    }
+    if (on) return level_;
     receive();
     const auto next = agree_on_status();
     for (auto& p : posted_) delivered(p);
@@ -517,7 +531,7 @@ class Search {
   }
 
   // This round's successors on their way to their owners, each rank's with
-  // this rank's status; then its own successors stored. The buffers are
+  // this rank's status. The buffers are
   // those of the round two before, which the others receive in the round
   // after it (delivered() waits for that: a rank more than a round behind).
   void post() {
@@ -529,21 +543,33 @@ class Search {
       auto& out = p.successors[r];
       out.swap(senders_[r].bytes());
       senders_[r].bytes().clear();
-      report_.bytes_sent += out.size() + sizeof(Status);
+      report_.bytes_sent += out.size();
       if (out.size() > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
       mpi([&] {
         MPI_Isend(&p.status, kStatusWords, MPI_UINT64_T, r, kStatusTag, MPI_COMM_WORLD, &p.requests[2 * r]);
         MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_BYTE, r, kSuccessorsTag, MPI_COMM_WORLD, &p.requests[2 * r + 1]);
       });
     }
-    try {
-      merge(static_cast<std::uint32_t>(rank_), [&](Arrived& a) { return loopback_.next(a.s, a.sleep, a.row); });
-    } catch (const std::bad_alloc&) {
-      stopping_.out_of_memory();
-    }
   }
 
-  // Waits until the others have received p.
+  // The successors this rank sent itself since it last stored them.
+  void store_own() {
+    merge(static_cast<std::uint32_t>(rank_), [&](Arrived& a) { return loopback_.next(a.s, a.sleep, a.row); });
+  }
+
+  // Lets MPI move the round posted last while this rank expands the next: a
+  // transport that needs the sender's help to move a large message (a
+  // network without a progress thread) gets it every kNudgeEvery states
+  // expanded, not only at the round's end.
+  static constexpr std::size_t kNudgeEvery = 256;
+  void nudge() {
+    if (rounds_posted_ == 0) return;
+    auto& p = posted_[(rounds_posted_ - 1) % 2];
+    int done = 0;
+    mpi([&] { MPI_Testall(static_cast<int>(p.requests.size()), p.requests.data(), &done, MPI_STATUSES_IGNORE); });
+  }
+
+  // Waits until p's sends are complete: its buffers may be written again.
   void delivered(Posted& p) {
     mpi([&] { MPI_Waitall(static_cast<int>(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE); });
   }
@@ -570,7 +596,7 @@ class Search {
         in_.resize(static_cast<std::size_t>(n));
       }
       mpi([&] { MPI_Mrecv(in_.data(), n, MPI_BYTE, &message, MPI_STATUS_IGNORE); });
-      report_.bytes_received += static_cast<std::size_t>(n) + sizeof(Status);
+      report_.bytes_received += static_cast<std::size_t>(n);
       if (!resumable(stopping_.why())) continue;
       try {
         const auto from = static_cast<std::uint32_t>(r);
@@ -657,7 +683,6 @@ class Search {
     });
     generation_ = next;
     clock_->written();
-    checkpoint_due_ = false;
   }
 
   // Runs f on every rank, which may fail on some only (a file that cannot be

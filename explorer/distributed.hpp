@@ -12,11 +12,11 @@
 // every rank learns every rank's status: a limit hit or a stop on any rank
 // stops all of them (INCOMPLETE), and the next level is the lowest nonempty
 // one of any rank, so empty levels are skipped and the search ends when none
-// is left. A level that fits one round on every rank is one MPI_Alltoallv
-// and one MPI_Allgather; on a wider one, each round's messages are received
-// while the next round is expanded, and the ranks pause together only to end
-// the level, stop or write a checkpoint.
-// Every arrival at a state comes from a lower level, so a state's path count
+// is left. A level that fits one round on every rank is an MPI_Alltoall of
+// the sizes, an MPI_Alltoallv of the successors and an MPI_Allgather of the
+// statuses; on a wider one, each round's messages are received while the
+// next round is expanded, and the ranks pause together only to end the
+// level, stop or write a checkpoint. Every arrival at a state comes from a lower level, so a state's path count
 // and sleep set are final before it is expanded, and the states, counters,
 // outcomes and races are those of one process. Rank 0 gathers the outcomes
 // and races, and rebuilds their witnesses by following each state's parent

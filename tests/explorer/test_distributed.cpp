@@ -12,6 +12,8 @@
 #include "models/generate/random_graph.hpp"
 #include "support/graphs.hpp"
 
+#include <filesystem>
+#include <random>
 #include <set>
 #include <tuple>
 
@@ -158,6 +160,47 @@ TEST_CASE("rounds of 8 states: exchanges that overlap expansion") {
       small.limits.max_states = 5'000;
       if (explorer::explore(Semantics(program), small).complete) check_distributed(program, {Por::rf}, kSmall);
     }
+  }
+}
+
+// Rounds of 8 states and a checkpoint due at every round: the ranks pause
+// for one every other round. A search stopped by --max-states, resumed from
+// its last checkpoint on the same ranks, stopped again a few states later
+// (a checkpoint is due as soon as it resumes, in a level's first round),
+// then again, and resumed, reports what the uninterrupted search reports,
+// witnesses included (a state's first arrival is the same wherever the
+// ranks pause, and whether a resumed level overlaps or not).
+TEST_CASE("checkpoints between overlapped rounds, resumed: the uninterrupted report") {
+  constexpr std::size_t kSmall = 8;
+  const Semantics sem(Program::build(generate::family_graph("lost-update", 5)));
+  explorer::ExploreOptions o;
+  const auto whole = explorer::distributed::explore(sem, o, nullptr, kSmall).result;
+  const auto tag = explorer::distributed::agree(static_cast<int>(std::random_device{}() & 0x7fffffff));  // rank 0's
+  const auto dir = std::filesystem::temp_directory_path() / ("tfsem-test-distributed-" + std::to_string(tag));
+  explorer::Checkpoints checkpoints{dir.string(), 0.0, false, false, "test"};
+  for (const std::uint64_t max : {1'500, 1'520, 3'000}) {
+    o.limits.max_states = max;
+    CHECK_FALSE(explorer::distributed::explore(sem, o, &checkpoints, kSmall).result.complete);
+    checkpoints.resume = checkpoints.required = true;
+  }
+  o.limits = {};
+  const auto resumed = explorer::distributed::explore(sem, o, &checkpoints, kSmall).result;
+  if (explorer::distributed::rank() != 0) return;
+  std::filesystem::remove_all(dir);
+  CHECK(resumed.complete);
+  CHECK(resumed.counters.states_stored == whole.counters.states_stored);
+  CHECK(resumed.counters.transitions == whole.counters.transitions);
+  CHECK(resumed.counters.firings == whole.counters.firings);
+  REQUIRE(resumed.outcomes.size() == whole.outcomes.size());
+  for (std::size_t k = 0; k < whole.outcomes.size(); ++k) {
+    CHECK(resumed.outcomes[k].paths == whole.outcomes[k].paths);
+    CHECK(resumed.outcomes[k].witness == whole.outcomes[k].witness);
+  }
+  REQUIRE(resumed.races.size() == whole.races.size());
+  for (std::size_t k = 0; k < whole.races.size(); ++k) {
+    CHECK(resumed.races[k].harmful == whole.races[k].harmful);
+    CHECK(resumed.races[k].first_then_second == whole.races[k].first_then_second);
+    CHECK(resumed.races[k].second_then_first == whole.races[k].second_then_first);
   }
 }
 
