@@ -509,6 +509,7 @@ class Search {
   // state expanded in a round sends its successors to later levels only, so
   // the level's states are all there before it starts, and a rank that has
   // none left of it has none for good.
+  //
   // A rank stores its own successors of a round after the others' of the
   // round before, so that the order of the stores (own of round 1, the
   // others' of round 1, own of round 2, ...) is that of rounds that do not
@@ -531,9 +532,9 @@ class Search {
   }
 
   // This round's successors on their way to their owners, each rank's with
-  // this rank's status. The buffers are
-  // those of the round two before, which the others receive in the round
-  // after it (delivered() waits for that: a rank more than a round behind).
+  // this rank's status. The buffers are those of the round two before,
+  // which the others receive in the round after it (delivered() waits for
+  // that: a rank more than a round behind).
   void post() {
     auto& p = posted_[rounds_posted_++ % 2];
     delivered(p);
