@@ -159,8 +159,9 @@ class Search {
   // a stop by an interrupt or the timeout.
   Search(const Semantics& sem, const ExploreOptions& opts, const Checkpoints* checkpoints, std::size_t round)
       : sem_(sem), opts_(opts), codec_(sem), visited_(codec_.width()), findings_(sem), stopping_(sem, opts),
-        x_(sem, codec_, opts.por, opts.limits), rank_(Mpi::get().rank), size_(Mpi::get().size), round_(std::max<std::size_t>(round, 1)),
-        canonical_(codec_), checkpoints_(checkpoints), heard_(static_cast<std::size_t>(size_)) {
+        x_(sem, codec_, opts.por, opts.limits), rank_(Mpi::get().rank), size_(Mpi::get().size),
+        round_(std::max<std::size_t>(round, 1)), canonical_(codec_), checkpoints_(checkpoints),
+        heard_(static_cast<std::size_t>(size_)) {
     for (int r = 0; r < size_; ++r) senders_.emplace_back(codec_), receivers_.emplace_back(codec_);
     for (auto& p : posted_) {
       p.successors.resize(static_cast<std::size_t>(size_));

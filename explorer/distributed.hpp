@@ -16,10 +16,11 @@
 // the sizes, an MPI_Alltoallv of the successors and an MPI_Allgather of the
 // statuses; on a wider one, each round's messages are received while the
 // next round is expanded, and the ranks pause together only to end the
-// level, stop or write a checkpoint. Every arrival at a state comes from a lower level, so a state's path count
-// and sleep set are final before it is expanded, and the states, counters,
-// outcomes and races are those of one process. Rank 0 gathers the outcomes
-// and races, and rebuilds their witnesses by following each state's parent
+// level, stop or write a checkpoint. Every arrival at a state comes from a
+// lower level, so a state's path count and sleep set are final before it is
+// expanded, and the states, counters, outcomes and races are those of one
+// process. Rank 0 gathers the outcomes and races, and rebuilds their
+// witnesses by following each state's parent
 // (a rank and an index) from rank to rank.
 #pragma once
 
