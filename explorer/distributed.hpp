@@ -20,8 +20,8 @@
 // lower level, so a state's path count and sleep set are final before it is
 // expanded, and the states, counters, outcomes and races are those of one
 // process. Rank 0 gathers the outcomes and races, and rebuilds their
-// witnesses by following each state's parent
-// (a rank and an index) from rank to rank.
+// witnesses by following each state's parent (a rank and an index) from rank
+// to rank.
 #pragma once
 
 #include "explorer/options.hpp"
