@@ -4,6 +4,7 @@
 #include "cli/exec_options.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_options.hpp"
+#include "cli/huge_pages.hpp"
 #include "cli/schedule_file.hpp"
 #include "formats/json/graph_json.hpp"
 
@@ -11,6 +12,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace tfsem::cli {
 
@@ -28,7 +30,9 @@ int run_run(const RunCmd& o) {
   const auto sem = o.graph.load();
   const auto& p = sem.program();
   const auto exec = o.exec.make(sem.options().terms);
+  std::optional<BackLargeBlocks> backing(std::in_place);  // the compiled graph's arrays, as the load's
   fast_exec::Executor session(sem.program_ptr(), exec);
+  backing.reset();
   std::vector<Schedule> forced;
   if (!o.replay.empty()) forced = read_schedule_file(sem, o.replay);
   const auto runs = forced.empty() ? o.runs : forced.size();

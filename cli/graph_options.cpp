@@ -1,6 +1,7 @@
 #include "cli/graph_options.hpp"
 
 #include "cli/exit_codes.hpp"
+#include "cli/huge_pages.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "formats/load.hpp"
@@ -68,6 +69,7 @@ std::shared_ptr<const Program> GraphOptions::program(const std::string& path, bo
     EndAtOnce& operator=(const EndAtOnce&) = delete;
   } const ending(stop, asks_json(command));
   const ElapsedProgress progress("loading " + path, stop);
+  const BackLargeBlocks backing;  // the spec's and the Program's arrays
   return format::load_program(path, {import, feeds, prune, {tag, signature}}, print);
 }
 

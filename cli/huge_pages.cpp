@@ -21,7 +21,9 @@
 // pages loading a 1M-node graph takes several times less (docs/performance.md,
 // "Loading large graphs"). The resident set stays the same: a huge page is
 // taken only where the heap is being filled.
-// tests/cli/test_huge_pages.cpp checks the advice is given.
+// While a BackLargeBlocks (huge_pages.hpp) lives, as a graph loads, a block
+// of 32 MiB or more is also backed at once on two threads.
+// tests/cli/test_huge_pages.cpp checks the advice is given, and the backing.
 // Where the kernel's setting is `never` the advice does nothing; under
 // `always` it is what happens anyway. The arenas glibc gives other threads
 // (heaps of their own when the main one is busy) are left as they are.
@@ -32,10 +34,14 @@
 // as the explorer's cache-line effects) go to aligned_alloc, unadvised; none
 // of their blocks is large. Sanitizer and fuzzing builds leave this file out
 // (cli/CMakeLists.txt): their runtimes bring their own operator new.
+#include "cli/huge_pages.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <system_error>
+#include <thread>
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -43,7 +49,7 @@
 
 namespace {
 
-constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+constexpr std::uintptr_t kPage = 4096, kHugePage = std::uintptr_t{2} << 20;
 constexpr std::size_t kOwnMapping = std::size_t{32} << 20;
 constexpr std::size_t kHeapStep = std::size_t{32} << 20;
 constexpr std::size_t kHeapKeeps = std::size_t{64} << 20;
@@ -53,6 +59,33 @@ void advise_huge_pages(std::uintptr_t p, std::size_t n) {
   const auto begin = (p + kHugePage - 1) & ~(kHugePage - 1);
   const auto end = (p + n) & ~(kHugePage - 1);
   if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);  // advice: failure is harmless
+}
+
+// The BackLargeBlocks alive.
+std::atomic<int> backing{0};
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14; older headers lack it
+#endif
+
+// Backs the whole pages inside [p, p + n) now, the second half on a helper
+// thread. Where the kernel does not know the advice, or no thread starts, the
+// pages not backed here are backed as they are first written.
+void back_now(std::uintptr_t p, std::size_t n) {
+  const auto begin = (p + kPage - 1) & ~(kPage - 1);
+  const auto end = (p + n) & ~(kPage - 1);
+  if (end <= begin) return;
+  const auto mid = begin + ((end - begin) / 2 & ~(kPage - 1));
+  const auto populate = [](std::uintptr_t from, std::uintptr_t to) {
+    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);  // failure is harmless
+  };
+  try {
+    std::thread helper(populate, mid, end);
+    populate(begin, mid);
+    helper.join();
+  } catch (const std::system_error&) {
+    populate(begin, mid);
+  }
 }
 
 // The main heap is advised up to here (a huge page boundary).
@@ -70,7 +103,10 @@ void advise_heap_growth() {
   // in a shared library or in this executable), the heap's start is not
   // known: it is advised from here on, never from address 0, which would
   // advise every mapping below the heap (the executable's own included).
-  if (done != 0 && top > done) advise_huge_pages(done, top - done);
+  if (done != 0 && top > done) {
+    advise_huge_pages(done, top - done);
+    if (backing.load(std::memory_order_relaxed) > 0) back_now(done, top - done);
+  }
 }
 
 [[gnu::constructor]] void set_heap_policy() {
@@ -86,8 +122,12 @@ void advise_heap_growth() {
 void* operator new(std::size_t n) {
   for (;;) {
     if (void* p = std::malloc(n == 0 ? 1 : n)) {
-      if (n >= kOwnMapping) advise_huge_pages(reinterpret_cast<std::uintptr_t>(p), n);
-      else advise_heap_growth();
+      if (n >= kOwnMapping) {
+        advise_huge_pages(reinterpret_cast<std::uintptr_t>(p), n);
+        if (backing.load(std::memory_order_relaxed) > 0) back_now(reinterpret_cast<std::uintptr_t>(p), n);
+      } else {
+        advise_heap_growth();
+      }
       return p;
     }
     const auto handler = std::get_new_handler();
@@ -95,3 +135,6 @@ void* operator new(std::size_t n) {
     handler();
   }
 }
+
+tfsem::cli::BackLargeBlocks::BackLargeBlocks() { backing.fetch_add(1, std::memory_order_relaxed); }
+tfsem::cli::BackLargeBlocks::~BackLargeBlocks() { backing.fetch_sub(1, std::memory_order_relaxed); }

@@ -1,13 +1,18 @@
 // The executables' allocation policy (cli/huge_pages.cpp): a block of 32 MiB
 // or more from new lies in a mapping of its own advised as huge pages (VmFlags
 // "hg" in /proc/self/smaps), and smaller blocks lie in the heap, advised as it
-// grows. Sanitizer and fuzzing builds
+// grows; while a BackLargeBlocks lives, a large block is resident as soon as
+// new hands it out. Sanitizer and fuzzing builds
 // leave the policy out (TFSEM_HUGE_PAGES undefined), and a kernel without
 // transparent huge pages or /proc/self/smaps cannot show it: these pass with a
 // message.
 #include <doctest/doctest.h>
 
+#include "cli/huge_pages.hpp"
+
 #include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <fstream>
@@ -87,6 +92,36 @@ TEST_CASE("the executable's own mappings are not advised") {
   static const char constant[] = "in the executable";
   if (const auto advised = advised_huge(constant)) CHECK_FALSE(*advised);
   else MESSAGE("/proc/self/smaps does not say: nothing to check");
+}
+
+TEST_CASE("while a graph loads, a large block is backed as new hands it out") {
+  constexpr std::size_t kBlock = std::size_t{64} << 20;
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  // The whole pages inside [p, p + kBlock) not resident now (mincore), or
+  // nullopt where it cannot say.
+  const auto missing = [&](const char* p) -> std::optional<std::size_t> {
+    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + page - 1) & ~(page - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(p) + kBlock) & ~(page - 1);
+    std::vector<unsigned char> in((end - begin) / page);
+    if (mincore(reinterpret_cast<void*>(begin), end - begin, in.data()) != 0) return std::nullopt;
+    std::size_t n = 0;
+    for (const auto v : in) n += (v & 1U) == 0 ? 1 : 0;
+    return n;
+  };
+  const std::unique_ptr<char[]> lazy(new char[kBlock]);  // default-initialized: nothing written
+  const auto lazy_missing = missing(lazy.get());
+  if (!lazy_missing) {
+    MESSAGE("mincore cannot say which pages are resident: nothing to check");
+    return;
+  }
+  CHECK(*lazy_missing > kBlock / page / 2);
+  const tfsem::cli::BackLargeBlocks backing;
+  const std::unique_ptr<char[]> backed(new char[kBlock]);
+  if (missing(backed.get()) == *lazy_missing) {
+    MESSAGE("this kernel does not back memory on advice (MADV_POPULATE_WRITE, Linux 5.14): nothing to check");
+    return;
+  }
+  CHECK(missing(backed.get()) == 0);
 }
 
 #endif
