@@ -21,8 +21,11 @@
 // pages loading a 1M-node graph takes several times less (docs/performance.md,
 // "Loading large graphs"). The resident set stays the same: a huge page is
 // taken only where the heap is being filled.
+//
 // While a BackLargeBlocks (huge_pages.hpp) lives, as a graph loads, a block
-// of 32 MiB or more is also backed at once on two threads.
+// of 32 MiB or more and each growth of the heap are also backed at once, on
+// two threads: the Program and the compiled graph are built on one thread,
+// and the first process after the host idles pays for every page it backs.
 // tests/cli/test_huge_pages.cpp checks the advice is given, and the backing.
 // Where the kernel's setting is `never` the advice does nothing; under
 // `always` it is what happens anyway. The arenas glibc gives other threads
