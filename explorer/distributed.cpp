@@ -408,12 +408,7 @@ class Search {
       if (total > INT32_MAX) throw std::runtime_error("a round's messages pass 2 GiB");
       if (r != rank_) report_.bytes_received += static_cast<std::size_t>(recv_counts[r]);
     }
-    try {
-      in_.resize(total);
-    } catch (const std::bad_alloc&) {  // the stop frees the token's reserve: room to take this round's part, then stop
-      stopping_.out_of_memory();
-      in_.resize(total);
-    }
+    make_room(total);
     mpi([&] {
       MPI_Alltoallv(all.data(), send_counts.data(), send_at.data(), MPI_BYTE, in_.data(), recv_counts.data(), recv_at.data(),
                     MPI_BYTE, MPI_COMM_WORLD);
@@ -423,9 +418,7 @@ class Search {
       store_own();
       for (int r = 0; r < size_ && resumable(stopping_.why()); ++r) {
         if (r == rank_) continue;
-        const auto from = static_cast<std::uint32_t>(r);
-        wire::Reader in(sem_, std::span(in_).subspan(recv_at[r], recv_counts[r]));
-        merge(from, [&](Arrived& a) { return receivers_[from].next(in, a.s, a.sleep, a.row); });
+        store_from(r, std::span(in_).subspan(recv_at[r], recv_counts[r]));
       }
     } catch (const std::bad_alloc&) {
       stopping_.out_of_memory();
@@ -558,6 +551,22 @@ class Search {
   void store_own() {
     merge(static_cast<std::uint32_t>(rank_), [&](Arrived& a) { return loopback_.next(a.s, a.sleep, a.row); });
   }
+  // The successors rank r sent this rank, as they came off the wire.
+  void store_from(int r, std::span<const char> bytes) {
+    const auto from = static_cast<std::uint32_t>(r);
+    wire::Reader in(sem_, bytes);
+    merge(from, [&](Arrived& a) { return receivers_[from].next(in, a.s, a.sleep, a.row); });
+  }
+  // in_ resized to n bytes for a message; where memory fails, the stop frees
+  // the token's reserve: room to take the message, then stop.
+  void make_room(std::size_t n) {
+    try {
+      in_.resize(n);
+    } catch (const std::bad_alloc&) {
+      stopping_.out_of_memory();
+      in_.resize(n);
+    }
+  }
 
   // Lets MPI move the round posted last while this rank expands the next: a
   // transport that needs the sender's help to move a large message (a
@@ -591,19 +600,12 @@ class Search {
         MPI_Mprobe(r, kSuccessorsTag, MPI_COMM_WORLD, &message, &got);
         MPI_Get_count(&got, MPI_BYTE, &n);
       });
-      try {
-        in_.resize(static_cast<std::size_t>(n));
-      } catch (const std::bad_alloc&) {  // the stop frees the token's reserve: room to take the message, then stop
-        stopping_.out_of_memory();
-        in_.resize(static_cast<std::size_t>(n));
-      }
+      make_room(static_cast<std::size_t>(n));
       mpi([&] { MPI_Mrecv(in_.data(), n, MPI_BYTE, &message, MPI_STATUS_IGNORE); });
       report_.bytes_received += static_cast<std::size_t>(n);
       if (!resumable(stopping_.why())) continue;
       try {
-        const auto from = static_cast<std::uint32_t>(r);
-        wire::Reader in(sem_, in_);
-        merge(from, [&](Arrived& a) { return receivers_[from].next(in, a.s, a.sleep, a.row); });
+        store_from(r, in_);
       } catch (const std::bad_alloc&) {
         stopping_.out_of_memory();
       }
