@@ -38,13 +38,12 @@
 // of their blocks is large. Sanitizer and fuzzing builds leave this file out
 // (cli/CMakeLists.txt): their runtimes bring their own operator new.
 #include "cli/huge_pages.hpp"
+#include "support/back_pages.hpp"
 
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
-#include <system_error>
-#include <thread>
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -52,7 +51,7 @@
 
 namespace {
 
-constexpr std::uintptr_t kPage = 4096, kHugePage = std::uintptr_t{2} << 20;
+constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
 constexpr std::size_t kOwnMapping = std::size_t{32} << 20;
 constexpr std::size_t kHeapStep = std::size_t{32} << 20;
 constexpr std::size_t kHeapKeeps = std::size_t{64} << 20;
@@ -66,30 +65,6 @@ void advise_huge_pages(std::uintptr_t p, std::size_t n) {
 
 // The BackLargeBlocks alive.
 std::atomic<int> backing{0};
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23  // Linux 5.14; older headers lack it
-#endif
-
-// Backs the whole pages inside [p, p + n) now, the second half on a helper
-// thread. Where the kernel does not know the advice, or no thread starts, the
-// pages not backed here are backed as they are first written.
-void back_now(std::uintptr_t p, std::size_t n) {
-  const auto begin = (p + kPage - 1) & ~(kPage - 1);
-  const auto end = (p + n) & ~(kPage - 1);
-  if (end <= begin) return;
-  const auto mid = begin + ((end - begin) / 2 & ~(kPage - 1));
-  const auto populate = [](std::uintptr_t from, std::uintptr_t to) {
-    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);  // failure is harmless
-  };
-  try {
-    std::thread helper(populate, mid, end);
-    populate(begin, mid);
-    helper.join();
-  } catch (const std::system_error&) {
-    populate(begin, mid);
-  }
-}
 
 // The main heap is advised up to here (a huge page boundary).
 std::atomic<std::uintptr_t> heap_advised{0};
@@ -108,7 +83,7 @@ void advise_heap_growth() {
   // advise every mapping below the heap (the executable's own included).
   if (done != 0 && top > done) {
     advise_huge_pages(done, top - done);
-    if (backing.load(std::memory_order_relaxed) > 0) back_now(done, top - done);
+    if (backing.load(std::memory_order_relaxed) > 0) tfsem::back_pages(reinterpret_cast<void*>(done), top - done, 2);
   }
 }
 
@@ -127,7 +102,7 @@ void* operator new(std::size_t n) {
     if (void* p = std::malloc(n == 0 ? 1 : n)) {
       if (n >= kOwnMapping) {
         advise_huge_pages(reinterpret_cast<std::uintptr_t>(p), n);
-        if (backing.load(std::memory_order_relaxed) > 0) back_now(reinterpret_cast<std::uintptr_t>(p), n);
+        if (backing.load(std::memory_order_relaxed) > 0) tfsem::back_pages(p, n, 2);
       } else {
         advise_heap_growth();
       }

@@ -19,7 +19,9 @@
 #include "formats/json/array_count.hpp"
 #include "formats/json/graph_json.hpp"
 #include "formats/json/graph_json_parts.hpp"
+#include "support/back_pages.hpp"
 #include "support/hash.hpp"
+#include "support/on_threads.hpp"
 
 #include <algorithm>
 #include <array>
@@ -32,11 +34,6 @@
 #include <thread>
 #include <unordered_map>
 #include <vector>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
 
 namespace tfsem::format {
 
@@ -303,47 +300,6 @@ void read_edge(Cursor& c, std::string path, Literals& literals, EdgeSpec& e) {
   e.where = std::move(path);
 }
 
-// Runs f(k) for each k in [0, parts): f(0) on this thread, after the others
-// have each been started on a thread of its own; all are joined before it
-// returns. A thread that cannot start throws (std::system_error) once those
-// started are joined, and f(0) has not run then.
-template <class F>
-void on_threads(std::size_t parts, const F& f) {
-  std::vector<std::jthread> helpers;
-  helpers.reserve(parts - 1);
-  for (std::size_t k = 1; k < parts; ++k) helpers.emplace_back([&f, k] { f(k); });
-  f(0);
-}
-
-// Backs the whole pages of [p, p + bytes) now, `parts` threads each asking the
-// kernel for an equal share (MADV_POPULATE_WRITE), before one thread constructs the
-// objects they will hold. On a virtual machine whose host hands it memory as
-// it is first touched, backing a page costs far more than writing it
-// (docs/performance.md, "Loading large graphs"), and unlike one thread's
-// writes it spreads over the cores. Only the pages: no object is touched.
-// Without the advice (a kernel before 5.14), or when a thread cannot start,
-// the pages are faulted in as they are written, as before.
-void fault_in(void* p, std::size_t bytes, std::size_t parts) {
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + page - 1) & ~(page - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(page - 1);
-  if (end <= begin) return;
-  const auto pages = (end - begin) / page;
-  const auto share = (pages + parts - 1) / parts * page;
-  const auto populate = [&](std::size_t k) {
-    const auto from = begin + k * share, to = std::min(end, from + share);
-    if (from < to) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);  // advice: failure is harmless
-  };
-  try {
-    on_threads(parts, populate);
-  } catch (const std::exception&) {  // no thread (or no memory) for a share: advice, never a failure
-  }
-#else
-  static_cast<void>(p), static_cast<void>(bytes), static_cast<void>(parts);
-#endif
-}
-
 // Reads the array that comes next into `out`: read(cursor, i, literals,
 // out[i]) for each element i. A large one is read in parts, each on a thread
 // of its own with a literal cache of its own; the first on this thread, with
@@ -373,7 +329,7 @@ void read_array(Cursor& c, std::vector<T>& out, Literals& literals, const Stream
     start[k] = layout.marks[mark];
   }
   first[0] = 0;
-  fault_in(out.data(), n * sizeof(T), parts);
+  back_pages(out.data(), n * sizeof(T), parts);  // before one thread constructs the objects they will hold
   out.resize(n);
   start[0].expect('[');
   const auto read_part = [&](std::size_t k, Literals& cache) {
