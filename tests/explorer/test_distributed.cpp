@@ -93,15 +93,20 @@ void check_distributed(const std::shared_ptr<const Program>& program, std::initi
   }
 }
 
+// Whether the one-process search of program under por stores at most 5000
+// states (every rank decides alike: it is the same everywhere).
+bool at_most_5000_states(const std::shared_ptr<const Program>& program, Por por) {
+  explorer::ExploreOptions o;
+  o.por = por;
+  o.limits.max_states = 5'000;
+  return explorer::explore(Semantics(program), o).complete;
+}
+
 }  // namespace
 
 TEST_CASE("every shipped model; every interleaving (--por none) of those with at most 5000 states") {
   for (const auto& p : test::shipped_models()) {
-    explorer::ExploreOptions small;
-    small.por = Por::none;
-    small.limits.max_states = 5'000;
-    // Every rank decides alike: the one-process search is the same everywhere.
-    if (explorer::explore(Semantics(p), small).complete) check_distributed(p, {Por::none});
+    if (at_most_5000_states(p, Por::none)) check_distributed(p, {Por::none});
     check_distributed(p, {Por::stubborn, Por::rf});
   }
 }
@@ -127,12 +132,8 @@ TEST_CASE("random-symbolic and random-recursive graphs") {
     CAPTURE(seed);
     for (const auto& options : {generate::kRandomSymbolic, generate::kRandomRecursive}) {
       const auto program = Program::build(generate::random_graph(seed, options));
-      for (auto por : {Por::rf, Por::none}) {
-        explorer::ExploreOptions small;
-        small.por = por;
-        small.limits.max_states = 5'000;
-        if (explorer::explore(Semantics(program), small).complete) check_distributed(program, {por});
-      }
+      for (auto por : {Por::rf, Por::none})
+        if (at_most_5000_states(program, por)) check_distributed(program, {por});
     }
   }
 }
@@ -143,10 +144,7 @@ TEST_CASE("random-symbolic and random-recursive graphs") {
 TEST_CASE("rounds of 8 states: exchanges that overlap expansion") {
   constexpr std::size_t kSmall = 8;
   for (const auto& p : test::shipped_models()) {
-    explorer::ExploreOptions small;
-    small.por = Por::none;
-    small.limits.max_states = 5'000;
-    if (explorer::explore(Semantics(p), small).complete) check_distributed(p, {Por::none}, kSmall);
+    if (at_most_5000_states(p, Por::none)) check_distributed(p, {Por::none}, kSmall);
     check_distributed(p, {Por::stubborn, Por::rf}, kSmall);
   }
   for (const auto& family : generate::families())
@@ -155,10 +153,7 @@ TEST_CASE("rounds of 8 states: exchanges that overlap expansion") {
     CAPTURE(seed);
     for (const auto& options : {generate::kRandomControl, generate::kRandomSymbolic, generate::kRandomRecursive}) {
       const auto program = Program::build(generate::random_graph(seed, options));
-      explorer::ExploreOptions small;
-      small.por = Por::rf;
-      small.limits.max_states = 5'000;
-      if (explorer::explore(Semantics(program), small).complete) check_distributed(program, {Por::rf}, kSmall);
+      if (at_most_5000_states(program, Por::rf)) check_distributed(program, {Por::rf}, kSmall);
     }
   }
 }
