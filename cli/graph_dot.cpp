@@ -51,7 +51,7 @@ struct Scope {
 void adopt(const Program& p, Scope& s) {
   std::vector<NodeId> stay;
   for (auto n : s.nodes) {
-    const std::string_view name = p.node(n).name;
+    const std::string_view name = p.node(n).name();
     const auto base = name.substr(0, name.find('@'));
     const auto it = s.children.find(base.substr(base.rfind('/') + 1));
     (it == s.children.end() ? stay : it->second.nodes).push_back(n);
@@ -63,7 +63,7 @@ void adopt(const Program& p, Scope& s) {
 Scope scopes(const Program& p, const std::vector<NodeId>& nodes) {
   Scope root;
   for (auto n : nodes) {
-    const std::string_view name = p.node(n).name;
+    const std::string_view name = p.node(n).name();
     const auto base = name.substr(0, name.find('@'));
     Scope* s = &root;
     for (std::size_t begin = 0, slash; (slash = base.find('/', begin)) != std::string_view::npos; begin = slash + 1)
@@ -112,7 +112,7 @@ std::string graph_dot(const Semantics& sem, bool with_races, const std::string& 
                                                                                               const std::string& path,
                                                                                               const std::string& in) {
       for (auto n : sc.nodes)
-        out << in << "n" << n.value << " [label=\"" << dot_escape(p.label(n)) << "\", tooltip=\"" << dot_escape(p.node(n).name)
+        out << in << "n" << n.value << " [label=\"" << dot_escape(p.label(n)) << "\", tooltip=\"" << dot_escape(p.node(n).name())
             << "\"" << (racing[n.index()] ? ", color=red, penwidth=2" : "") << "];\n";
       for (const auto& [name, child] : sc.children) {
         const auto full = path.empty() ? name : path + "/" + name;
@@ -150,10 +150,10 @@ std::string graph_dot(const Semantics& sem, bool with_races, const std::string& 
         if (slot.edge == EdgeId(i))
           label += (label.empty() ? "" : "\n") + content_to_string(p, c, 8) +
                    (slot.context == kRootContext ? "" : " @" + context_to_string(p, sem.contexts(), slot.context));
-    } else if (e.is_output() && !e.fetch.empty()) {
-      label = e.fetch;
+    } else if (e.is_output() && !e.fetch().empty()) {
+      label = e.fetch();
     }
-    out << "  " << from << " -> " << to << " [style=" << edge_style(e.kind) << ", tooltip=\"" << dot_escape(e.name) << "\"";
+    out << "  " << from << " -> " << to << " [style=" << edge_style(e.kind) << ", tooltip=\"" << dot_escape(e.name()) << "\"";
     if (!label.empty()) out << ", label=\"" << dot_escape(label) << "\"";
     out << "];\n";
   }

@@ -33,9 +33,9 @@ void write_witnesses(const Semantics& sem, const explorer::Result& r, const std:
     poll.check();
     const auto& race = r.races[k];
     const auto base = dir + "/race-" + std::to_string(k + 1);
-    write_schedule_file(sem, base + "-" + file_part(p.node(race.first.node).name) + "-first.schedule", {race.first_then_second},
+    write_schedule_file(sem, base + "-" + file_part(p.node(race.first.node).name()) + "-first.schedule", {race.first_then_second},
                         "race on " + p.variable(race.var).name);
-    write_schedule_file(sem, base + "-" + file_part(p.node(race.second.node).name) + "-first.schedule", {race.second_then_first},
+    write_schedule_file(sem, base + "-" + file_part(p.node(race.second.node).name()) + "-first.schedule", {race.second_then_first},
                         "race on " + p.variable(race.var).name);
   }
 }

@@ -44,11 +44,11 @@ std::optional<ReadModifyWrite> read_modify_write(const Semantics& sem, NodeId w)
 void make_atomic(const Semantics& sem, const ReadModifyWrite& u, ProgramSpec& spec) {
   const auto& p = sem.program();
   const auto& read = p.node(u.read);
-  const std::string w = p.node(u.write).name.str(), m = p.node(u.modify).name.str();
-  std::vector<std::string> gone = {read.name.str(), m};
+  const std::string w = p.node(u.write).name().str(), m = p.node(u.modify).name().str();
+  std::vector<std::string> gone = {read.name().str(), m};
   if (const auto& handle = p.edge(read.in[0]); !handle.is_input() && p.node(handle.src).out.size() == 1 &&
                                                   p.node(handle.src).control_out.empty())
-    gone.push_back(p.node(handle.src).name.str());
+    gone.push_back(p.node(handle.src).name().str());
   const auto removed = [&](const std::optional<PortRef>& end) {
     return end && std::find(gone.begin(), gone.end(), end->node.str()) != gone.end();
   };
@@ -115,10 +115,10 @@ class FixSearch {
     }
     for (const auto& [a, b] : ordered) {
       EdgeSpec e;
-      e.id = unique_edge_id(spec, "fix_" + p.node(a).name + "_" + p.node(b).name);
+      e.id = unique_edge_id(spec, "fix_" + p.node(a).name() + "_" + p.node(b).name());
       e.kind = "control";
-      e.from = PortRef{p.node(a).name, std::nullopt};
-      e.to = PortRef{p.node(b).name, std::nullopt};
+      e.from = PortRef{p.node(a).name(), std::nullopt};
+      e.to = PortRef{p.node(b).name(), std::nullopt};
       spec.edges.push_back(std::move(e));
     }
     for (auto f : loops)
@@ -183,7 +183,7 @@ Edges before_context(const Semantics& sem, Transition outer, Transition inner) {
     for (auto e : frame.enters) out.emplace_back(outer.node, e);
   for (auto c : frame.calls)
     if (p.node(c).frame == p.node(outer.node).frame &&
-        std::get<std::int64_t>(p.node(c).attrs->at(std::string(kSiteAttr))) == ctx[entered].iteration)
+        std::get<std::int64_t>(p.node(c).attrs().at(std::string(kSiteAttr))) == ctx[entered].iteration)
       out.emplace_back(outer.node, c);
   return out;
 }
@@ -313,13 +313,13 @@ std::string fix_text(const Program& p, const Fix& f) {
   if (!f.control_edges.empty()) {
     out = f.control_edges.size() > 1 ? "add control edges " : "add control edge ";
     for (std::size_t i = 0; i < f.control_edges.size(); ++i)
-      out += (i ? ", " : "") + p.node(f.control_edges[i].first).name + " -> " + p.node(f.control_edges[i].second).name;
+      out += (i ? ", " : "") + p.node(f.control_edges[i].first).name() + " -> " + p.node(f.control_edges[i].second).name();
   }
   for (auto loop : f.sequential_loops)
     out += (out.empty() ? "" : "; ") + std::string("set parallel_iterations 1 for loop '") + p.frame(loop).name + "'";
   if (!f.atomic_updates.empty()) {
     out += (out.empty() ? "" : "; ") + std::string("make atomic (use_locking) the update") + (f.atomic_updates.size() > 1 ? "s " : " ");
-    for (std::size_t i = 0; i < f.atomic_updates.size(); ++i) out += (i ? ", " : "") + std::string(p.node(f.atomic_updates[i]).name);
+    for (std::size_t i = 0; i < f.atomic_updates.size(); ++i) out += (i ? ", " : "") + std::string(p.node(f.atomic_updates[i]).name());
   }
   for (auto x : f.barriers)
     out += (out.empty() ? "" : "; ") + std::string("synchronize the runs on ") + p.variable(x).name +

@@ -18,7 +18,7 @@ std::uint32_t u32(std::size_t v) { return static_cast<std::uint32_t>(v); }
 // How many nodes ahead the pass over the nodes loads the edges their outputs take.
 constexpr std::size_t kAhead = 8;
 
-std::uint32_t site_of(const Node& n) { return u32(std::get<std::int64_t>(n.attrs->at(std::string(kSiteAttr)))); }
+std::uint32_t site_of(const Node& n) { return u32(std::get<std::int64_t>(n.attrs().at(std::string(kSiteAttr)))); }
 
 // A function of no inputs that always gives the same tuple: applied once, here.
 bool is_constant(const Node& n) { return n.op.kind == OpKind::function && n.op.fn->inputs == 0 && !n.op.fn->nondeterministic; }
@@ -73,11 +73,11 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     const auto& n = prog.node(NodeId(i));
     if (n.op.kind == Op::Kind::function && prog.variable_of(NodeId(i)))
-      throw InputError("X-EXEC", n.where->str(), "node '" + n.name + "'",
+      throw InputError("X-EXEC", n.where().str(), "node '" + n.name() + "'",
                        "the fast executor does not run a function dereferencing a variable edge (S-DEREF, "
                        "--tf1-refs); tfsem check and trace explore this graph");
     if (n.op.kind == Op::Kind::send && prog.variable_of(NodeId(i)))
-      throw InputError("X-EXEC", n.where->str(), "node '" + n.name + "'",
+      throw InputError("X-EXEC", n.where().str(), "node '" + n.name() + "'",
                        "the fast executor does not run a Send of a variable edge (S-SEND, the copy of a reference); "
                        "tfsem check and trace explore this graph");
     auto& c = nodes[i];
@@ -121,7 +121,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     const auto& edge = prog.edge(EdgeId(e));
     if (edge.is_output()) {
       slot[e] = kNone;
-      if (!edge.fetch.empty()) {
+      if (!edge.fetch().empty()) {
         slot[e] = u32(fetched.size());
         fetched.push_back(u32(e));
       }
@@ -153,7 +153,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     auto& c = nodes[i];
     auto& frame = frames[c.frame];
     c.fn = n.op.fn;
-    c.attrs = n.attrs;
+    c.attrs = &n.attrs();
     c.stateful = n.op.kind == Op::Kind::read || n.op.kind == Op::Kind::assign;
     if (n.op.kind == Op::Kind::var) c.var = n.op.var;
     else if (c.stateful) c.var = *prog.variable_of(id);
@@ -181,11 +181,11 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       frame.exits.push_back(u32(i));
     }
     if (is_constant(n)) {
-      auto tuple = std::move(apply(*c.fn, {}, *n.attrs, terms).front());
+      auto tuple = std::move(apply(*c.fn, {}, n.attrs(), terms).front());
       // A function gives a tensor per output (its kernel's contract), and
       // G-ARITY gives it an edge per output: the tuples lie end to end.
       if (tuple.size() != n.out.size())
-        throw std::logic_error("constant node '" + n.name + "' gave " + std::to_string(tuple.size()) +
+        throw std::logic_error("constant node '" + n.name() + "' gave " + std::to_string(tuple.size()) +
                                " tensors for its " + std::to_string(n.out.size()) + " outputs");
       c.constant = u32(constants.size() + 1);
       std::move(tuple.begin(), tuple.end(), std::back_inserter(constants));

@@ -415,7 +415,7 @@ void Executor::finish(Run& run, RunResult& r) {
 std::vector<std::pair<std::string, Content>> Executor::outputs(const RunResult& r) const {
   std::vector<std::pair<std::string, Content>> out;
   for (std::size_t i = 0; i < graph_.fetched.size(); ++i)
-    out.emplace_back(graph_.program->edge(EdgeId(graph_.fetched[i])).fetch, r.fetched[i]);
+    out.emplace_back(graph_.program->edge(EdgeId(graph_.fetched[i])).fetch(), r.fetched[i]);
   return out;
 }
 
@@ -478,7 +478,7 @@ RunResult Executor::run_schedule(const Schedule& schedule) {
     if (at == ready.end()) {
       finish(run, r);  // the steps before it: the root given back, the access logs taken
       throw InputError("T-SCHEDULE", "schedule", "step " + std::to_string(i + 1),
-                       "node '" + graph_.program->node(schedule[i].node).name + "' is not ready in the executor");
+                       "node '" + graph_.program->node(schedule[i].node).name() + "' is not ready in the executor");
     }
     const auto t = *at;
     ready.erase(at);

@@ -25,7 +25,7 @@ std::string violation_text(const Semantics& sem, const Violation& v) {
   const auto at = transition_to_string(p, sem.contexts(), v.at);
   return std::string(violation_name(v.kind)) + " | " + at + " | " +
          (v.kind == Violation::Kind::merge_two_live
-              ? "Merge " + at + " took one live input, and input '" + p.edge(v.edge).name + "' holds another"
+              ? "Merge " + at + " took one live input, and input '" + p.edge(v.edge).name() + "' holds another"
               : "Exit " + at + " holds a live value after its loop delivered one");
 }
 
@@ -67,7 +67,7 @@ std::string check_text(const CheckReport& report, const CheckTextForm& form) {
   for (const auto& g : race_groups(r.races)) {
     poll.check();
     const auto where = contexts_summary(sem, r.races, g), when = path_summary(r.races, g);
-    out << "race: " << p.node(g.first).name << " " << p.node(g.second).name << " | variable " << p.variable(g.var).name
+    out << "race: " << p.node(g.first).name() << " " << p.node(g.second).name() << " | variable " << p.variable(g.var).name
         << " | " << harm_summary(g) << (where.empty() ? "" : " | " + where) << (when.empty() ? "" : " | " + when)
         << (g.races.size() > 1 ? " | " + std::to_string(g.races.size()) + " instances" : "") << "\n";
     if (!form.race_instances) continue;
@@ -105,7 +105,7 @@ nlohmann::json check_json(const CheckReport& report) {
     json stuck = json::array(), violations = json::array();
     for (const auto& s : o.stuck) stuck.push_back(name(s.transition));
     for (const auto& v : o.violations)
-      violations.push_back({{"kind", violation_name(v.kind)}, {"at", name(v.at)}, {"edge", p.edge(v.edge).name}});
+      violations.push_back({{"kind", violation_name(v.kind)}, {"at", name(v.at)}, {"edge", p.edge(v.edge).name()}});
     SharedTerms terms;
     json outcome = terms([&] {
       json j{{"outputs", format::outputs_to_json(p, o.outputs)}, {"VarValue", format::var_value_to_json(p, o.var_value)},
@@ -128,7 +128,7 @@ nlohmann::json check_json(const CheckReport& report) {
   }
   json groups = json::array();
   for (const auto& g : race_groups(r.races))
-    groups.push_back({{"nodes", {p.node(g.first).name, p.node(g.second).name}},
+    groups.push_back({{"nodes", {p.node(g.first).name(), p.node(g.second).name()}},
                       {"variable", p.variable(g.var).name},
                       {"contexts", contexts_summary(sem, r.races, g)},
                       {"races", g.races},
@@ -136,9 +136,9 @@ nlohmann::json check_json(const CheckReport& report) {
   json fix_list = json::array();
   for (const auto& f : report.fixes.found) {
     json edges = json::array(), loops = json::array(), atomics = json::array(), barriers = json::array();
-    for (const auto& [a, b] : f.control_edges) edges.push_back({p.node(a).name, p.node(b).name});
+    for (const auto& [a, b] : f.control_edges) edges.push_back({p.node(a).name(), p.node(b).name()});
     for (auto loop : f.sequential_loops) loops.push_back(p.frame(loop).name);
-    for (auto w : f.atomic_updates) atomics.push_back(p.node(w).name);
+    for (auto w : f.atomic_updates) atomics.push_back(p.node(w).name());
     for (auto x : f.barriers) barriers.push_back(p.variable(x).name);
     SharedTerms terms;
     json fix = {{"control_edges", edges}, {"sequential_loops", loops}, {"atomic_updates", atomics}, {"barriers", barriers},

@@ -17,7 +17,7 @@ std::vector<std::string> uninterpreted_stateful(const Program& p) {
   std::vector<std::string> out;
   for (const auto& n : p.nodes())
     if (n.op.fn != nullptr && n.op.fn->uninterpreted && n.op.fn->stateful)
-      out.push_back(std::string(n.name.view()) + " (" + std::string(n.op.fn->name) + ")");
+      out.push_back(std::string(n.name().view()) + " (" + std::string(n.op.fn->name) + ")");
   return out;
 }
 
@@ -27,7 +27,7 @@ std::vector<std::string> unassumable(const Program& p) {
     const auto& n = p.nodes()[i];
     if (n.op.kind == Op::Kind::function && n.op.fn->uninterpreted && n.op.fn->stateful)
       if (const auto x = p.variable_of(NodeId(i)))
-        out.push_back(std::string(n.name.view()) + " (" + std::string(n.op.fn->name) + ") takes variable " +
+        out.push_back(std::string(n.name().view()) + " (" + std::string(n.op.fn->name) + ") takes variable " +
                       p.variable(*x).name);
   }
   return out;

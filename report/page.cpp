@@ -99,15 +99,15 @@ nlohmann::json page_graph(const Program& p) {
                  vars = nlohmann::json::array();
   for (std::size_t n = 0; n < p.nodes().size(); ++n) {
     const auto& node = p.node(NodeId(n));
-    nodes.push_back({{"name", std::string(node.name)}, {"label", p.label(NodeId(n))}, {"frame", node.frame.value}});
+    nodes.push_back({{"name", std::string(node.name())}, {"label", p.label(NodeId(n))}, {"frame", node.frame.value}});
   }
   for (std::size_t e = 0; e < p.edges().size(); ++e) {
     const auto& edge = p.edge(EdgeId(e));
-    edges.push_back({{"name", std::string(edge.name)},
+    edges.push_back({{"name", std::string(edge.name())},
                      {"kind", edge_kind_name(edge.kind)},
                      {"src", index_or_none(edge.src)},
                      {"dst", index_or_none(edge.dst)},
-                     {"fetch", edge.fetch},
+                     {"fetch", edge.fetch()},
                      {"back", edge.back}});
   }
   for (const auto& f : p.frames())

@@ -60,7 +60,7 @@ class TraceText : public TraceWriter {
       out_ << "\n";
     }
     for (const auto& v : sem.violations(s))
-      out_ << "  violation " << violation_name(v.kind) << " at " << name(sem, v.at) << ": edge '" << p.edge(v.edge).name
+      out_ << "  violation " << violation_name(v.kind) << " at " << name(sem, v.at) << ": edge '" << p.edge(v.edge).name()
            << "' holds a second live value\n";
   }
 
@@ -120,7 +120,7 @@ class TraceJson : public TraceWriter {
         stuck.push_back({{"node", name(sem, st.transition)}, {"waiting_on", why}});
       }
       for (const auto& v : sem.violations(s))
-        violations.push_back({{"kind", violation_name(v.kind)}, {"at", name(sem, v.at)}, {"edge", p.edge(v.edge).name}});
+        violations.push_back({{"kind", violation_name(v.kind)}, {"at", name(sem, v.at)}, {"edge", p.edge(v.edge).name()}});
     }
     run_["stuck"] = stuck;
     run_["violations"] = violations;

@@ -31,7 +31,7 @@ void add_shared(std::vector<T>& into, const T& item, const std::string& label, c
 
 bool one_run(const Program& p, NodeId a, NodeId b) {
   const auto run = [&](NodeId n) {
-    const auto name = p.node(n).name.view();
+    const auto name = p.node(n).name().view();
     return name.substr(0, name.find('/'));
   };
   return run(a) == run(b);

@@ -13,7 +13,7 @@ const Tensor* static_operand(const Program& p, EdgeId d) {
   if (e.is_input()) return std::get_if<Tensor>(&p.initial(d));
   const auto& src = p.node(e.src);
   if (src.op.kind != OpKind::function || src.op.fn != Registry::builtin().find("Const")) return nullptr;
-  return std::get_if<Tensor>(&src.attrs->at("value"));
+  return std::get_if<Tensor>(&src.attrs().at("value"));
 }
 
 bool is_integer(DType d) { return d == DType::i32 || d == DType::i64; }

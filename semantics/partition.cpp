@@ -120,7 +120,7 @@ class Partitioner {
           d = dev_[edge(e).src.index()];
       if (absorbed(n)) d = dev_[edge(node.in[0]).src.index()];
       if (d.empty())
-        problems.push_back({"G-DEVICE", node.where->str(), "node '" + node.name + "'", "has no device; name one with --devices"});
+        problems.push_back({"G-DEVICE", node.where().str(), "node '" + node.name() + "'", "has no device; name one with --devices"});
     }
     if (!problems.empty()) throw InputError(std::move(problems));
     // An Enter on its value's consumer's device (an Enter into an Enter, in turn).
@@ -185,7 +185,7 @@ class Partitioner {
     const auto& from = dev_[r.src.index()];
     if (std::none_of(leaves.begin(), leaves.end(), [&](EdgeId e) { return needs_pair(e, from); })) return;
     const auto& where = spec_.edges[root.index()].where;
-    const auto tensor = p_->node(r.src).name.str() + ":" + std::to_string(r.src_port);
+    const auto tensor = p_->node(r.src).name().str() + ":" + std::to_string(r.src_port);
     std::vector<EdgeSpec> sinks;  // what the producer's port feeds, each without its source yet
     std::vector<std::pair<std::string, std::vector<EdgeId>>> groups;  // by the consumers' device
     for (auto e : leaves) {
@@ -212,7 +212,7 @@ class Partitioner {
         added_edges_.push_back(std::move(e));
       }
     }
-    share(PortRef{p_->node(r.src).name, r.src_port}, tensor, from, std::move(sinks), spec_.edges[root.index()].id.str(), where);
+    share(PortRef{p_->node(r.src).name(), r.src_port}, tensor, from, std::move(sinks), spec_.edges[root.index()].id.str(), where);
   }
 
   // The chain of Copy nodes that gives the value on `port` to each sink.
@@ -248,7 +248,7 @@ class Partitioner {
       if (g == groups.end()) g = groups.insert(g, {to, {}});
       g->second.push_back(e);
     }
-    const auto& name = p_->node(n).name.str();
+    const auto& name = p_->node(n).name().str();
     const auto& where = spec_.nodes[n.index()].where;
     for (const auto& [to, targets] : groups) {
       auto [into_send, recv] = pair(from, to, "^" + name, "tensor", where);

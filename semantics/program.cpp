@@ -56,10 +56,14 @@ std::size_t hash_content(const Content& c) {
 
 namespace {
 
+std::string_view name_of(const Node& n) { return n.name(); }
+std::string_view name_of(const Edge& e) { return e.name(); }
+std::string_view name_of(const Variable& v) { return v.name; }
+
 // The name of entry `id` of a table of nodes, edges or variables, for NameIndex.
 template <class Table>
 auto names_of(const Table& table) {
-  return [&table](std::uint32_t id) -> std::string_view { return table[id].name; };
+  return [&table](std::uint32_t id) -> std::string_view { return name_of(table[id]); };
 }
 
 template <class Id>
@@ -122,9 +126,9 @@ std::uint64_t Program::compute_hash() const {
   }
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     const auto& n = nodes_[i];
-    mix(n.name);
+    mix(n.name());
     mix(label(NodeId(i)));
-    for (const auto& [k, a] : *n.attrs) {
+    for (const auto& [k, a] : n.attrs()) {
       mix(k);
       std::visit(
           [&](const auto& x) {
@@ -141,14 +145,14 @@ std::uint64_t Program::compute_hash() const {
   }
   auto input = inputs_.begin();  // the inputs, in edge order: each input edge's is the next
   for (const auto& e : edges_) {
-    mix(e.name);
+    mix(e.name());
     mix_num(static_cast<std::uint64_t>(e.kind));
     mix_num(e.src.value);
     mix_num(e.src_port);
     mix_num(e.dst.value);
     mix_num(e.dst_port);
     mix_num(hash_content(e.is_input() ? (input++)->initial : Content{Empty{}}));
-    mix(e.fetch);
+    mix(e.fetch());
   }
   return h;
 }
@@ -295,15 +299,15 @@ class ProgramBuilder {
       auto v = p_->find_variable(n.var);
       if (n.var.empty()) error("G-VAR", n.where, subject(), "a Var node needs \"var\": the variable it outputs");
       else if (!v) error("G-VAR", n.where, subject(), "variable '" + n.var + "' is not declared in \"variables\"");
-      else return Op{Op::Kind::var, nullptr, *v};
+      else return Op{.var = *v, .kind = Op::Kind::var};
       return std::nullopt;
     }
-    if (n.op == "Read") return Op{Op::Kind::read};
+    if (n.op == "Read") return Op{.kind = Op::Kind::read};
     const auto& name = op_name(n.op);
-    if (const auto* c = name.control) return Op{c->kind, nullptr, {}, c->ref};
+    if (const auto* c = name.control) return Op{.kind = c->kind, .ref = c->ref};
     if (n.op == "Write" || n.op.view().starts_with("Assign-")) {
       const std::string fname = n.op == "Write" ? "Snd" : std::string(n.op.view().substr(7));
-      if (auto d = declared_.find(fname); d != declared_.end()) return Op{Op::Kind::assign, signature(*d->second, 2, 1)};
+      if (auto d = declared_.find(fname); d != declared_.end()) return Op{.fn = signature(*d->second, 2, 1), .kind = Op::Kind::assign};
       const auto* f = reg.find(fname);
       if (!f) error("G-OP", n.where, subject(), "'" + n.op + "': no function '" + fname + "' in the registry");
       else if (f->inputs != 2 || f->outputs != 1 ||
@@ -311,13 +315,13 @@ class ProgramBuilder {
         error("G-OP", n.where, subject(),
               "'" + n.op + "': Assign-f needs f: Tensors x Tensors -> Tensors with no required attributes, and " + fname +
                   " is not one");
-      else return Op{Op::Kind::assign, f};
+      else return Op{.fn = f, .kind = Op::Kind::assign};
       return std::nullopt;
     }
-    if (const auto* f = name.function) return Op{Op::Kind::function, f};
+    if (const auto* f = name.function) return Op{.fn = f, .kind = Op::Kind::function};
     if (auto d = declared_.find(n.op); d != declared_.end()) {
       pending_.back() = d->second;
-      return Op{Op::Kind::function};
+      return Op{.kind = Op::Kind::function};
     }
     std::string known, control;
     for (const auto& d : reg.all()) known += std::string(known.empty() ? "" : ", ") + std::string(d.name);
@@ -401,7 +405,7 @@ class ProgramBuilder {
       if (op) check_attrs(n);
       op_ok_.push_back(op.has_value());
       // A node whose op is bad keeps a placeholder label; its arity is not checked.
-      p_->nodes_.push_back({n.id, op.value_or(Op{}), &n.attrs, {}, {}, {}, {}, &n.where});
+      p_->nodes_.push_back({.spec = &n, .op = op.value_or(Op{}), .in = {}, .out = {}, .control_in = {}, .control_out = {}});
     }
   }
 
@@ -490,7 +494,7 @@ class ProgramBuilder {
     // sizing it for their three million edges would take 64. A graph with more
     // output edges (dangling control edges count) grows it as they come.
     fetches.reserve(p_->spec_.nodes.size());
-    const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch; };
+    const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch(); };
     const auto& edges = p_->spec_.edges;
     // The hashes of an edge's names: its id, its fetch name, its ends' nodes.
     struct Hashes {
@@ -522,8 +526,7 @@ class ProgramBuilder {
         continue;
       }
       Edge edge;
-      edge.name = e.id;
-      edge.where = &e.where;
+      edge.spec = &e;
       if (const auto kind = edge_kind_of(e.kind)) edge.kind = *kind;
       else {
         error("G-EDGE-KIND", e.where + "/kind", subject(),
@@ -540,10 +543,9 @@ class ProgramBuilder {
       else if (!std::holds_alternative<std::monostate>(e.value))
         error("G-INPUT", e.where + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
-        edge.fetch = e.fetch ? *e.fetch : e.id;  // the spec's own text (the Program keeps its spec)
-        if (!edge.fetch.empty() &&
-            !fetches.insert(edge.fetch, hash.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
-          error("G-FETCH", e.where + "/fetch", subject(), "fetch name '" + std::string(edge.fetch) + "' used twice");
+        if (const auto fetch = edge.fetch();
+            !fetch.empty() && !fetches.insert(fetch, hash.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
+          error("G-FETCH", e.where + "/fetch", subject(), "fetch name '" + std::string(fetch) + "' used twice");
       } else if (e.fetch) {
         error("G-FETCH", e.where + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
       }
@@ -553,8 +555,8 @@ class ProgramBuilder {
         if (edge.kind == EdgeKind::control) src.control_out.emplace_back(id);
         else if (!attach(src.out, edge.src_port, id))
           error("G-FANOUT", e.where + "/from", subject(),
-                "output port " + src.name + ":" + std::to_string(edge.src_port) + " already has edge '" +
-                    p_->edges_[src.out[edge.src_port].index()].name +
+                "output port " + src.name() + ":" + std::to_string(edge.src_port) + " already has edge '" +
+                    p_->edges_[src.out[edge.src_port].index()].name() +
                     "'; one result feeds one edge, so add a Copy node to share it");
       }
       if (edge.dst.valid()) {
@@ -562,8 +564,8 @@ class ProgramBuilder {
         if (edge.kind == EdgeKind::control) dst.control_in.emplace_back(id);
         else if (!attach(dst.in, edge.dst_port, id))
           error("G-PORT", e.where + "/to", subject(),
-                "input port " + dst.name + ":" + std::to_string(edge.dst_port) + " already has edge '" +
-                    p_->edges_[dst.in[edge.dst_port].index()].name + "'");
+                "input port " + dst.name() + ":" + std::to_string(edge.dst_port) + " already has edge '" +
+                    p_->edges_[dst.in[edge.dst_port].index()].name() + "'");
       }
       p_->edge_index_.insert(e.id, hash.id, id.value, names_of(p_->edges_));
       assert(p_->inputs_.empty() || p_->inputs_.back().edge.index() <= p_->edges_.size());
@@ -583,19 +585,19 @@ class ProgramBuilder {
     bool ok = true;
     for (std::size_t p = 0; ok && p < std::max(ports.size(), want.size()); ++p) ok = fits(p);
     if (ok) return;
-    const auto subject = node_subject(n.name);
+    const auto subject = node_subject(n.name());
     for (std::size_t p = 0; p < std::max(ports.size(), want.size()); ++p) {
       if (fits(p)) continue;
       const bool has = p < ports.size() && ports[p].valid();
       const std::string port = std::string(dir) + " port " + std::to_string(p);
       if (p >= want.size()) {
-        error("G-ARITY", *n.where, subject,
-              why() + "; " + port + " has edge '" + p_->edges_[ports[p].index()].name + "' that it cannot have");
+        error("G-ARITY", n.where(), subject,
+              why() + "; " + port + " has edge '" + p_->edges_[ports[p].index()].name() + "' that it cannot have");
       } else if (!has) {
-        error("G-ARITY", *n.where, subject, why() + "; " + port + " has no " + std::string(edge_kind_name(want[p])) + " edge");
+        error("G-ARITY", n.where(), subject, why() + "; " + port + " has no " + std::string(edge_kind_name(want[p])) + " edge");
       } else {
         const auto& e = p_->edges_[ports[p].index()];
-        error("G-EDGE-KIND", *e.where, edge_subject(e.name),
+        error("G-EDGE-KIND", e.where(), edge_subject(e.name()),
               port + " of " + subject + " takes a " + std::string(edge_kind_name(want[p])) + " edge, not a " +
                   std::string(edge_kind_name(e.kind)) + " edge");
       }
@@ -653,7 +655,7 @@ class ProgramBuilder {
     }
     const bool any_in = std::any_of(n.in.begin(), n.in.end(), [](EdgeId e) { return e.valid(); }) || !n.control_in.empty();
     if (!any_in)
-      error("G-TRIGGER", *n.where, node_subject(n.name),
+      error("G-TRIGGER", n.where(), node_subject(n.name()),
             "has no incoming edge; every node needs one (a control edge will do) to trigger it");
   }
 
@@ -663,7 +665,7 @@ class ProgramBuilder {
     const auto& e = p_->edges_[edges[0].index()];
     const auto end = other == OpKind::recv ? e.dst : e.src;
     if (!end.valid() || p_->nodes_[end.index()].op.kind != other || !op_ok_[end.index()])
-      error("G-RENDEZVOUS", *e.where, node_subject(n.name), why);
+      error("G-RENDEZVOUS", e.where(), node_subject(n.name()), why);
   }
 
   // Control-flow ops carry a tensor, or a variable handle in their Ref form.

@@ -28,30 +28,36 @@ namespace tfsem {
 // operation (ops.hpp), on tensors or, in its Ref form, on a variable edge.
 struct Op {
   using Kind = OpKind;
-  Kind kind = Kind::function;
   const FunctionDef* fn = nullptr;  // for function and assign
   VarId var{};                      // for var
+  Kind kind = Kind::function;
   bool ref = false;                 // a control-flow op on a variable edge (RefSwitch, ...)
 };
 
+struct NodeSpec;
+struct EdgeSpec;
+
+// A node and an edge point at their declaration in the Program's spec for
+// what the rules never read while firing (names, attributes, JSON paths), so
+// that a graph of millions of edges holds each name once: a Node is 96 bytes,
+// an Edge 32, two to a cache line.
 struct Node {
-  CompactString name;
+  const NodeSpec* spec = nullptr;  // its declaration (the Program keeps its spec), never null
   Op op;
-  const Attrs* attrs = nullptr;  // its spec's attributes (the Program keeps its spec), never null
   EdgeList in;                   // tensor and variable inputs, by port
   EdgeList out;                  // tensor and variable outputs, by port
   EdgeList control_in;           // incoming control edges
   EdgeList control_out;          // outgoing control edges
-  const CompactString* where = nullptr;  // where its spec declared it (a JSON path), never null
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts it fires in
+  [[nodiscard]] const CompactString& name() const;
+  [[nodiscard]] const Attrs& attrs() const;
+  [[nodiscard]] const CompactString& where() const;  // where its spec declared it (a JSON path)
 };
 
-// 64 bytes, a cache line; an input edge's initial contents are the Program's
-// inputs(), not a field every edge pays for.
+// An input edge's initial contents are the Program's inputs(), not a field
+// every edge pays for.
 struct Edge {
-  CompactString name;
-  std::string_view fetch;     // an output edge's fetch name ("": not fetched), its spec's text
-  const CompactString* where = nullptr;  // where its spec declared it, never null
+  const EdgeSpec* spec = nullptr;  // its declaration (the Program keeps its spec), never null
   NodeId src{};  // invalid for an input edge
   NodeId dst{};  // invalid for an output edge
   std::uint32_t src_port = 0, dst_port = 0;
@@ -63,8 +69,12 @@ struct Edge {
   bool invariant = false;  // leaves a constant Enter: one token for every iteration
   [[nodiscard]] bool is_input() const { return !src.valid(); }
   [[nodiscard]] bool is_output() const { return !dst.valid(); }
+  [[nodiscard]] const CompactString& name() const;
+  [[nodiscard]] const CompactString& where() const;  // where its spec declared it
+  // An output edge's fetch name, its spec's text ("": not fetched, or not an output edge).
+  [[nodiscard]] std::string_view fetch() const;
 };
-static_assert(sizeof(Edge) == 64);
+static_assert(sizeof(Edge) == 32 && sizeof(Node) == 96);
 
 // A static frame: the root, a while loop's frame, named by its Enter nodes,
 // or a function's frame, named by its Call nodes (thesis section 5). A loop
@@ -159,6 +169,16 @@ struct ProgramSpec {
   std::vector<FunctionSpec> functions;
   std::vector<LibraryFunction> library;  // turned into Call and Return by functions.hpp before validation
 };
+
+inline const CompactString& Node::name() const { return spec->id; }
+inline const Attrs& Node::attrs() const { return spec->attrs; }
+inline const CompactString& Node::where() const { return spec->where; }
+inline const CompactString& Edge::name() const { return spec->id; }
+inline const CompactString& Edge::where() const { return spec->where; }
+inline std::string_view Edge::fetch() const {
+  if (!is_output()) return {};
+  return spec->fetch ? spec->fetch->view() : spec->id.view();
+}
 
 class Program {
  public:

@@ -57,7 +57,7 @@ Semantics::Semantics(std::shared_ptr<const Program> program, Options options)
 
 Tuple Semantics::evaluate(NodeId n, std::span<const Tensor> args) const {
   const auto& node = program_->node(n);
-  return apply_function(*node.op.fn, args, *node.attrs, options_.terms);
+  return apply_function(*node.op.fn, args, node.attrs(), options_.terms);
 }
 
 const Dependence& Semantics::dependence() const {
@@ -124,7 +124,7 @@ std::vector<Blocker> Semantics::why_not_enabled(const State& s, Transition t) co
   auto empty_edge = [&](EdgeId d) {
     const auto slot = in_slot(d, t.context);
     const auto& e = p.edge(d);
-    std::string reason = "incoming " + std::string(edge_kind_name(e.kind)) + " edge '" + e.name + "'" +
+    std::string reason = "incoming " + std::string(edge_kind_name(e.kind)) + " edge '" + e.name() + "'" +
                          in_context_text(*this, slot.context) + " is EMPTY";
     if (e.is_input()) reason += " (an input edge, already consumed)";
     else reason += rules::with_rule(p.node(e.src).op.kind, [&](auto r) { return r.why_empty(*this, s, e, slot); });

@@ -64,7 +64,7 @@ const std::string& ContextNames::operator()(ContextId c) {
 }
 
 std::string ContextNames::transition(Transition t) {
-  std::string name(program_.node(t.node).name);
+  std::string name(program_.node(t.node).name());
   return t.context == kRootContext ? name : name + "[" + (*this)(t.context) + "]";
 }
 
@@ -82,11 +82,11 @@ std::string in_context(const Program& p, const Contexts& contexts, std::string_v
 }  // namespace
 
 std::string transition_to_string(const Program& p, const Contexts& contexts, Transition t) {
-  return in_context(p, contexts, p.node(t.node).name, t.context);
+  return in_context(p, contexts, p.node(t.node).name(), t.context);
 }
 
 std::string slot_to_string(const Program& p, const Contexts& contexts, Slot s) {
-  return in_context(p, contexts, p.edge(s.edge).name, s.context);
+  return in_context(p, contexts, p.edge(s.edge).name(), s.context);
 }
 
 std::string state_to_string(const Program& p, const Contexts& contexts, const State& s, const std::string& indent,

@@ -18,7 +18,7 @@ UnknownInputs unknown_inputs(const Semantics& sem, std::span<const NodeId> switc
     seen_edge[d.index()] = true;
     const auto& e = p.edge(d);
     if (e.is_input()) {
-      if (const auto* t = std::get_if<Tensor>(&p.initial(d)); t != nullptr && t->is_term()) out.inputs.emplace_back(e.name);
+      if (const auto* t = std::get_if<Tensor>(&p.initial(d)); t != nullptr && t->is_term()) out.inputs.emplace_back(e.name());
       continue;
     }
     const auto& src = p.node(e.src);

@@ -8,7 +8,7 @@
 namespace tfsem::rules {
 
 inline std::uint32_t call_site(const Node& n) {
-  return static_cast<std::uint32_t>(std::get<std::int64_t>(n.attrs->at(std::string(kSiteAttr))));
+  return static_cast<std::uint32_t>(std::get<std::int64_t>(n.attrs().at(std::string(kSiteAttr))));
 }
 
 // Call(function, site).

@@ -23,7 +23,7 @@ inline Successors apply_function(Firing& f, std::span<const Tensor> args) {
     return f.one();
   }
   Successors out;
-  for (auto& tuple : apply(fn, args, *f.node.attrs, f.sem.options().terms)) {
+  for (auto& tuple : apply(fn, args, f.node.attrs(), f.sem.options().terms)) {
     State next = f.next;
     for (std::size_t j = 0; j < f.node.out.size(); ++j) f.emit(next, f.node.out[j], std::move(tuple[j]));
     out.push_back(std::move(next));
@@ -128,7 +128,7 @@ struct Assign : OpRule {
     // S-ASSIGN-6: every other VarValue(y) is unchanged (s' is a copy of s).
     const Tensor args[] = {f.s.var_value[x->index()], v};
     Successors out;
-    for (auto& tuple : apply(*f.node.op.fn, args, *f.node.attrs, f.sem.options().terms)) {
+    for (auto& tuple : apply(*f.node.op.fn, args, f.node.attrs(), f.sem.options().terms)) {
       State next = f.next;
       next.var_value[x->index()] = std::move(tuple[0]);
       out.push_back(std::move(next));

@@ -25,7 +25,7 @@ struct Enter : OpRule {
   }
   static std::string why_empty(const Semantics& sem, const State& s, const Edge& e, Slot slot) {
     const auto& ctx = sem.contexts()[slot.context];
-    if (ctx.iteration != 0) return " (Enter '" + std::string(sem.program().node(e.src).name) + "' feeds iteration 0 only)";
+    if (ctx.iteration != 0) return " (Enter '" + std::string(sem.program().node(e.src).name()) + "' feeds iteration 0 only)";
     return OpRule::why_empty(sem, s, e, {slot.edge, ctx.depth > 0 ? ctx.parent : slot.context});
   }
   // It fills iteration 0 only, firing in the parent context.
@@ -52,7 +52,7 @@ struct NextIteration : OpRule {
   static std::string why_empty(const Semantics& sem, const State& s, const Edge& e, Slot slot) {
     const auto& ctx = sem.contexts()[slot.context];
     if (ctx.iteration == 0)
-      return " (NextIteration '" + std::string(sem.program().node(e.src).name) + "' feeds later iterations only)";
+      return " (NextIteration '" + std::string(sem.program().node(e.src).name()) + "' feeds later iterations only)";
     return OpRule::why_empty(sem, s, e, {slot.edge, ctx.previous});
   }
   // It fills iteration i from iteration i - 1.
@@ -112,7 +112,7 @@ struct Exit : OpRule {
   }
 
   static std::string why_empty(const Semantics& sem, const State&, const Edge& e, Slot) {
-    return " (Exit '" + std::string(sem.program().node(e.src).name) + "' has not delivered)";
+    return " (Exit '" + std::string(sem.program().node(e.src).name()) + "' has not delivered)";
   }
   static std::string why_fired(const Semantics& sem, Transition t) {
     return "it has already delivered a value" + in_context_text(sem, record_context(sem.contexts(), t));

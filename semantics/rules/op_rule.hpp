@@ -80,7 +80,7 @@ struct OpRule {
   // this node is the source of: "" or " (...)".
   static std::string why_empty(const Semantics& sem, const State& s, const Edge& e, Slot slot) {
     if (s.has_fired(e.src, slot.context)) return "";
-    return " (node '" + std::string(sem.program().node(e.src).name) + "' has not fired)";
+    return " (node '" + std::string(sem.program().node(e.src).name()) + "' has not fired)";
   }
   // Whether t waits for its data input d (a Merge waits for some of its inputs only).
   static bool waits_for(const Semantics&, EdgeId, ContextId) { return true; }

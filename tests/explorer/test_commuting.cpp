@@ -131,8 +131,8 @@ TEST_CASE("S-COMMUTE: a Read between two calls still races harmfully with the up
     CHECK(outcomes(sem, reduced).size() == 2);
     bool harmful = false;
     for (const auto& race : reduced.races)
-      harmful = harmful || (race.harmful && (sem.program().node(race.first.node).name == "read" ||
-                                             sem.program().node(race.second.node).name == "read"));
+      harmful = harmful || (race.harmful && (sem.program().node(race.first.node).name() == "read" ||
+                                             sem.program().node(race.second.node).name() == "read"));
     CHECK(harmful);
   }
   // Three updates in each call chain: the Read sees 0..3.

@@ -96,8 +96,8 @@ TEST_CASE("first example: deterministic with the control edge, a harmful race wi
   REQUIRE(r2.races.size() == 1);
   const auto& p = without.program();
   const auto& race = r2.races[0];
-  CHECK(p.node(race.first.node).name == "write");
-  CHECK(p.node(race.second.node).name == "read");
+  CHECK(p.node(race.first.node).name() == "write");
+  CHECK(p.node(race.second.node).name() == "read");
   CHECK(race.harmful);
   CHECK(p.variable(race.var).name == "x");
 }
@@ -159,7 +159,7 @@ explorer::Row fire_first(const Semantics& sem, explorer::Firings& firings, const
     const auto enabled = sem.enabled_transitions(firings.codec().unpack(row));
     if (enabled.empty()) break;
     const auto found = firings.find(row, enabled[0]);
-    used[std::string(sem.program().node(enabled[0].node).name)].insert(found.effect);
+    used[std::string(sem.program().node(enabled[0].node).name())].insert(found.effect);
     explorer::Row next;
     firings.fire(row, found, 0, next);
     row = next;

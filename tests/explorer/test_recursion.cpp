@@ -92,8 +92,8 @@ TEST_CASE("variables are shared by every call instance: their updates race") {
   const auto& p = sem.program();
   bool read_races_root = false;
   for (const auto& race : r.races)
-    read_races_root = read_races_root || (p.node(race.first.node).name == "count/read" && p.node(race.second.node).name == "add10") ||
-                      (p.node(race.second.node).name == "count/read" && p.node(race.first.node).name == "add10");
+    read_races_root = read_races_root || (p.node(race.first.node).name() == "count/read" && p.node(race.second.node).name() == "add10") ||
+                      (p.node(race.second.node).name() == "count/read" && p.node(race.first.node).name() == "add10");
   CHECK(read_races_root);
 }
 

@@ -61,7 +61,7 @@ RaceSet race_set(const Semantics& sem, const explorer::Result& r, RaceSet& commu
   for (const auto& race : r.races) {
     if (commuting_race(sem, race)) {
       CHECK_FALSE(race.harmful);
-      commuting.emplace(p.node(race.first.node).name, p.node(race.second.node).name, p.variable(race.var).name, false);
+      commuting.emplace(p.node(race.first.node).name(), p.node(race.second.node).name(), p.variable(race.var).name, false);
       continue;
     }
     out.emplace(transition_to_string(p, sem.contexts(), race.first), transition_to_string(p, sem.contexts(), race.second),

@@ -85,7 +85,7 @@ TEST_CASE("placement: the kernels on the accelerator, copies only where an edge 
   REQUIRE(pl.resident.size() == 1);
   CHECK(pl.resident[0]);
   for (std::size_t n = 0; n < p->nodes().size(); ++n) {
-    CAPTURE(p->node(NodeId(n)).name);
+    CAPTURE(p->node(NodeId(n)).name());
     const auto& node = p->node(NodeId(n));
     // Var(x) hands out a handle on the host; the emulated device has no Project.
     const bool host = node.op.kind == Op::Kind::var || (node.op.fn != nullptr && node.op.fn->name == "Project");

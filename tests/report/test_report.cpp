@@ -88,7 +88,7 @@ TEST_CASE("a brief witness shows the steps that matter and counts the rest") {
   const Semantics sem(test::program_file("models/loop-assign-add-p10.json"));
   const auto r = explorer::explore(sem);
   const auto& w = r.outcomes.front().witness;
-  const auto is_read = [&](const Step& s) { return sem.program().node(s.node).name == "read"; };
+  const auto is_read = [&](const Step& s) { return sem.program().node(s.node).name() == "read"; };
   const auto brief = report::brief_schedule(sem, w, is_read);
   CHECK(brief.starts_with("...,read[loop:"));
   CHECK(brief.ends_with(" (" + std::to_string(w.size() - 4) + " of " + std::to_string(w.size()) + " steps elided)"));
