@@ -25,7 +25,7 @@ class NameIndex {
   // Room for n names without growing.
   void reserve(std::size_t n) {
     std::size_t want = 16;
-    while (want < 2 * n) want *= 2;
+    while (3 * want < 4 * n) want *= 2;
     if (want > slots_.size()) rehash(want);
   }
 
@@ -60,7 +60,7 @@ class NameIndex {
   // The same, given the name's hash.
   template <class NameOf>
   bool insert(std::string_view name, std::uint32_t h, std::uint32_t id, NameOf&& name_of) {
-    if (2 * (size_ + 1) > slots_.size()) rehash(slots_.empty() ? 16 : 2 * slots_.size());
+    if (4 * (size_ + 1) > 3 * slots_.size()) rehash(slots_.empty() ? 16 : 2 * slots_.size());
     for (std::size_t i = h & mask();; i = (i + 1) & mask()) {
       auto& s = slots_[i];
       if (s.id == kEmpty) {
@@ -78,7 +78,7 @@ class NameIndex {
     std::uint32_t hash = 0;
     std::uint32_t id = kEmpty;
   };
-  std::vector<Slot> slots_;  // a power of two of them, at most half full
+  std::vector<Slot> slots_;  // a power of two of them, at most three quarters full
   std::size_t size_ = 0;
 
   [[nodiscard]] std::size_t mask() const { return slots_.size() - 1; }

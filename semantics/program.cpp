@@ -491,7 +491,7 @@ class ProgramBuilder {
     port_room_ = 2 * p_->spec_.edges.size();  // an edge fills one port at each end
     NameIndex fetches;  // the output edges by fetch name
     // Sized for an output edge a node: 16 MiB for a million nodes, where
-    // sizing it for their three million edges would take 64. A graph with more
+    // sizing it for their three million edges would take 32. A graph with more
     // output edges (dangling control edges count) grows it as they come.
     fetches.reserve(p_->spec_.nodes.size());
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch(); };
