@@ -5,7 +5,8 @@
 // then prints the program's hash, which is timed apart (a column of its own,
 // not in the total: the Program computes it on its first call). The last
 // column is the fresh memory the process holds once compiled: run a shape in
-// a process of its own (--shape) for that shape's alone.
+// a process of its own (--shape) on a file written before (--reuse) for that
+// shape's alone, without what writing the file or another shape freed.
 // Usage: bench_load [--nodes N] [--reps R] [--dir DIR] [--reuse] [--shape NAME]
 // (prints a Markdown table; the files stay in DIR, by default under the
 // system's temp dir, and --reuse reads those already there instead of writing

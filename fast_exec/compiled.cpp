@@ -63,7 +63,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     }
   }
   // Each node's kind and local index, 5 bytes per node: the passes over the
-  // edges read their ends' at random, which a Node (128 bytes) or a
+  // edges read their ends' at random, which a Node (96 bytes) or a
   // CompiledNode (80) would make a cache miss each.
   std::vector<OpKind> kinds(prog.nodes().size());
   std::vector<std::uint32_t> locals(prog.nodes().size());

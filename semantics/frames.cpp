@@ -47,7 +47,7 @@ class FrameBuilder {
   std::vector<FrameId> frame_out_;  // by node: the frame of the tokens it produces
   std::vector<NodeId> first_enter_;  // by frame: the Enter (or Call) that created it
   std::vector<OpKind> kinds_;        // by node: its op's kind, a byte each (the passes over the edges read
-                                     // their ends' kinds at random, and a Node is 128 bytes)
+                                     // their ends' kinds at random, and a Node is 96 bytes)
   // No Enter, Exit, NextIteration, Call or Return: no token changes frame, so
   // every node and edge stays in the root frame, where it starts, and no edge
   // is a back edge or a call edge (the passes that find them are skipped).

@@ -238,7 +238,8 @@ class Program {
   std::deque<FunctionDef> functions_;  // the uninterpreted functions, one per name and arity
   std::vector<std::optional<VarId>> access_var_;  // by node
   bool control_flow_ = false;
-  // Names to ids (interned: the names are the nodes', edges' and variables' own).
+  // Names to ids (interned: the names are the spec's declarations' for nodes and
+  // edges, the variables' own).
   NameIndex node_index_, edge_index_, var_index_;
   std::vector<NodeId> topo_;
   mutable std::once_flag hash_once_;
