@@ -126,7 +126,7 @@ class LibraryCheck {
   }
 };
 
-PortRef port(std::string node, std::int64_t p = 0) { return {std::move(node), p}; }
+PortRef port(std::string node, std::int64_t p = 0) { return {std::move(node), static_cast<std::uint32_t>(p)}; }
 
 // The function transformation (G-FN): writes the main graph and the instantiated bodies.
 class FunctionTransform {

@@ -138,7 +138,7 @@ class CompactString {
     if (is_large()) delete[] large_data();
   }
 
-  alignas(8) char bytes_[16]{};
+  alignas(4) char bytes_[16]{};  // 4, not 8: beside a 32-bit field, as a port is, it takes no padding
 };
 
 static_assert(sizeof(CompactString) == 16);

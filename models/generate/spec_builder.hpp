@@ -15,7 +15,7 @@ namespace tfsem::generate {
 // "node" or "node:port".
 struct End {
   std::string node;
-  std::optional<std::uint32_t> port;
+  Port port;
 };
 
 class SpecBuilder {
