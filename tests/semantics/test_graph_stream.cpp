@@ -119,11 +119,14 @@ TEST_CASE("the writer gives every input edge's value back, and what it writes re
   const auto spec = format::parse_program_text(R"({"nodes":[{"id":"r","op":"Read"},{"id":"b","op":"Identity"}],
       "edges":[{"id":"v","kind":"variable","to":"r","value":"x"},{"id":"g","kind":"control","to":"b","value":"GO"},
                {"id":"t","kind":"tensor","to":"b","value":7},{"id":"o","kind":"tensor","from":"r"},
-               {"id":"p","kind":"tensor","from":"b"}],
+               {"id":"p","kind":"tensor","from":"b:0"}],
       "variables":{"x":1}})", "f");
   const auto written = format::program_to_json(spec).dump();
   CHECK(written.find(R"("value":"x")") != std::string::npos);
   CHECK(written.find(R"("value":"GO")") != std::string::npos);
+  // A port given as 0 and a port not given stay apart (a Port's none is not 0).
+  CHECK(written.find(R"("from":"b:0")") != std::string::npos);
+  CHECK(written.find(R"("from":"r",)") != std::string::npos);
   CHECK(by_text(written) == test::spec_text(spec));
   CHECK(Program::build(format::parse_program_text(written, "f"))->hash() == Program::build(spec)->hash());
 }
