@@ -15,6 +15,7 @@
 #include "cli/huge_pages.hpp"
 #include "fast_exec/compiled.hpp"
 #include "formats/json/graph_json.hpp"
+#include "support/resident_memory.hpp"
 
 #include <algorithm>
 #include <array>
@@ -29,8 +30,6 @@
 #include <string>
 #include <string_view>
 
-#include <unistd.h>
-
 using namespace tfsem;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
@@ -43,17 +42,9 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 // the steps cost apart from the time spent waiting for a core.
 double cpu_ms() { return 1e3 * static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
-// The process's anonymous resident memory in MiB (resident less file-backed
-// pages, /proc/self/statm): the fresh memory the load has touched so far, the
-// mapped file aside, which is what a cold load waits for the host to back.
-double anonymous_mib() {
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  if (f == nullptr) return 0;
-  unsigned long long size = 0, resident = 0, shared = 0;  // in pages
-  const bool ok = std::fscanf(f, "%llu %llu %llu", &size, &resident, &shared) == 3;
-  std::fclose(f);
-  return ok ? static_cast<double>((resident - shared) * static_cast<unsigned long long>(sysconf(_SC_PAGESIZE))) / (1 << 20) : 0;
-}
+// The fresh memory the load has touched so far, in MiB, the mapped file
+// aside: what a cold load waits for the host to back.
+double anonymous_mib() { return static_cast<double>(anonymous_resident_bytes().value_or(0)) / (1 << 20); }
 
 struct Timings {
   double read = 1e300, build = 1e300, compile = 1e300, cpu = 1e300, hash = 1e300;

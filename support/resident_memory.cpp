@@ -34,6 +34,22 @@ std::string cgroup_path(const std::string& controller) {
   return "/";
 }
 
+// /proc/self/statm's resident and file-backed (shared) sets, in bytes.
+struct Statm {
+  std::uint64_t resident = 0, shared = 0;
+};
+std::optional<Statm> statm() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return std::nullopt;
+  unsigned long long size = 0, resident = 0, shared = 0;  // in pages
+  const bool ok = std::fscanf(f, "%llu %llu %llu", &size, &resident, &shared) == 3;
+  std::fclose(f);
+  const long page = sysconf(_SC_PAGESIZE);
+  if (!ok || page <= 0) return std::nullopt;
+  const auto bytes = static_cast<std::uint64_t>(page);
+  return Statm{resident * bytes, shared * bytes};
+}
+
 void take(std::optional<MemoryBound>& best, std::optional<std::uint64_t> bytes, const char* source) {
   if (bytes && *bytes > 0 && (!best || *bytes < best->bytes)) best = MemoryBound{*bytes, source};
 }
@@ -47,14 +63,15 @@ std::optional<std::uint64_t> resource_limit(int resource) {
 }  // namespace
 
 std::optional<std::uint64_t> resident_set_bytes() {
-  std::FILE* f = std::fopen("/proc/self/statm", "r");
-  if (f == nullptr) return std::nullopt;
-  unsigned long long size = 0, resident = 0;  // in pages
-  const bool ok = std::fscanf(f, "%llu %llu", &size, &resident) == 2;
-  std::fclose(f);
-  const long page = sysconf(_SC_PAGESIZE);
-  if (!ok || page <= 0) return std::nullopt;
-  return resident * static_cast<std::uint64_t>(page);
+  const auto m = statm();
+  if (!m) return std::nullopt;
+  return m->resident;
+}
+
+std::optional<std::uint64_t> anonymous_resident_bytes() {
+  const auto m = statm();
+  if (!m) return std::nullopt;
+  return m->resident - m->shared;
 }
 
 std::optional<MemoryBound> machine_memory_bound() {

@@ -11,6 +11,10 @@ namespace tfsem {
 
 // The process's resident set in bytes, if the system says (/proc/self/statm).
 std::optional<std::uint64_t> resident_set_bytes();
+// The part of it that is anonymous (the resident set less its file-backed
+// pages, /proc/self/statm): the fresh memory the process has touched, which
+// the host backs page by page after a pause.
+std::optional<std::uint64_t> anonymous_resident_bytes();
 
 struct MemoryBound {
   std::uint64_t bytes = 0;

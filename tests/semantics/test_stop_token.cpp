@@ -10,6 +10,7 @@
 
 #include <new>
 #include <thread>
+#include <vector>
 
 using namespace tfsem;
 
@@ -111,6 +112,13 @@ TEST_CASE("the machine's memory bound: the smallest of physical memory and the l
   CHECK(limit.bytes == bound->bytes - bound->bytes / 8);
   CHECK(limit.source == bound->source + ", less an eighth");
   CHECK(resident_set_bytes().value_or(0) > 0);
+  // The anonymous part: a fresh block written grows it, and it stays within the resident set.
+  const auto before = anonymous_resident_bytes().value_or(0);
+  std::vector<char> fresh(std::size_t{64} << 20, 1);
+  asm volatile("" : : "r"(fresh.data()) : "memory");  // its pages are written, not elided
+  const auto after = anonymous_resident_bytes().value_or(0);
+  CHECK(after >= before + fresh.size() / 2);
+  CHECK(after <= resident_set_bytes().value_or(0));
 }
 
 TEST_CASE("RLIMIT_AS bounds the memory when it is the smallest") {
