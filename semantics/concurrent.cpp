@@ -65,7 +65,7 @@ ProgramSpec concurrent_runs(const std::vector<ConcurrentRun>& runs) {
       out.nodes.push_back(std::move(n));
     }
     for (auto e : spec.edges) {
-      if (!e.to && (!e.fetch || !e.fetch->empty())) e.fetch = named(label, e.fetch ? e.fetch->view() : e.id.view());  // an output's
+      if (!e.to && (!e.fetch || !e.fetch->empty())) e.fetch = named(label, e.fetch_name());  // an output's
       e.id = named(label, e.id);
       e.from = renamed(label, e.from);
       e.to = renamed(label, e.to);

@@ -113,6 +113,7 @@ struct Variable {
 
 // ---- The unvalidated description a Program is built from. ----
 // Its strings are CompactStrings: a large graph's description holds millions.
+
 // A port number, or none, in 4 bytes where std::optional takes 8: an edge's
 // declaration holds two, and a large graph millions of declarations. A port
 // is at most six digits (JSON, GraphDef), so the largest number is free to
@@ -150,6 +151,8 @@ struct EdgeSpec {
   std::variant<std::monostate, Go, CompactString, Tensor> value;
   std::optional<CompactString> fetch;  // absent: the edge id; "": an output that is not fetched
   CompactString where;
+  // Its fetch name, were it an output edge ("": not fetched).
+  [[nodiscard]] std::string_view fetch_name() const { return fetch ? fetch->view() : id.view(); }
 };
 // An edge of a library function's body: also the argument an input edge
 // carries, or the result an output edge gives ("": none). Kept out of
@@ -195,10 +198,7 @@ inline const Attrs& Node::attrs() const { return spec->attrs; }
 inline const CompactString& Node::where() const { return spec->where; }
 inline const CompactString& Edge::name() const { return spec->id; }
 inline const CompactString& Edge::where() const { return spec->where; }
-inline std::string_view Edge::fetch() const {
-  if (!is_output()) return {};
-  return spec->fetch ? spec->fetch->view() : spec->id.view();
-}
+inline std::string_view Edge::fetch() const { return is_output() ? spec->fetch_name() : std::string_view{}; }
 
 class Program {
  public:
