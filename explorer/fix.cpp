@@ -49,7 +49,7 @@ void make_atomic(const Semantics& sem, const ReadModifyWrite& u, ProgramSpec& sp
   if (const auto& handle = p.edge(read.in[0]); !handle.is_input() && p.node(handle.src).out.size() == 1 &&
                                                   p.node(handle.src).control_out.empty())
     gone.push_back(p.node(handle.src).name().str());
-  const auto removed = [&](const std::optional<PortRef>& end) {
+  const auto removed = [&](const OptionalPortRef& end) {
     return end && std::find(gone.begin(), gone.end(), end->node.str()) != gone.end();
   };
   std::vector<EdgeSpec> edges;

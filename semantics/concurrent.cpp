@@ -12,7 +12,7 @@ namespace {
 
 CompactString named(const std::string& label, std::string_view name) { return label + "/" + std::string(name); }
 
-std::optional<PortRef> renamed(const std::string& label, const std::optional<PortRef>& end) {
+OptionalPortRef renamed(const std::string& label, const OptionalPortRef& end) {
   if (!end) return std::nullopt;
   return PortRef{named(label, end->node), end->port};
 }

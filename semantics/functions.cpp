@@ -60,7 +60,7 @@ class LibraryCheck {
     std::map<std::string, int> given;
     for (const auto& e : f.edges) {
       const auto subject = "edge '" + e.id + "' of " + fn_subject(f);
-      const bool has_value = !std::holds_alternative<std::monostate>(e.value);
+      const bool has_value = e.value.has_value();
       if (!e.arg.empty()) {
         if (e.from) error(e.where + "/arg", subject, "only an input edge (no \"from\") carries an argument");
         else if (std::find(f.args.begin(), f.args.end(), e.arg) == f.args.end())
@@ -160,7 +160,7 @@ class FunctionTransform {
   struct Use {
     std::string id;
     CompactString kind;
-    std::optional<PortRef> to;
+    OptionalPortRef to;
     CompactString where;
   };
   struct Site {
@@ -186,8 +186,8 @@ class FunctionTransform {
   void node(std::string_view id, std::string_view op, Attrs attrs, std::string_view where) {
     out_.nodes.push_back({id, op, "", std::move(attrs), where});
   }
-  void edge(std::string_view id, std::string_view kind, std::optional<PortRef> from, std::optional<PortRef> to, std::string_view where,
-            std::optional<CompactString> fetch = std::nullopt) {
+  void edge(std::string_view id, std::string_view kind, OptionalPortRef from, OptionalPortRef to, std::string_view where,
+            Boxed<CompactString> fetch = std::nullopt) {
     EdgeSpec e;
     e.id = id;
     e.kind = kind;
@@ -250,11 +250,11 @@ class FunctionTransform {
       return port(prefix + r.node + (in ? arg_node() : result_node()) + names[static_cast<std::size_t>(r.port.value_or(0))]);
     };
     // A control edge's ends: to or from a call, each of its nodes; absent, none.
-    auto ends = [&](const std::optional<PortRef>& r, bool in) {
-      std::vector<std::optional<PortRef>> out;
-      if (!r) return std::vector<std::optional<PortRef>>{std::nullopt};
+    auto ends = [&](const OptionalPortRef& r, bool in) {
+      std::vector<OptionalPortRef> out;
+      if (!r) return std::vector<OptionalPortRef>{std::nullopt};
       const auto it = calls.find(r->node);
-      if (it == calls.end()) return std::vector<std::optional<PortRef>>{PortRef{prefix + r->node, std::nullopt}};
+      if (it == calls.end()) return std::vector<OptionalPortRef>{PortRef{prefix + r->node, std::nullopt}};
       for (const auto& name : in ? it->second->args : it->second->results)
         out.emplace_back(PortRef{prefix + r->node + (in ? arg_node() : result_node()) + name, std::nullopt});
       return out;
@@ -272,9 +272,9 @@ class FunctionTransform {
           }
         continue;
       }
-      std::optional<PortRef> to;
+      OptionalPortRef to;
       if (e.to) triggered.insert((to = scoped(*e.to, true))->node.str());
-      std::optional<PortRef> from;
+      OptionalPortRef from;
       if (e.from) from = scoped(*e.from, false);
       if (body != nullptr && !e.to && !result_of(e).empty()) {  // a result: its port, connected by the caller
         auto& result = body->results[index_of(body->fn->results, result_of(e))];
@@ -298,7 +298,7 @@ class FunctionTransform {
         }
       }
       // A body's output edge that gives no result drops its values (a function fetches nothing).
-      edge(id, e.kind, from, to, e.where, body != nullptr && !to ? std::optional<CompactString>("") : e.fetch);
+      edge(id, e.kind, from, to, e.where, body != nullptr && !to ? Boxed<CompactString>("") : e.fetch);
       if (!from) out_.edges.back().value = e.value;
     }
     if (body == nullptr) return;
@@ -319,10 +319,10 @@ class FunctionTransform {
 
   // An input edge's value inside a body: a Const (or a Var, for a variable
   // edge) that the call triggers; nullopt for GO.
-  std::optional<PortRef> value_node(const EdgeSpec& e, const std::string& id, const std::string& trigger) {
+  OptionalPortRef value_node(const EdgeSpec& e, const std::string& id, const std::string& trigger) {
     const auto name = id + ".value";
-    if (const auto* t = std::get_if<Tensor>(&e.value)) node(name, "Const", {{"value", *t}}, e.where);
-    else if (const auto* x = std::get_if<CompactString>(&e.value)) {
+    if (const auto* t = e.value_as<Tensor>()) node(name, "Const", {{"value", *t}}, e.where);
+    else if (const auto* x = e.value_as<CompactString>()) {
       node(name, "Var", {}, e.where);
       out_.nodes.back().var = *x;
     } else return std::nullopt;

@@ -460,7 +460,7 @@ class ProgramBuilder {
   void set_initial(const EdgeSpec& e, const Edge& edge) {
     const auto subject = [&] { return edge_subject(e.id); };
     const auto where = e.where + "/value";
-    if (std::holds_alternative<std::monostate>(e.value)) {
+    if (!e.value) {
       if (edge.kind == EdgeKind::control) add_input(Go{});
       else
         error("G-INPUT", e.where, subject(),
@@ -469,11 +469,11 @@ class ProgramBuilder {
     }
     switch (edge.kind) {
       case EdgeKind::tensor:
-        if (const auto* t = std::get_if<Tensor>(&e.value)) add_input(*t);
+        if (const auto* t = e.value_as<Tensor>()) add_input(*t);
         else error("G-INPUT", where, subject(), "a tensor input edge carries a tensor");
         return;
       case EdgeKind::variable:
-        if (const auto* name = std::get_if<CompactString>(&e.value)) {
+        if (const auto* name = e.value_as<CompactString>()) {
           if (auto v = p_->find_variable(*name)) add_input(*v);
           else error("G-INPUT", where, subject(), "variable '" + *name + "' is not declared in \"variables\"");
         } else {
@@ -481,7 +481,7 @@ class ProgramBuilder {
         }
         return;
       case EdgeKind::control:
-        if (std::holds_alternative<Go>(e.value)) add_input(Go{});
+        if (e.value_as<Go>() != nullptr) add_input(Go{});
         else error("G-INPUT", where, subject(), "a control input edge carries GO");
         return;
     }
@@ -540,7 +540,7 @@ class ProgramBuilder {
       if (e.from && !resolve_end(e, *e.from, hash.from, edge.kind, "from", edge.src, edge.src_port)) continue;
       if (e.to && !resolve_end(e, *e.to, hash.to, edge.kind, "to", edge.dst, edge.dst_port)) continue;
       if (edge.is_input()) set_initial(e, edge);
-      else if (!std::holds_alternative<std::monostate>(e.value))
+      else if (e.value)
         error("G-INPUT", e.where + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
         if (const auto fetch = edge.fetch();

@@ -7,6 +7,7 @@
 // is immutable afterwards.
 #pragma once
 
+#include "support/boxed.hpp"
 #include "support/compact_string.hpp"
 #include "support/stop_token.hpp"
 #include "semantics/content.hpp"
@@ -20,6 +21,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace tfsem {
@@ -138,22 +140,52 @@ struct PortRef {
   CompactString node;
   Port port;  // none: port 0, or no port for a control edge
 };
+// An edge's end or none, in a PortRef's 20 bytes where std::optional takes
+// 24: none is a port no graph can give (above six digits, and not Port's none).
+class OptionalPortRef {
+ public:
+  OptionalPortRef() = default;
+  OptionalPortRef(std::nullopt_t) {}                          // NOLINT(google-explicit-constructor): as std::optional
+  OptionalPortRef(PortRef r) : ref_(std::move(r)) {}         // NOLINT(google-explicit-constructor): as std::optional
+  OptionalPortRef(std::optional<PortRef> r) {                // NOLINT(google-explicit-constructor): as std::optional
+    if (r) ref_ = std::move(*r);
+  }
+  [[nodiscard]] bool has_value() const { return !(ref_.port == kNoEnd); }
+  explicit operator bool() const { return has_value(); }
+  [[nodiscard]] const PortRef& operator*() const { return ref_; }
+  [[nodiscard]] PortRef& operator*() { return ref_; }
+  [[nodiscard]] const PortRef* operator->() const { return &ref_; }
+  [[nodiscard]] PortRef* operator->() { return &ref_; }
+  void reset() { ref_ = {{}, kNoEnd}; }
+
+ private:
+  static constexpr Port kNoEnd{~std::uint32_t{0} - 1};
+  PortRef ref_{{}, kNoEnd};
+};
 struct NodeSpec {
   CompactString id, op, var;  // var: for op Var
   Attrs attrs;
   CompactString where;
   CompactString device{};  // where it runs (G-DEVICE); "" for none. The semantics does not read it.
 };
+// A graph of millions of edges holds one per edge, 104 bytes: what few edges
+// declare (initial contents, a fetch name) is Boxed.
 struct EdgeSpec {
   CompactString id, kind;
-  std::optional<PortRef> from, to;
-  // An input edge's contents: a tensor, a variable name, or GO.
-  std::variant<std::monostate, Go, CompactString, Tensor> value;
-  std::optional<CompactString> fetch;  // absent: the edge id; "": an output that is not fetched
+  OptionalPortRef from, to;
+  // An input edge's contents: GO, a variable name or a tensor; none declared: absent.
+  Boxed<std::variant<Go, CompactString, Tensor>> value;
+  Boxed<CompactString> fetch;  // absent: the edge id; "": an output that is not fetched
   CompactString where;
   // Its fetch name, were it an output edge ("": not fetched).
   [[nodiscard]] std::string_view fetch_name() const { return fetch ? fetch->view() : id.view(); }
+  // Its declared contents if they are a T, else null.
+  template <class T>
+  [[nodiscard]] const T* value_as() const {
+    return value ? std::get_if<T>(&*value) : nullptr;
+  }
 };
+static_assert(sizeof(EdgeSpec) == 104);
 // An edge of a library function's body: also the argument an input edge
 // carries, or the result an output edge gives ("": none). Kept out of
 // EdgeSpec, which a graph of millions of edges holds one of per edge.

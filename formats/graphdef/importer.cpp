@@ -929,7 +929,7 @@ class Importer {
       e.id = id;
       if (!e.from && std::find(out.args.begin(), out.args.end(), e.id) != out.args.end()) {
         e.arg = e.id;  // a Placeholder standing for an argument
-        e.value = std::monostate{};
+        e.value.reset();
       }
       if (!e.to && e.fetch && !e.fetch->empty()) {  // a ret; two naming one output give one result (G-FN)
         const auto j = std::find(body.results.begin(), body.results.end(), *e.fetch);

@@ -594,14 +594,15 @@ json edges_to_json(const std::vector<E>& list) {
       if (!e.arg.empty()) j["arg"] = e.arg;
       if (!e.result.empty()) j["result"] = e.result;
     }
-    std::visit(
-        [&](const auto& v) {
-          using T = std::decay_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, Go>) j["value"] = "GO";
-          else if constexpr (std::is_same_v<T, CompactString>) j["value"] = v.str();
-          else if constexpr (std::is_same_v<T, Tensor>) j["value"] = tensor_to_json(v);
-        },
-        e.value);
+    if (e.value)
+      std::visit(
+          [&](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, Go>) j["value"] = "GO";
+            else if constexpr (std::is_same_v<T, CompactString>) j["value"] = v.str();
+            else if constexpr (std::is_same_v<T, Tensor>) j["value"] = tensor_to_json(v);
+          },
+          *e.value);
     if (e.fetch) j["fetch"] = *e.fetch;
     edges.push_back(std::move(j));
   }
