@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "support/boxed.hpp"
 #include "support/compact_string.hpp"
 
 using namespace tfsem;
@@ -72,4 +74,24 @@ TEST_CASE("a compact string compares, orders, joins and hashes as its text") {
   CHECK(std::hash<CompactString>{}(b) == std::hash<std::string_view>{}(text(20)));
   std::map<CompactString, int, std::less<>> by_name{{a, 1}, {b, 2}};
   CHECK(by_name.find(std::string_view("node-a"))->second == 1);
+}
+
+// How an edge's declaration holds what few edges declare (its fetch name).
+TEST_CASE("a boxed value is 8 bytes, copied whole and moved out") {
+  static_assert(sizeof(Boxed<CompactString>) == 8);
+  Boxed<CompactString> none;
+  CHECK_FALSE(none);
+  Boxed<CompactString> name = "a fetch name longer than fifteen";
+  REQUIRE(name);
+  const auto copy = name;
+  CHECK(*copy == "a fetch name longer than fifteen");
+  CHECK(&*copy != &*name);  // a block of its own
+  auto moved = std::move(name);
+  CHECK(*moved == "a fetch name longer than fifteen");
+  Boxed<CompactString> empty = std::optional<std::string>("");  // given, and empty: not absent
+  CHECK(empty);
+  CHECK(empty->empty());
+  moved.reset();
+  CHECK_FALSE(moved);
+  CHECK_FALSE(Boxed<CompactString>(std::optional<std::string>()));
 }

@@ -116,10 +116,11 @@ TEST_CASE("the forms the streaming reader reads itself") {
 }
 
 TEST_CASE("the writer gives every input edge's value back, and what it writes reads back as it was") {
-  const auto spec = format::parse_program_text(R"({"nodes":[{"id":"r","op":"Read"},{"id":"b","op":"Identity"}],
+  const auto spec = format::parse_program_text(R"({"nodes":[{"id":"r","op":"Read"},{"id":"b","op":"Identity"},{"id":"c","op":"Identity"}],
       "edges":[{"id":"v","kind":"variable","to":"r","value":"x"},{"id":"g","kind":"control","to":"b","value":"GO"},
                {"id":"t","kind":"tensor","to":"b","value":7},{"id":"o","kind":"tensor","from":"r"},
-               {"id":"p","kind":"tensor","from":"b:0"}],
+               {"id":"p","kind":"tensor","from":"b:0","fetch":"sum"},{"id":"u","kind":"tensor","to":"c","value":3},
+               {"id":"q","kind":"tensor","from":"c","fetch":""}],
       "variables":{"x":1}})", "f");
   const auto written = format::program_to_json(spec).dump();
   CHECK(written.find(R"("value":"x")") != std::string::npos);
@@ -127,6 +128,10 @@ TEST_CASE("the writer gives every input edge's value back, and what it writes re
   // A port given as 0 and a port not given stay apart (a Port's none is not 0).
   CHECK(written.find(R"("from":"b:0")") != std::string::npos);
   CHECK(written.find(R"("from":"r",)") != std::string::npos);
+  // A fetch name given (empty: not fetched) is written back; one not given, not.
+  CHECK(written.find(R"("fetch":"")") != std::string::npos);
+  CHECK(written.find(R"("fetch":"sum")") != std::string::npos);
+  CHECK(written.find(R"("fetch":"o")") == std::string::npos);
   CHECK(by_text(written) == test::spec_text(spec));
   CHECK(Program::build(format::parse_program_text(written, "f"))->hash() == Program::build(spec)->hash());
 }
