@@ -318,7 +318,7 @@ class FunctionTransform {
   [[nodiscard]] std::string result_node() const { return mode_ == Mode::make_static ? "/return." : "/result."; }
 
   // An input edge's value inside a body: a Const (or a Var, for a variable
-  // edge) that the call triggers; nullopt for GO.
+  // edge) that the call triggers; none for GO (or no value).
   OptionalPortRef value_node(const EdgeSpec& e, const std::string& id, const std::string& trigger) {
     const auto name = id + ".value";
     if (const auto* t = e.value_as<Tensor>()) node(name, "Const", {{"value", *t}}, e.where);

@@ -16,6 +16,7 @@
 #include "semantics/name_index.hpp"
 #include "semantics/ops.hpp"
 
+#include <cassert>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -141,21 +142,24 @@ struct PortRef {
   Port port;  // none: port 0, or no port for a control edge
 };
 // An edge's end or none, in a PortRef's 20 bytes where std::optional takes
-// 24: none is a port no graph can give (above six digits, and not Port's none).
+// 24: none is a port number no graph reaches (a file's ports have at most six
+// digits, and a generated port counts edges) and is not Port's none.
 class OptionalPortRef {
  public:
   OptionalPortRef() = default;
-  OptionalPortRef(std::nullopt_t) {}                          // NOLINT(google-explicit-constructor): as std::optional
-  OptionalPortRef(PortRef r) : ref_(std::move(r)) {}         // NOLINT(google-explicit-constructor): as std::optional
-  OptionalPortRef(std::optional<PortRef> r) {                // NOLINT(google-explicit-constructor): as std::optional
-    if (r) ref_ = std::move(*r);
+  OptionalPortRef(std::nullopt_t) {}  // NOLINT(google-explicit-constructor): as std::optional
+  OptionalPortRef(PortRef r) : ref_(std::move(r)) {  // NOLINT(google-explicit-constructor): as std::optional
+    assert(has_value());
+  }
+  OptionalPortRef(std::optional<PortRef> r) {  // NOLINT(google-explicit-constructor): as std::optional
+    if (r) *this = OptionalPortRef(std::move(*r));
   }
   [[nodiscard]] bool has_value() const { return !(ref_.port == kNoEnd); }
   explicit operator bool() const { return has_value(); }
-  [[nodiscard]] const PortRef& operator*() const { return ref_; }
-  [[nodiscard]] PortRef& operator*() { return ref_; }
-  [[nodiscard]] const PortRef* operator->() const { return &ref_; }
-  [[nodiscard]] PortRef* operator->() { return &ref_; }
+  [[nodiscard]] const PortRef& operator*() const { return (assert(has_value()), ref_); }
+  [[nodiscard]] PortRef& operator*() { return (assert(has_value()), ref_); }
+  [[nodiscard]] const PortRef* operator->() const { return &**this; }
+  [[nodiscard]] PortRef* operator->() { return &**this; }
   void reset() { ref_ = {{}, kNoEnd}; }
 
  private:
@@ -168,8 +172,8 @@ struct NodeSpec {
   CompactString where;
   CompactString device{};  // where it runs (G-DEVICE); "" for none. The semantics does not read it.
 };
-// A graph of millions of edges holds one per edge, 104 bytes: what few edges
-// declare (initial contents, a fetch name) is Boxed.
+// A graph of millions of edges holds one per edge, 104 bytes: what most
+// edges do not declare (initial contents, a fetch name) is Boxed.
 struct EdgeSpec {
   CompactString id, kind;
   OptionalPortRef from, to;

@@ -5,12 +5,20 @@
 // type: copying a Boxed copies what it holds.
 #pragma once
 
+#include <cassert>
 #include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
 
 namespace tfsem {
+
+namespace boxed_detail {
+template <class U>
+inline constexpr bool is_optional = false;
+template <class U>
+inline constexpr bool is_optional<std::optional<U>> = true;
+}  // namespace boxed_detail
 
 template <class T>
 class Boxed {
@@ -19,8 +27,8 @@ class Boxed {
   Boxed(std::nullopt_t) {}  // NOLINT(google-explicit-constructor): as std::optional
   template <class U>
     requires(!std::is_same_v<std::remove_cvref_t<U>, Boxed> && !std::is_same_v<std::remove_cvref_t<U>, std::nullopt_t> &&
-             std::is_constructible_v<T, U &&>)
-  Boxed(U&& v) : box_(std::make_unique<T>(std::forward<U>(v))) {}  // NOLINT(google-explicit-constructor): as std::optional
+             !boxed_detail::is_optional<std::remove_cvref_t<U>> && std::is_constructible_v<T, U &&>)
+  explicit(!std::is_convertible_v<U&&, T>) Boxed(U&& v) : box_(std::make_unique<T>(std::forward<U>(v))) {}
   template <class U>
     requires std::is_constructible_v<T, const U&>
   Boxed(const std::optional<U>& o) : box_(o ? std::make_unique<T>(*o) : nullptr) {}  // NOLINT(google-explicit-constructor)
@@ -38,10 +46,10 @@ class Boxed {
 
   [[nodiscard]] bool has_value() const { return box_ != nullptr; }
   explicit operator bool() const { return has_value(); }
-  [[nodiscard]] const T& operator*() const { return *box_; }
-  [[nodiscard]] T& operator*() { return *box_; }
-  [[nodiscard]] const T* operator->() const { return box_.get(); }
-  [[nodiscard]] T* operator->() { return box_.get(); }
+  [[nodiscard]] const T& operator*() const { return (assert(box_), *box_); }
+  [[nodiscard]] T& operator*() { return (assert(box_), *box_); }
+  [[nodiscard]] const T* operator->() const { return &**this; }
+  [[nodiscard]] T* operator->() { return &**this; }
   void reset() { box_.reset(); }
 
  private:

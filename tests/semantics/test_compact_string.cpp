@@ -83,11 +83,22 @@ TEST_CASE("a boxed value is 8 bytes, copied whole and moved out") {
   CHECK_FALSE(none);
   Boxed<CompactString> name = "a fetch name longer than fifteen";
   REQUIRE(name);
-  const auto copy = name;
+  auto copy = name;
   CHECK(*copy == "a fetch name longer than fifteen");
   CHECK(&*copy != &*name);  // a block of its own
+  copy = Boxed<CompactString>("other");  // assigned over a value
+  CHECK(*copy == "other");
+  CHECK(*name == "a fetch name longer than fifteen");
+  none = copy;  // over none
+  CHECK(*none == "other");
+  const auto& same = none;
+  none = same;  // over itself
+  CHECK(*none == "other");
+  copy = Boxed<CompactString>();  // none over a value
+  CHECK_FALSE(copy);
   auto moved = std::move(name);
   CHECK(*moved == "a fetch name longer than fifteen");
+  CHECK_FALSE(name);  // NOLINT(bugprone-use-after-move): moved out, its box with it
   Boxed<CompactString> empty = std::optional<std::string>("");  // given, and empty: not absent
   CHECK(empty);
   CHECK(empty->empty());

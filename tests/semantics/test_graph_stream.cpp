@@ -115,6 +115,26 @@ TEST_CASE("the forms the streaming reader reads itself") {
   CHECK(streamed(R"({"nodes":[{"id":"a","op":"NoOp"}],"edges":[],"library":[]})"));
 }
 
+TEST_CASE("an edge's end is none, or a node with its port or without one") {
+  static_assert(sizeof(OptionalPortRef) == sizeof(PortRef));
+  OptionalPortRef end;
+  CHECK_FALSE(end);
+  end = PortRef{"b", std::nullopt};  // no port given: still an end
+  REQUIRE(end);
+  CHECK(end->node == "b");
+  CHECK_FALSE(end->port);
+  end = PortRef{"b", 0};
+  REQUIRE(end);
+  CHECK(*end->port == 0);
+  end.reset();
+  CHECK_FALSE(end);
+  CHECK_FALSE(OptionalPortRef(std::optional<PortRef>()));
+  CHECK(OptionalPortRef(std::optional<PortRef>(PortRef{"c", 999999})));
+  const EdgeSpec no_value;
+  CHECK(no_value.value_as<Tensor>() == nullptr);
+  CHECK(no_value.value_as<Go>() == nullptr);
+}
+
 TEST_CASE("the writer gives every input edge's value back, and what it writes reads back as it was") {
   const auto spec = format::parse_program_text(R"({"nodes":[{"id":"r","op":"Read"},{"id":"b","op":"Identity"},{"id":"c","op":"Identity"}],
       "edges":[{"id":"v","kind":"variable","to":"r","value":"x"},{"id":"g","kind":"control","to":"b","value":"GO"},
@@ -132,6 +152,7 @@ TEST_CASE("the writer gives every input edge's value back, and what it writes re
   CHECK(written.find(R"("fetch":"")") != std::string::npos);
   CHECK(written.find(R"("fetch":"sum")") != std::string::npos);
   CHECK(written.find(R"("fetch":"o")") == std::string::npos);
+  CHECK(written.find(R"("kind":"tensor","value")") == std::string::npos);  // an output edge has no value
   CHECK(by_text(written) == test::spec_text(spec));
   CHECK(Program::build(format::parse_program_text(written, "f"))->hash() == Program::build(spec)->hash());
 }
