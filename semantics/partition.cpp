@@ -149,7 +149,7 @@ class Partitioner {
     for (auto o : p_->node(ed.dst).out) collect(o, leaves, copies, inner);
   }
 
-  EdgeSpec& add_edge(std::string id, const char* kind, PortRef from, std::optional<PortRef> to, const CompactString& where) {
+  EdgeSpec& add_edge(std::string id, const char* kind, PortRef from, OptionalPortRef to, const CompactString& where) {
     added_edges_.push_back({id, kind, std::move(from), std::move(to), {}, std::nullopt, where});
     return added_edges_.back();
   }

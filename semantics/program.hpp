@@ -151,9 +151,6 @@ class OptionalPortRef {
   OptionalPortRef(PortRef r) : ref_(std::move(r)) {  // NOLINT(google-explicit-constructor): as std::optional
     assert(has_value());
   }
-  OptionalPortRef(std::optional<PortRef> r) {  // NOLINT(google-explicit-constructor): as std::optional
-    if (r) *this = OptionalPortRef(std::move(*r));
-  }
   [[nodiscard]] bool has_value() const { return !(ref_.port == kNoEnd); }
   explicit operator bool() const { return has_value(); }
   [[nodiscard]] const PortRef& operator*() const { return (assert(has_value()), ref_); }

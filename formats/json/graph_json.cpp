@@ -249,7 +249,7 @@ Tensor parse_tensor(const json& j, const std::string& path) {
 
 namespace {
 
-std::optional<PortRef> parse_port(const json& obj, const char* key, const std::string& path) {
+OptionalPortRef parse_port(const json& obj, const char* key, const std::string& path) {
   const auto text = get_string(obj, key, path, false);
   if (!obj.contains(key)) return std::nullopt;
   return port_ref(text, path, key);

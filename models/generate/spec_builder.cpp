@@ -3,7 +3,7 @@
 namespace tfsem::generate {
 
 namespace {
-std::optional<PortRef> port_ref(const std::optional<End>& e) {
+OptionalPortRef port_ref(const std::optional<End>& e) {
   if (!e) return std::nullopt;
   return PortRef{e->node, e->port};
 }

@@ -128,8 +128,8 @@ TEST_CASE("an edge's end is none, or a node with its port or without one") {
   CHECK(*end->port == 0);
   end.reset();
   CHECK_FALSE(end);
-  CHECK_FALSE(OptionalPortRef(std::optional<PortRef>()));
-  CHECK(OptionalPortRef(std::optional<PortRef>(PortRef{"c", 999999})));
+  CHECK_FALSE(OptionalPortRef(std::nullopt));
+  CHECK(OptionalPortRef(PortRef{"c", 999999}));  // the largest port a file can give
   const EdgeSpec no_value;
   CHECK(no_value.value_as<Tensor>() == nullptr);
   CHECK(no_value.value_as<Go>() == nullptr);
