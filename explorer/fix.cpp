@@ -122,7 +122,7 @@ class FixSearch {
       spec.edges.push_back(std::move(e));
     }
     for (auto f : loops)
-      for (auto enter : p.frame(f).enters) spec.nodes[enter.index()].attrs.insert_or_assign(std::string(kParallelIterationsAttr), std::int64_t{1});
+      for (auto enter : p.frame(f).enters) spec.nodes[enter.index()].attrs.edit().insert_or_assign(std::string(kParallelIterationsAttr), std::int64_t{1});
     for (auto w : atomics) make_atomic(sem_, *read_modify_write(sem_, w), spec);  // after the loops: it erases nodes
     std::shared_ptr<const Program> fixed;
     try {

@@ -60,8 +60,8 @@ ProgramSpec concurrent_runs(const std::vector<ConcurrentRun>& runs) {
       });
     for (auto n : spec.nodes) {
       n.id = named(label, n.id);
-      if (const auto it = n.attrs.find(kFrameAttr); it != n.attrs.end())  // a loop's frame is the run's own
-        if (auto* frame = std::get_if<std::string>(&it->second)) *frame = label + "/" + *frame;
+      if (n.attrs->find(kFrameAttr) != n.attrs->end())  // a loop's frame is the run's own
+        if (auto* frame = std::get_if<std::string>(&n.attrs.edit().find(kFrameAttr)->second)) *frame = label + "/" + *frame;
       out.nodes.push_back(std::move(n));
     }
     for (auto e : spec.edges) {

@@ -94,7 +94,7 @@ class LibraryCheck {
       const auto* f = find(n.op);
       if (f == nullptr) continue;
       const auto subject = "node '" + n.id + "'";
-      if (!n.attrs.empty() || !n.var.empty())
+      if (!n.attrs->empty() || !n.var.empty())
         error(n.where, subject, "a call of '" + f->name + "' takes no attributes and no variable");
       std::vector<int> in(f->args.size(), 0), out(f->results.size(), 0);
       for (const auto& e : edges) {
@@ -183,7 +183,7 @@ class FunctionTransform {
     return nullptr;
   }
 
-  void node(std::string_view id, std::string_view op, Attrs attrs, std::string_view where) {
+  void node(std::string_view id, std::string_view op, CopyOnWrite<Attrs> attrs, std::string_view where) {
     out_.nodes.push_back({id, op, "", std::move(attrs), where});
   }
   void edge(std::string_view id, std::string_view kind, OptionalPortRef from, OptionalPortRef to, std::string_view where,
@@ -321,7 +321,7 @@ class FunctionTransform {
   // edge) that the call triggers; none for GO (or no value).
   OptionalPortRef value_node(const EdgeSpec& e, const std::string& id, const std::string& trigger) {
     const auto name = id + ".value";
-    if (const auto* t = e.value_as<Tensor>()) node(name, "Const", {{"value", *t}}, e.where);
+    if (const auto* t = e.value_as<Tensor>()) node(name, "Const", Attrs{{"value", *t}}, e.where);
     else if (const auto* x = e.value_as<CompactString>()) {
       node(name, "Var", {}, e.where);
       out_.nodes.back().var = *x;
@@ -337,7 +337,7 @@ class FunctionTransform {
       if (sites.empty()) pending_.push_back(f.name);
       const auto number = static_cast<std::uint32_t>(sites.size() + 1);
       sites.push_back({name, number});
-      const Attrs attrs{{std::string(kFunctionAttr), f.name}, {std::string(kSiteAttr), std::int64_t{number}}};
+      const CopyOnWrite<Attrs> attrs(Attrs{{std::string(kFunctionAttr), f.name}, {std::string(kSiteAttr), std::int64_t{number}}});
       for (const auto& a : f.args) node(name + "/call." + a, "Call", attrs, n.where);
       for (const auto& r : f.results) {
         node(name + "/return." + r, "Return", attrs, n.where);
@@ -355,7 +355,7 @@ class FunctionTransform {
       const auto refused = Tensor::error(ErrorKind::domain, "the call of '" + f.name + "' at '" + name + "' is deeper than --inline " +
                                                                 std::to_string(depth_) + ": refused");
       for (const auto& r : f.results) {
-        node(name + "/result." + r, "Const", {{"value", refused}}, n.where);
+        node(name + "/result." + r, "Const", Attrs{{"value", refused}}, n.where);
         result_nodes_.emplace_back(name + "/result." + r, n.where);
       }
       for (const auto& a : f.args) {

@@ -334,11 +334,11 @@ class ProgramBuilder {
 
   void check_attrs(const NodeSpec& n) {
     const auto* declared = op_name(n.op).attrs;  // f's for a function or Assign-f, or the op's
-    if (n.attrs.empty() && !declared) return;  // an uninterpreted function's: none
+    if (n.attrs->empty() && !declared) return;  // an uninterpreted function's: none
     const auto subject = [&] { return node_subject(n.id); };
     static const std::vector<AttrSpec> none;  // an uninterpreted function takes no attributes
     const auto& specs = declared ? *declared : none;
-    for (const auto& [name, value] : n.attrs) {
+    for (const auto& [name, value] : *n.attrs) {
       auto it = std::find_if(specs.begin(), specs.end(), [&key = name](const AttrSpec& s) { return s.name == key; });
       if (it == specs.end()) {
         error("G-ATTR", n.where + "/attrs/" + name, subject(), "op '" + n.op + "' takes no attribute '" + name + "'");
@@ -348,7 +348,7 @@ class ProgramBuilder {
       }
     }
     for (const auto& s : specs)
-      if (s.required && !n.attrs.count(s.name))
+      if (s.required && !n.attrs->count(s.name))
         error("G-ATTR", n.where, subject(), "op '" + n.op + "' needs attribute '" + std::string(s.name) + "'");
   }
 

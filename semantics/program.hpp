@@ -9,6 +9,7 @@
 
 #include "support/boxed.hpp"
 #include "support/compact_string.hpp"
+#include "support/copy_on_write.hpp"
 #include "support/stop_token.hpp"
 #include "semantics/content.hpp"
 #include "semantics/edge_list.hpp"
@@ -163,12 +164,14 @@ class OptionalPortRef {
   static constexpr Port kNoEnd{~std::uint32_t{0} - 1};
   PortRef ref_{{}, kNoEnd};
 };
+// 88 bytes: a graph of millions of nodes holds one per node.
 struct NodeSpec {
   CompactString id, op, var;  // var: for op Var
-  Attrs attrs;
+  CopyOnWrite<Attrs> attrs;   // one value for the nodes a reader read one text for
   CompactString where;
   CompactString device{};  // where it runs (G-DEVICE); "" for none. The semantics does not read it.
 };
+static_assert(sizeof(NodeSpec) == 88);
 // A graph of millions of edges holds one per edge, 104 bytes: what most
 // edges do not declare (initial contents, a fetch name) is Boxed.
 struct EdgeSpec {
@@ -227,7 +230,7 @@ struct ProgramSpec {
 };
 
 inline const CompactString& Node::name() const { return spec->id; }
-inline const Attrs& Node::attrs() const { return spec->attrs; }
+inline const Attrs& Node::attrs() const { return *spec->attrs; }
 inline const CompactString& Node::where() const { return spec->where; }
 inline const CompactString& Edge::name() const { return spec->id; }
 inline const CompactString& Edge::where() const { return spec->where; }

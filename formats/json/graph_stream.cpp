@@ -226,10 +226,11 @@ class Literals {
     return remember(tensors_, text, parse_tensor(parse(text), edge + "/value"));
   }
   // A node's "attrs", the node at `node`.
-  Attrs attrs(std::string_view op, std::string_view text, const std::string& node) {
+  // One value per distinct text, which the nodes that give it share.
+  CopyOnWrite<Attrs> attrs(std::string_view op, std::string_view text, const std::string& node) {
     key_.assign(op).append(1, '\0').append(text);
     if (const auto it = attrs_.find(key_); it != attrs_.end()) return it->second;
-    return remember(attrs_, key_, parse_attrs(parse(text), node + "/attrs", op));
+    return remember(attrs_, key_, CopyOnWrite<Attrs>(parse_attrs(parse(text), node + "/attrs", op)));
   }
 
  private:
@@ -242,7 +243,7 @@ class Literals {
     return value;
   }
   TextMap<Tensor> tensors_;
-  TextMap<Attrs> attrs_;
+  TextMap<CopyOnWrite<Attrs>> attrs_;
   std::string key_;
 };
 

@@ -115,6 +115,19 @@ TEST_CASE("the forms the streaming reader reads itself") {
   CHECK(streamed(R"({"nodes":[{"id":"a","op":"NoOp"}],"edges":[],"library":[]})"));
 }
 
+TEST_CASE("the nodes that give one attribute text share its value, and a change to one is its own") {
+  const auto text = consts(6);  // values 0, 1, 2, 0, 1, 2
+  const auto spec = format::stream_program(text);
+  REQUIRE(spec);
+  CHECK(spec->nodes[0].attrs.shares_with(spec->nodes[3].attrs));
+  CHECK_FALSE(spec->nodes[0].attrs.shares_with(spec->nodes[1].attrs));
+  auto copy = *spec;
+  copy.nodes[3].attrs.edit().insert_or_assign("value", Tensor::scalar(std::int32_t{7}));
+  CHECK(copy.nodes[0].attrs.shares_with(spec->nodes[3].attrs));
+  CHECK(test::spec_text(*spec) == by_document(text));
+  CHECK(test::spec_text(copy) != test::spec_text(*spec));
+}
+
 TEST_CASE("an edge's end is none, or a node with its port or without one") {
   static_assert(sizeof(OptionalPortRef) == sizeof(PortRef));
   OptionalPortRef end;
