@@ -183,6 +183,11 @@ struct EdgeSpec {
   CompactString where;
   // Its fetch name, were it an output edge ("": not fetched).
   [[nodiscard]] std::string_view fetch_name() const { return fetch ? fetch->view() : id.view(); }
+  // An output edge's fetch name that is its id is the default, not a box
+  // (the readers' form: a million outputs that name their fetch hold no block).
+  void drop_default_fetch() {
+    if (!to && fetch && *fetch == id) fetch.reset();
+  }
   // Its declared contents if they are a T, else null.
   template <class T>
   [[nodiscard]] const T* value_as() const {

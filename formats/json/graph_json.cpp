@@ -374,6 +374,7 @@ std::vector<E> parse_edges(const json& edges, const std::string& base) {
     }
     es.where = path;
     if (e.contains("fetch")) es.fetch = get_string(e, "fetch", path, true);
+    if constexpr (!body) es.drop_default_fetch();  // a body's fetch is refused, so it stays
     if (auto it = e.find("value"); it != e.end()) set_edge_value(es, *it, path + "/value");
     out.push_back(std::move(es));
   }
@@ -574,9 +575,9 @@ json nodes_to_json(const std::vector<NodeSpec>& list) {
     json j = {{"id", n.id}, {"op", n.op}};
     if (!n.var.empty()) j["var"] = n.var;
     if (!n.device.empty()) j["device"] = n.device;
-    if (!n.attrs.empty()) {
+    if (!n.attrs->empty()) {
       j["attrs"] = json::object();
-      for (const auto& [k, a] : n.attrs) j["attrs"][k] = attr_to_json(a);
+      for (const auto& [k, a] : *n.attrs) j["attrs"][k] = attr_to_json(a);
     }
     nodes.push_back(std::move(j));
   }

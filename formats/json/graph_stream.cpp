@@ -298,6 +298,7 @@ void read_edge(Cursor& c, std::string path, Literals& literals, EdgeSpec& e) {
     if (e.kind == "control" || e.kind == "variable") set_edge_value(e, parse(value), path + "/value");
     else e.value = literals.tensor(value, path);
   }
+  e.drop_default_fetch();
   e.where = std::move(path);
 }
 

@@ -128,6 +128,25 @@ TEST_CASE("the nodes that give one attribute text share its value, and a change 
   CHECK(test::spec_text(copy) != test::spec_text(*spec));
 }
 
+TEST_CASE("an output edge's fetch name that is its id is the default, kept as none; elsewhere it stays to be refused") {
+  const std::string graph = R"({"nodes":[{"id":"a","op":"Const","attrs":{"value":1}},{"id":"b","op":"Identity"},
+      {"id":"c","op":"Const","attrs":{"value":2}}],"edges":[
+      {"id":"g","kind":"control","to":"a","value":"GO"},{"id":"t","kind":"tensor","from":"a:0","to":"b:0"},
+      {"id":"o","kind":"tensor","from":"b:0","fetch":"o"},{"id":"p","kind":"tensor","from":"c:0","fetch":"q"},
+      {"id":"h","kind":"control","to":"c","value":"GO"}]})";
+  for (const auto& spec : {*format::stream_program(graph), format::parse_program_text(graph, "f")}) {
+    CHECK_FALSE(spec.edges[2].fetch);
+    CHECK(spec.edges[2].fetch_name() == "o");
+    REQUIRE(spec.edges[3].fetch);
+    CHECK(*spec.edges[3].fetch == "q");
+    CHECK(Program::build(spec)->edge(EdgeId(std::uint32_t{2})).fetch() == "o");
+  }
+  CHECK(streamed(graph));
+  // Given on an edge into a node, it is still refused.
+  const std::string into = R"({"nodes":[{"id":"a","op":"NoOp"}],"edges":[{"id":"g","kind":"control","to":"a","value":"GO","fetch":"g"}]})";
+  CHECK_THROWS_WITH_AS(Program::build(format::parse_program_text(into, "f")), doctest::Contains("only an output edge"), InputError);
+}
+
 TEST_CASE("an edge's end is none, or a node with its port or without one") {
   static_assert(sizeof(OptionalPortRef) == sizeof(PortRef));
   OptionalPortRef end;
