@@ -60,12 +60,14 @@ ProgramSpec concurrent_runs(const std::vector<ConcurrentRun>& runs) {
       });
     for (auto n : spec.nodes) {
       n.id = named(label, n.id);
-      if (n.attrs->find(kFrameAttr) != n.attrs->end())  // a loop's frame is the run's own
-        if (auto* frame = std::get_if<std::string>(&n.attrs.edit().find(kFrameAttr)->second)) *frame = label + "/" + *frame;
+      if (const auto it = n.attrs->find(kFrameAttr); it != n.attrs->end() && std::holds_alternative<std::string>(it->second)) {
+        auto& frame = std::get<std::string>(n.attrs.edit().find(kFrameAttr)->second);  // the node's own copy
+        frame = label + "/" + frame;  // a loop's frame is the run's own
+      }
       out.nodes.push_back(std::move(n));
     }
     for (auto e : spec.edges) {
-      if (!e.to && (!e.fetch || !e.fetch->empty())) e.fetch = named(label, e.fetch_name());  // an output's
+      if (!e.to && e.fetch && !e.fetch->empty()) e.fetch = named(label, *e.fetch);  // an output's (by default: its id, renamed below)
       e.id = named(label, e.id);
       e.from = renamed(label, e.from);
       e.to = renamed(label, e.to);

@@ -2,13 +2,13 @@
 // a field that millions of records repeat (a node's attributes: every Const
 // of a layer declares the same literal): a reader that makes one value per
 // distinct text hands each record a reference to it, not a copy. An empty
-// handle reads as T{}, and an empty container is kept as one. The count of
-// references is atomic, so copies may live on any thread; what is shared is
-// never changed.
+// handle reads as T{}, and an empty container is kept as no block. The count
+// of references is atomic, so the copies of one value may live and die on any
+// threads; what is shared is never changed. One handle is as one object: it is
+// not edited or assigned while another thread copies it (as std::shared_ptr).
 #pragma once
 
 #include <atomic>
-#include <cassert>
 #include <cstdint>
 #include <utility>
 
@@ -52,7 +52,7 @@ class CopyOnWrite {
  private:
   struct Block {
     T value;
-    std::atomic<std::uint32_t> refs{1};
+    std::atomic<std::uint32_t> refs{1};  // the handles: fewer than 2^32 (a record each)
   };
   static const T& empty() {
     static const T none{};
