@@ -183,10 +183,12 @@ struct EdgeSpec {
   CompactString where;
   // Its fetch name, were it an output edge ("": not fetched).
   [[nodiscard]] std::string_view fetch_name() const { return fetch ? fetch->view() : id.view(); }
-  // An output edge's fetch name that is its id is the default, not a box
-  // (the readers' form: a million outputs that name their fetch hold no block).
+  // Whether it is an output edge given the fetch name it takes by default, its id.
+  [[nodiscard]] bool default_fetch_given() const { return !to && fetch && *fetch == id; }
+  // Drops such a name (the readers' form, which the writer keeps): a million
+  // outputs that name their fetch then hold no box.
   void drop_default_fetch() {
-    if (!to && fetch && *fetch == id) fetch.reset();
+    if (default_fetch_given()) fetch.reset();
   }
   // Its declared contents if they are a T, else null.
   template <class T>

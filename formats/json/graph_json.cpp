@@ -604,7 +604,8 @@ json edges_to_json(const std::vector<E>& list) {
             else if constexpr (std::is_same_v<T, Tensor>) j["value"] = tensor_to_json(v);
           },
           *e.value);
-    if (e.fetch) j["fetch"] = *e.fetch;
+    // A graph's output named by default is written as the readers read it; a body's fetch is kept, to be refused.
+    if (e.fetch && (std::is_same_v<E, BodyEdgeSpec> || !e.default_fetch_given())) j["fetch"] = *e.fetch;
     edges.push_back(std::move(j));
   }
   return edges;

@@ -142,9 +142,22 @@ TEST_CASE("an output edge's fetch name that is its id is the default, kept as no
     CHECK(Program::build(spec)->edge(EdgeId(std::uint32_t{2})).fetch() == "o");
   }
   CHECK(streamed(graph));
-  // Given on an edge into a node, it is still refused.
+  // The writer leaves it out, wherever the spec came from, and writes the others.
+  auto made = format::parse_program_text(graph, "f");
+  made.edges[2].fetch = CompactString("o");
+  const auto written = format::program_to_json(made).dump();
+  CHECK(written.find(R"("fetch":"o")") == std::string::npos);
+  CHECK(written.find(R"("fetch":"q")") != std::string::npos);
+  // Given on an edge into a node, it is still refused, by either reader.
   const std::string into = R"({"nodes":[{"id":"a","op":"NoOp"}],"edges":[{"id":"g","kind":"control","to":"a","value":"GO","fetch":"g"}]})";
-  CHECK_THROWS_WITH_AS(Program::build(format::parse_program_text(into, "f")), doctest::Contains("only an output edge"), InputError);
+  for (const auto& spec : {*format::stream_program(into), format::parse_program_text(into, "f")})
+    CHECK_THROWS_WITH_AS(Program::build(spec), doctest::Contains("only an output edge"), InputError);
+  // A default name left as none still meets another edge's same name.
+  const std::string twice = R"({"nodes":[{"id":"a","op":"Const","attrs":{"value":1}},{"id":"c","op":"Const","attrs":{"value":2}}],
+      "edges":[{"id":"g","kind":"control","to":"a","value":"GO"},{"id":"h","kind":"control","to":"c","value":"GO"},
+               {"id":"o","kind":"tensor","from":"a:0","fetch":"o"},{"id":"p","kind":"tensor","from":"c:0","fetch":"o"}]})";
+  for (const auto& spec : {*format::stream_program(twice), format::parse_program_text(twice, "f")})
+    CHECK_THROWS_WITH_AS(Program::build(spec), doctest::Contains("fetch name 'o' used twice"), InputError);
 }
 
 TEST_CASE("an edge's end is none, or a node with its port or without one") {
