@@ -45,6 +45,15 @@ std::string_view first_json_key(std::string_view s) {
   return s.substr(1, close == std::string_view::npos ? 0 : close - 1);
 }
 
+// Whether the first key's value is an array.
+bool first_value_is_array(std::string_view s) {
+  s = skip_space(s.substr(1));
+  const auto close = s.size() > 1 ? s.find('"', 1) : std::string_view::npos;
+  if (close == std::string_view::npos) return false;
+  s = skip_space(s.substr(close + 1));
+  return !s.empty() && s.front() == ':' && skip_space(s.substr(1)).starts_with('[');
+}
+
 // The field name text format begins with (then '{', '<' or ':'); "" for an
 // empty message; nullopt when `s` does not begin so.
 std::optional<std::string_view> first_text_field(std::string_view s) {
@@ -185,8 +194,10 @@ void collect_skipped(const GraphDef& g, std::vector<std::string>& out) {
 std::optional<Sniffed> sniff(const std::filesystem::path& file, std::string_view contents) {
   const auto s = skip_space(contents);
   if (!s.empty() && s.front() == '{') {
-    const auto container = container_of(first_json_key(s));
-    if (!container) return std::nullopt;  // tfsem's own JSON
+    const auto key = first_json_key(s);
+    const auto container = container_of(key);
+    // tfsem's own JSON; "library" is a key of both: tfsem's is an array of functions, a GraphDef's an object.
+    if (!container || (key == "library" && first_value_is_array(s))) return std::nullopt;
     return Sniffed{Encoding::json, *container};
   }
   if (file.extension() == ".json") return std::nullopt;  // tfsem's JSON says what is wrong with it

@@ -122,6 +122,9 @@ TEST_CASE("a graph file's encoding and message are told by its contents, not its
   CHECK(graph_def("g.pb", "a\x0a\x01:") == Encoding::binary);  // starts like a field, but has binary bytes
   CHECK(graph_def("g.json", R"({"node": [{"name": "a", "op": "NoOp"}]})") == Encoding::json);
   CHECK(sniff("g.json", R"({"name": "first-example", "nodes": []})") == std::nullopt);  // tfsem's own
+  // "library" first: tfsem's is an array, a GraphDef's an object.
+  CHECK(sniff("g.json", R"({ "library" : [ {"name": "f"} ], "nodes": []})") == std::nullopt);
+  CHECK(graph_def("g.json", R"({"library": {"function": []}, "node": []})") == Encoding::json);
   CHECK(sniffed("saved_model.pb", "\x08\x01\x12\x00") == std::pair{Encoding::binary, Container::saved_model});
   CHECK(sniffed("model.pb", "\x08\x01\x12\x00") == std::pair{Encoding::binary, Container::saved_model});
   CHECK(sniffed("saved_model.pb", "\x12\x00") == std::pair{Encoding::binary, Container::saved_model});
