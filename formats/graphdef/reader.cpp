@@ -45,13 +45,11 @@ std::string_view first_json_key(std::string_view s) {
   return s.substr(1, close == std::string_view::npos ? 0 : close - 1);
 }
 
-// Whether the first key's value is an array.
-bool first_value_is_array(std::string_view s) {
-  s = skip_space(s.substr(1));
-  const auto close = s.size() > 1 ? s.find('"', 1) : std::string_view::npos;
-  if (close == std::string_view::npos) return false;
-  s = skip_space(s.substr(close + 1));
-  return !s.empty() && s.front() == ':' && skip_space(s.substr(1)).starts_with('[');
+// The text from the value of `key` on, where key is first_json_key(s) and
+// not empty: past its closing quote and the colon ("" if there is none).
+std::string_view first_json_value(std::string_view s, std::string_view key) {
+  const auto rest = skip_space(s.substr(static_cast<std::size_t>(key.data() - s.data()) + key.size() + 1));
+  return rest.starts_with(':') ? skip_space(rest.substr(1)) : std::string_view{};
 }
 
 // The field name text format begins with (then '{', '<' or ':'); "" for an
@@ -197,7 +195,7 @@ std::optional<Sniffed> sniff(const std::filesystem::path& file, std::string_view
     const auto key = first_json_key(s);
     const auto container = container_of(key);
     // tfsem's own JSON; "library" is a key of both: tfsem's is an array of functions, a GraphDef's an object.
-    if (!container || (key == "library" && first_value_is_array(s))) return std::nullopt;
+    if (!container || (key == "library" && first_json_value(s, key).starts_with('['))) return std::nullopt;
     return Sniffed{Encoding::json, *container};
   }
   if (file.extension() == ".json") return std::nullopt;  // tfsem's JSON says what is wrong with it
