@@ -157,6 +157,41 @@ std::uint64_t Program::compute_hash() const {
   return h;
 }
 
+ProgramSpec Program::spec() const {
+  ProgramSpec out = spec_;
+  out.edges.reserve(edges_.size());
+  auto input = inputs_.begin();  // the inputs, in edge order: each input edge's is the next
+  for (std::size_t i = 0; i < edges_.size(); ++i) {
+    const auto& e = edges_[i];
+    const auto spelled = spelled_[i];
+    auto& s = out.edges.emplace_back();
+    s.id = e.decl->id;
+    s.kind = edge_kind_name(e.kind);
+    const auto end = [&](NodeId n, std::uint32_t port, std::uint8_t named) {
+      return PortRef{node(n).name(), spelled & named ? Port(port) : Port()};
+    };
+    if (!e.is_input()) s.from = end(e.src, e.src_port, Spelled::from_port);
+    if (!e.is_output()) s.to = end(e.dst, e.dst_port, Spelled::to_port);
+    if (e.is_input() && (spelled & Spelled::value)) {
+      s.value = std::visit(
+          [&](const auto& c) -> std::variant<Go, CompactString, Tensor> {
+            using T = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<T, VarId>) return CompactString(variable(c).name);
+            else if constexpr (std::is_same_v<T, Tensor>) return c;
+            else {  // an input edge starts with a tensor, a variable or GO (G-INPUT)
+              assert((std::is_same_v<T, Go>));
+              return Go{};
+            }
+          },
+          input->initial);
+    }
+    if (e.is_input()) ++input;
+    s.fetch = e.decl->fetch;
+    s.where = e.decl->where;
+  }
+  return out;
+}
+
 std::string Program::hash_hex() const {
   char buf[24];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash()));
@@ -192,6 +227,8 @@ class ProgramBuilder {
     p_->vars_.reserve(p_->spec_.variables.size());
     p_->nodes_.reserve(p_->spec_.nodes.size());
     p_->edges_.reserve(p_->spec_.edges.size());
+    p_->edge_decls_.reserve(p_->spec_.edges.size());  // never moves: each Edge points at its own
+    p_->spelled_.reserve(p_->spec_.edges.size());
     add_variables();
     add_functions();
     add_nodes();
@@ -456,14 +493,15 @@ class ProgramBuilder {
   // the last check that skips an edge, so inputs_ stays in edge order.
   void add_input(Content initial) { p_->inputs_.push_back({EdgeId(p_->edges_.size()), std::move(initial)}); }
 
-  // The contents of input edge `edge`, the next edge id, in the initial state.
+  // The contents of input edge `edge`, the next edge id, in the initial state,
+  // from e's value (e's names are in edge.decl by now).
   void set_initial(const EdgeSpec& e, const Edge& edge) {
-    const auto subject = [&] { return edge_subject(e.id); };
-    const auto where = e.where + "/value";
+    const auto subject = [&] { return edge_subject(edge.name()); };
+    const auto where = edge.where() + "/value";
     if (!e.value) {
       if (edge.kind == EdgeKind::control) add_input(Go{});
       else
-        error("G-INPUT", e.where, subject(),
+        error("G-INPUT", edge.where(), subject(),
               "an input edge needs \"value\": the initial state has no EMPTY input edge");
       return;
     }
@@ -495,7 +533,7 @@ class ProgramBuilder {
     // output edges (dangling control edges count) grows it as they come.
     fetches.reserve(p_->spec_.nodes.size());
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch(); };
-    const auto& edges = p_->spec_.edges;
+    auto& edges = p_->spec_.edges;
     // The hashes of an edge's names: its id, its fetch name, its ends' nodes.
     struct Hashes {
       std::uint32_t id = 0, fetch = 0, from = 0, to = 0;
@@ -515,8 +553,10 @@ class ProgramBuilder {
     for (std::size_t i = 0; i < edges.size(); ++i) {
       poll_.tick_check();
       const auto hash = ahead.next(i);
-      const auto& e = edges[i];
-      const auto subject = [&] { return edge_subject(e.id); };
+      auto& e = edges[i];
+      Edge edge;
+      // Its id: e's, until the Program keeps it (edge.decl).
+      const auto subject = [&] { return edge_subject(edge.decl ? edge.decl->id : e.id); };
       if (e.id.empty()) {
         error("G-UNIQUE", e.where, "edge", "an edge needs a non-empty \"id\"");
         continue;
@@ -525,8 +565,6 @@ class ProgramBuilder {
         error("G-UNIQUE", e.where, subject(), "edge id used twice");
         continue;
       }
-      Edge edge;
-      edge.spec = &e;
       if (const auto kind = edge_kind_of(e.kind)) edge.kind = *kind;
       else {
         error("G-EDGE-KIND", e.where + "/kind", subject(),
@@ -539,22 +577,28 @@ class ProgramBuilder {
       }
       if (e.from && !resolve_end(e, *e.from, hash.from, edge.kind, "from", edge.src, edge.src_port)) continue;
       if (e.to && !resolve_end(e, *e.to, hash.to, edge.kind, "to", edge.dst, edge.dst_port)) continue;
+      // The edge is in the Program from here on: it takes e's names, and the
+      // Program lets go of the rest of e once every edge is in.
+      edge.decl = &p_->edge_decls_.emplace_back(EdgeDecl{std::move(e.id), std::move(e.where), std::move(e.fetch)});
+      p_->spelled_.push_back(static_cast<std::uint8_t>((e.from && e.from->port ? Program::Spelled::from_port : 0) |
+                                                       (e.to && e.to->port ? Program::Spelled::to_port : 0) |
+                                                       (e.value ? Program::Spelled::value : 0)));
       if (edge.is_input()) set_initial(e, edge);
       else if (e.value)
-        error("G-INPUT", e.where + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
+        error("G-INPUT", edge.where() + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
         if (const auto fetch = edge.fetch();
             !fetch.empty() && !fetches.insert(fetch, hash.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
-          error("G-FETCH", e.where + "/fetch", subject(), "fetch name '" + std::string(fetch) + "' used twice");
-      } else if (e.fetch) {
-        error("G-FETCH", e.where + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
+          error("G-FETCH", edge.where() + "/fetch", subject(), "fetch name '" + std::string(fetch) + "' used twice");
+      } else if (edge.decl->fetch) {
+        error("G-FETCH", edge.where() + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
       }
       const EdgeId id(p_->edges_.size());
       if (edge.src.valid()) {
         auto& src = p_->nodes_[edge.src.index()];
         if (edge.kind == EdgeKind::control) src.control_out.emplace_back(id);
         else if (!attach(src.out, edge.src_port, id))
-          error("G-FANOUT", e.where + "/from", subject(),
+          error("G-FANOUT", edge.where() + "/from", subject(),
                 "output port " + src.name() + ":" + std::to_string(edge.src_port) + " already has edge '" +
                     p_->edges_[src.out[edge.src_port].index()].name() +
                     "'; one result feeds one edge, so add a Copy node to share it");
@@ -563,14 +607,18 @@ class ProgramBuilder {
         auto& dst = p_->nodes_[edge.dst.index()];
         if (edge.kind == EdgeKind::control) dst.control_in.emplace_back(id);
         else if (!attach(dst.in, edge.dst_port, id))
-          error("G-PORT", e.where + "/to", subject(),
+          error("G-PORT", edge.where() + "/to", subject(),
                 "input port " + dst.name() + ":" + std::to_string(edge.dst_port) + " already has edge '" +
                     p_->edges_[dst.in[edge.dst_port].index()].name() + "'");
       }
-      p_->edge_index_.insert(e.id, hash.id, id.value, names_of(p_->edges_));
+      p_->edge_index_.insert(edge.name(), hash.id, id.value, names_of(p_->edges_));
       assert(p_->inputs_.empty() || p_->inputs_.back().edge.index() <= p_->edges_.size());
       p_->edges_.push_back(std::move(edge));
     }
+    // What the Program needs of the declarations is in its Edges, decls and
+    // inputs: a million-edge graph's declarations are given back here, before
+    // the rest of the Program (and a compiled graph after it) is built.
+    std::vector<EdgeSpec>().swap(edges);
   }
 
   // Checks that ports 0..want.size()-1 hold exactly edges of the wanted kinds,

@@ -39,12 +39,28 @@ struct Op {
 };
 
 struct NodeSpec;
-struct EdgeSpec;
 
-// A node and an edge point at their declaration in the Program's spec for
-// what the rules never read while firing (names, attributes, JSON paths), so
-// that a graph of millions of edges holds each name once: a Node is 96 bytes,
-// an Edge 32, two to a cache line.
+// An output edge's fetch name: the name given, else its id ("": not fetched).
+inline std::string_view fetch_name(const Boxed<CompactString>& given, const CompactString& id) {
+  return given ? given->view() : id.view();
+}
+
+// What an edge's declaration says that its Edge does not: its id, where it
+// was declared, and an output's fetch name. The Program keeps these, 40
+// bytes an edge, and lets go of the rest of the declaration (ends, kind,
+// initial contents), which its Edges and inputs() hold.
+struct EdgeDecl {
+  CompactString id, where;
+  Boxed<CompactString> fetch;  // absent: the id; "": an output that is not fetched
+  // Its fetch name, were it an output edge ("": not fetched).
+  [[nodiscard]] std::string_view fetch_name() const { return tfsem::fetch_name(fetch, id); }
+};
+static_assert(sizeof(EdgeDecl) == 40);
+
+// A node and an edge point at their declaration for what the rules never
+// read while firing (names, attributes, JSON paths), so that a graph of
+// millions of edges holds each name once: a Node is 96 bytes, an Edge 32,
+// two to a cache line.
 struct Node {
   const NodeSpec* spec = nullptr;  // its declaration (the Program keeps its spec), never null
   Op op;
@@ -61,7 +77,7 @@ struct Node {
 // An input edge's initial contents are the Program's inputs(), not a field
 // every edge pays for.
 struct Edge {
-  const EdgeSpec* spec = nullptr;  // its declaration (the Program keeps its spec), never null
+  const EdgeDecl* decl = nullptr;  // what the Program keeps of its declaration, never null
   NodeId src{};  // invalid for an input edge
   NodeId dst{};  // invalid for an output edge
   std::uint32_t src_port = 0, dst_port = 0;
@@ -182,7 +198,7 @@ struct EdgeSpec {
   Boxed<CompactString> fetch;  // absent: the edge id; "": an output that is not fetched
   CompactString where;
   // Its fetch name, were it an output edge ("": not fetched).
-  [[nodiscard]] std::string_view fetch_name() const { return fetch ? fetch->view() : id.view(); }
+  [[nodiscard]] std::string_view fetch_name() const { return tfsem::fetch_name(fetch, id); }
   // Whether it is an output edge given the fetch name it takes by default, its id.
   [[nodiscard]] bool default_fetch_given() const { return !to && fetch && *fetch == id; }
   // Drops such a name (the readers' form, which the writer keeps): a million
@@ -239,9 +255,9 @@ struct ProgramSpec {
 inline const CompactString& Node::name() const { return spec->id; }
 inline const Attrs& Node::attrs() const { return *spec->attrs; }
 inline const CompactString& Node::where() const { return spec->where; }
-inline const CompactString& Edge::name() const { return spec->id; }
-inline const CompactString& Edge::where() const { return spec->where; }
-inline std::string_view Edge::fetch() const { return is_output() ? spec->fetch_name() : std::string_view{}; }
+inline const CompactString& Edge::name() const { return decl->id; }
+inline const CompactString& Edge::where() const { return decl->where; }
+inline std::string_view Edge::fetch() const { return is_output() ? decl->fetch_name() : std::string_view{}; }
 
 class Program {
  public:
@@ -251,7 +267,9 @@ class Program {
   static std::shared_ptr<const Program> build(ProgramSpec spec, const StopToken* stop = nullptr);
 
   [[nodiscard]] const std::string& name() const { return spec_.name; }
-  [[nodiscard]] const ProgramSpec& spec() const { return spec_; }
+  // The spec it was built from, with its library made static (functions.hpp),
+  // made again from what the Program keeps: a copy as large as the graph.
+  [[nodiscard]] ProgramSpec spec() const;
   [[nodiscard]] const std::vector<Node>& nodes() const { return nodes_; }
   [[nodiscard]] const std::vector<Edge>& edges() const { return edges_; }
   [[nodiscard]] const std::vector<Variable>& variables() const { return vars_; }
@@ -292,9 +310,18 @@ class Program {
   friend class ProgramBuilder;
   friend class FrameBuilder;
   Program() = default;
-  ProgramSpec spec_;
+  ProgramSpec spec_;  // without its edges, which the builder lets go of once read
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
+  std::vector<EdgeDecl> edge_decls_;  // by edge
+  // By edge, how its declaration wrote what its Edge holds in another form,
+  // so that spec() gives the declaration back as it was written: whether
+  // each end named its port (port 0 may go unnamed), and whether it declared
+  // its contents (a control input edge's GO may go unsaid).
+  struct Spelled {
+    static constexpr std::uint8_t from_port = 1, to_port = 2, value = 4;
+  };
+  std::vector<std::uint8_t> spelled_;
   std::vector<Variable> vars_;
   std::vector<Input> inputs_;
   std::vector<Frame> frames_;
