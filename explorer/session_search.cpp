@@ -117,7 +117,7 @@ class RunsSearch {
   // The fixes that make run k deterministic from this start; whether one makes
   // the session deterministic is for explore_runs to see.
   void record_fixes(const Semantics& sem, const Result& r, std::size_t k) {
-    const auto start = programs_[k]->spec().variables;
+    const auto declared = programs_[k]->spec().variables;
     for (auto& f : suggest_fixes(sem, r, {options_.explore, options_.fix_budget, options_.may_order})) {
       auto text = fix_text(sem.program(), f);
       const bool seen = std::any_of(candidates_.begin(), candidates_.end(), [&](const Candidate& x) {
@@ -125,7 +125,7 @@ class RunsSearch {
       });
       if (seen) continue;
       for (std::size_t x = 0; x < f.fixed.variables.size(); ++x)  // the run's own start, not this one
-        f.fixed.variables[x].init = start[x].init;
+        f.fixed.variables[x].init = declared[x].init;
       candidates_.push_back({k, std::move(text), std::move(f.fixed)});
     }
   }

@@ -160,7 +160,6 @@ std::uint64_t Program::compute_hash() const {
 ProgramSpec Program::spec() const {
   ProgramSpec out = spec_;
   out.edges.reserve(edges_.size());
-  auto input = inputs_.begin();  // the inputs, in edge order: each input edge's is the next
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     const auto& e = edges_[i];
     const auto spelled = spelled_[i];
@@ -183,9 +182,8 @@ ProgramSpec Program::spec() const {
               return Go{};
             }
           },
-          input->initial);
+          initial(EdgeId(i)));
     }
-    if (e.is_input()) ++input;
     s.fetch = e.decl->fetch;
     s.where = e.decl->where;
   }
@@ -579,6 +577,7 @@ class ProgramBuilder {
       if (e.to && !resolve_end(e, *e.to, hash.to, edge.kind, "to", edge.dst, edge.dst_port)) continue;
       // The edge is in the Program from here on: it takes e's names, and the
       // Program lets go of the rest of e once every edge is in.
+      assert(p_->edge_decls_.size() < p_->edge_decls_.capacity());
       edge.decl = &p_->edge_decls_.emplace_back(EdgeDecl{std::move(e.id), std::move(e.where), std::move(e.fetch)});
       p_->spelled_.push_back(static_cast<std::uint8_t>((e.from && e.from->port ? Program::Spelled::from_port : 0) |
                                                        (e.to && e.to->port ? Program::Spelled::to_port : 0) |
@@ -615,9 +614,10 @@ class ProgramBuilder {
       assert(p_->inputs_.empty() || p_->inputs_.back().edge.index() <= p_->edges_.size());
       p_->edges_.push_back(std::move(edge));
     }
-    // What the Program needs of the declarations is in its Edges, decls and
-    // inputs: a million-edge graph's declarations are given back here, before
-    // the rest of the Program (and a compiled graph after it) is built.
+    // What the Program needs of the declarations is in its Edges, decls,
+    // spelling bytes and inputs: a million-edge graph's declarations are given
+    // back here, before the rest of the Program (and a compiled graph after
+    // it) is built.
     std::vector<EdgeSpec>().swap(edges);
   }
 

@@ -48,7 +48,8 @@ inline std::string_view fetch_name(const Boxed<CompactString>& given, const Comp
 // What an edge's declaration says that its Edge does not: its id, where it
 // was declared, and an output's fetch name. The Program keeps these, 40
 // bytes an edge, and lets go of the rest of the declaration (ends, kind,
-// initial contents), which its Edges and inputs() hold.
+// initial contents), which its Edges and inputs() hold, with a byte an edge
+// on how the declaration was written (Program::spec() gives it back).
 struct EdgeDecl {
   CompactString id, where;
   Boxed<CompactString> fetch;  // absent: the id; "": an output that is not fetched
@@ -62,7 +63,7 @@ static_assert(sizeof(EdgeDecl) == 40);
 // millions of edges holds each name once: a Node is 96 bytes, an Edge 32,
 // two to a cache line.
 struct Node {
-  const NodeSpec* spec = nullptr;  // its declaration (the Program keeps its spec), never null
+  const NodeSpec* spec = nullptr;  // its declaration (the Program keeps its nodes'), never null
   Op op;
   EdgeList in;                   // tensor and variable inputs, by port
   EdgeList out;                  // tensor and variable outputs, by port
@@ -90,8 +91,8 @@ struct Edge {
   [[nodiscard]] bool is_input() const { return !src.valid(); }
   [[nodiscard]] bool is_output() const { return !dst.valid(); }
   [[nodiscard]] const CompactString& name() const;
-  [[nodiscard]] const CompactString& where() const;  // where its spec declared it
-  // An output edge's fetch name, its spec's text ("": not fetched, or not an output edge).
+  [[nodiscard]] const CompactString& where() const;  // where it was declared
+  // An output edge's fetch name, as declared ("": not fetched, or not an output edge).
   [[nodiscard]] std::string_view fetch() const;
 };
 static_assert(sizeof(Edge) == 32 && sizeof(Node) == 96);
@@ -328,8 +329,8 @@ class Program {
   std::deque<FunctionDef> functions_;  // the uninterpreted functions, one per name and arity
   std::vector<std::optional<VarId>> access_var_;  // by node
   bool control_flow_ = false;
-  // Names to ids (interned: the names are the spec's declarations' for nodes and
-  // edges, the variables' own).
+  // Names to ids (interned: the names are the nodes' declarations', the
+  // EdgeDecls', the variables' own).
   NameIndex node_index_, edge_index_, var_index_;
   std::vector<NodeId> topo_;
   mutable std::once_flag hash_once_;
