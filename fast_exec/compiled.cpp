@@ -73,11 +73,11 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     const auto& n = prog.node(NodeId(i));
     if (n.op.kind == Op::Kind::function && prog.variable_of(NodeId(i)))
-      throw InputError("X-EXEC", n.where().str(), "node '" + n.name() + "'",
+      throw InputError("X-EXEC", prog.where(n), "node '" + n.name() + "'",
                        "the fast executor does not run a function dereferencing a variable edge (S-DEREF, "
                        "--tf1-refs); tfsem check and trace explore this graph");
     if (n.op.kind == Op::Kind::send && prog.variable_of(NodeId(i)))
-      throw InputError("X-EXEC", n.where().str(), "node '" + n.name() + "'",
+      throw InputError("X-EXEC", prog.where(n), "node '" + n.name() + "'",
                        "the fast executor does not run a Send of a variable edge (S-SEND, the copy of a reference); "
                        "tfsem check and trace explore this graph");
     auto& c = nodes[i];

@@ -69,7 +69,7 @@ class CoreExporter {
     if (std::holds_alternative<Go>(c)) return "1";
     if (const auto* v = std::get_if<VarId>(&c)) return std::to_string(v->value);
     const auto& e = p_.edge(id);
-    return scalar(std::get<Tensor>(c), "edge '" + e.name() + "'", e.where());
+    return scalar(std::get<Tensor>(c), "edge '" + e.name() + "'", p_.where(e));
   }
 
   // The expression f computes from the arguments a0, a1, or empty if unsupported.
@@ -108,7 +108,7 @@ class CoreExporter {
       case Op::Kind::read: body << " e" << n.out[0].value << "!" << var() << ";"; break;
       case Op::Kind::assign: {
         const auto f = expression(n.op.fn->name);
-        if (f.empty()) refuse(n.where(), subject, "Assign-" + std::string(n.op.fn->name) + " is not exported");
+        if (f.empty()) refuse(p_.where(n), subject, "Assign-" + std::string(n.op.fn->name) + " is not exported");
         std::string update = f;  // f(w, v) with w the variable's value and v the input
         body << " a1 = a0; a0 = " << var() << "; " << var() << " = " << update << ";";
         break;
@@ -116,19 +116,19 @@ class CoreExporter {
       case Op::Kind::function: {
         const auto name = n.op.fn->name;
         if (p_.variable_of(id)) {
-          refuse(n.where(), subject, kDerefRefusal);
+          refuse(p_.where(n), subject, kDerefRefusal);
         } else if (name == "Copy") {
           body << " e" << n.out[0].value << "!a0; e" << n.out[1].value << "!a0;";
         } else if (name == "Const") {
-          body << " e" << n.out[0].value << "!" << scalar(std::get<Tensor>(n.attrs().at("value")), subject, n.where()) << ";";
+          body << " e" << n.out[0].value << "!" << scalar(std::get<Tensor>(n.attrs().at("value")), subject, p_.where(n)) << ";";
         } else if (name == "Choice") {
           body << " if";
-          for (const auto& v : std::get<std::vector<Tensor>>(n.attrs().at("values"))) body << " :: r0 = " << scalar(v, subject, n.where());
+          for (const auto& v : std::get<std::vector<Tensor>>(n.attrs().at("values"))) body << " :: r0 = " << scalar(v, subject, p_.where(n));
           body << " fi; e" << n.out[0].value << "!r0;";
         } else if (const auto f = expression(name); !f.empty() && n.out.size() == 1) {
           body << " r0 = " << f << "; e" << n.out[0].value << "!r0;";
         } else {
-          refuse(n.where(), subject, "function " + std::string(name) + " is not exported");
+          refuse(p_.where(n), subject, "function " + std::string(name) + " is not exported");
         }
         break;
       }
@@ -138,7 +138,7 @@ class CoreExporter {
       case Op::Kind::recv:  // S-RECV: the rendezvous's value to every output
         for (auto e : n.out) body << " e" << e.value << "!a0;";
         break;
-      default: refuse(n.where(), subject, p_.label(id) + " (control flow) is not exported"); break;
+      default: refuse(p_.where(n), subject, p_.label(id) + " (control flow) is not exported"); break;
     }
     for (auto e : n.control_out) body << " e" << e.value << "!1;";
     decl << "  atomic { " << guard.str() << " ->" << body.str() << " }\n}\n";
@@ -153,7 +153,7 @@ class CoreExporter {
     for (std::size_t i = 0; i < p_.edges().size(); ++i) {
       const auto& e = p_.edge(EdgeId(i));
       if (!e.is_output() || e.fetch().empty()) continue;
-      if (e.kind != EdgeKind::tensor) refuse(e.where(), "edge '" + e.name() + "'", "a fetched " + std::string(edge_kind_name(e.kind)) + " edge");
+      if (e.kind != EdgeKind::tensor) refuse(p_.where(e), "edge '" + e.name() + "'", "a fetched " + std::string(edge_kind_name(e.kind)) + " edge");
       decl << "  int o" << k << ";\n";
       if (e.is_input()) args << " o" << k << " = " << initial(EdgeId(i)) << ";";
       else args << " e" << i << "?<o" << k << ">;";
@@ -399,12 +399,12 @@ class ControlFlowExporter {
 
   void check_names() {
     for (const auto& n : p_.nodes())
-      if (!printable(n.name())) refuse(n.where(), node_subject(n), "its name cannot be printed by Promela");
+      if (!printable(n.name())) refuse(p_.where(n), node_subject(n), "its name cannot be printed by Promela");
     for (const auto& v : p_.variables())
       if (!printable(v.name)) refuse(v.where, "variable '" + v.name + "'", "its name cannot be printed by Promela");
     for (const auto& e : p_.edges())
       if (e.is_output() && !printable(e.fetch()))
-        refuse(e.where(), edge_subject(e), "its fetch name cannot be printed by Promela");
+        refuse(p_.where(e), edge_subject(e), "its fetch name cannot be printed by Promela");
     for (const auto& f : p_.frames())
       if (!printable(f.name)) refuse("", "frame '" + f.name + "'", "its name cannot be printed by Promela");
   }
@@ -482,9 +482,9 @@ class ControlFlowExporter {
     for (std::size_t i = 0; i < p_.edges().size(); ++i) {
       const auto& e = p_.edge(EdgeId(i));
       if (const auto* t = std::get_if<Tensor>(&p_.initial(EdgeId(i))); t != nullptr && scalar_type(*t) == Ty::unknown)
-        refuse(e.where(), edge_subject(e), "value " + t->to_string(8) + " is not an i32 or bool scalar");
+        refuse(p_.where(e), edge_subject(e), "value " + t->to_string(8) + " is not an i32 or bool scalar");
       if (e.is_output() && !e.fetch().empty() && e.kind == EdgeKind::variable)
-        refuse(e.where(), edge_subject(e), "a fetched variable edge");
+        refuse(p_.where(e), edge_subject(e), "a fetched variable edge");
     }
   }
 
@@ -498,30 +498,30 @@ class ControlFlowExporter {
       case OpKind::function: {
         const auto f = std::string(node.op.fn->name);
         if (p_.variable_of(n))
-          refuse(node.where(), subject, kDerefRefusal);
+          refuse(p_.where(node), subject, kDerefRefusal);
         else if (f != "Copy" && f != "Const" && f != "Choice" && function_expression(f).empty())
-          refuse(node.where(), subject, "function " + f + " is not exported");
+          refuse(p_.where(node), subject, "function " + f + " is not exported");
         else if (f == "Const" && scalar_type(std::get<Tensor>(node.attrs().at("value"))) == Ty::unknown)
-          refuse(node.where(), subject, "its value is not an i32 or bool scalar");
+          refuse(p_.where(node), subject, "its value is not an i32 or bool scalar");
         else if (f == "Choice" && choice_type(node) == Ty::unknown)
-          refuse(node.where(), subject, "its values are not scalars of one dtype, i32 or bool");
+          refuse(p_.where(node), subject, "its values are not scalars of one dtype, i32 or bool");
         else if ((f == "Add" || f == "Sub" || f == "Mul" || f == "Neg") &&
                  std::any_of(node.in.begin(), node.in.end(), [&](EdgeId d) { return type(d) == Ty::boolean; }))
-          refuse(node.where(), subject, f + " of a bool is an error (V-ERROR), not exported");
+          refuse(p_.where(node), subject, f + " of a bool is an error (V-ERROR), not exported");
         else if ((f == "Less" || f == "Equal") && in(0) != Ty::unknown && in(1) != Ty::unknown && in(0) != in(1))
-          refuse(node.where(), subject, f + " of an i32 and a bool is an error (V-ERROR), not exported");
+          refuse(p_.where(node), subject, f + " of an i32 and a bool is an error (V-ERROR), not exported");
         break;
       }
       case OpKind::assign: check_assign(n); break;
       case OpKind::send:
-      case OpKind::recv: refuse(node.where(), subject, p_.label(n) + " in a graph with control flow is not exported"); break;
+      case OpKind::recv: refuse(p_.where(node), subject, p_.label(n) + " in a graph with control flow is not exported"); break;
       case OpKind::switch_:
-        if (in(1) == Ty::i32) refuse(node.where(), subject, "an i32 predicate is an error (C-SWITCH), not exported");
+        if (in(1) == Ty::i32) refuse(p_.where(node), subject, "an i32 predicate is an error (C-SWITCH), not exported");
         break;
       case OpKind::merge:
         for (std::size_t i = 1; i < node.in.size(); ++i)
           if (in(i) != Ty::unknown && in(0) != Ty::unknown && in(i) != in(0))
-            refuse(node.where(), subject, "its inputs are an i32 and a bool");
+            refuse(p_.where(node), subject, "its inputs are an i32 and a bool");
         break;
       default: break;
     }
@@ -533,11 +533,11 @@ class ControlFlowExporter {
     const auto var = var_types_[p_.variable_of(n)->index()];
     const auto v = type(node.in[1]);
     if (f != "Snd" && f != "Add" && f != "Sub" && f != "Mul")
-      refuse(node.where(), node_subject(node), p_.label(n) + " is not exported");
+      refuse(p_.where(node), node_subject(node), p_.label(n) + " is not exported");
     else if (f == "Snd" && var != Ty::unknown && v != Ty::unknown && var != v)
-      refuse(node.where(), node_subject(node), "it writes a value of another dtype than the variable's");
+      refuse(p_.where(node), node_subject(node), "it writes a value of another dtype than the variable's");
     else if (f != "Snd" && (var == Ty::boolean || v == Ty::boolean))
-      refuse(node.where(), node_subject(node), p_.label(n) + " of a bool is an error (V-ERROR), not exported");
+      refuse(p_.where(node), node_subject(node), p_.label(n) + " of a bool is an error (V-ERROR), not exported");
   }
 
   // The expression function f computes from the scratch a0, a1, or "" when f

@@ -77,10 +77,10 @@ class FrameBuilder {
       e.back = true;
       const auto& src = p_.node(e.src);
       if (e.kind == EdgeKind::control)
-        error("G-LOOP", e.where(), "edge '" + e.name() + "'",
+        error("G-LOOP", p_.where(e), "edge '" + e.name() + "'",
               "a NextIteration has no outgoing control edges: its only output is the next iteration's value for a Merge");
       else if (e.is_output() || kind(e.dst) != OpKind::merge)
-        error("G-LOOP", e.where(), "edge '" + e.name() + "'",
+        error("G-LOOP", p_.where(e), "edge '" + e.name() + "'",
               "NextIteration '" + src.name() + "' must feed a Merge of its loop, which takes the next iteration's value");
     }
   }
@@ -162,7 +162,7 @@ class FrameBuilder {
       if (m.size() > 1 || boost::edge(v, v, g).second) {
         std::string list;
         for (const auto s : m) list.append(list.empty() ? "" : ", ").append(s);
-        error("G-DAG", p_.nodes_[v].where(), node_subject(p_.nodes_[v]),
+        error("G-DAG", p_.where(p_.nodes_[v]), node_subject(p_.nodes_[v]),
               "is on a cycle through nodes {" + list +
                   "}; G must be a DAG, except that a loop's cycle passes a NextIteration into a Merge, and a "
                   "recursive call's through a Call and a Return");
@@ -184,26 +184,26 @@ class FrameBuilder {
     const auto& name = std::get<std::string>(n.attrs().at(std::string(kFrameAttr)));
     const auto bound = parallel_iterations(n);
     if (name.empty())
-      error("G-ATTR", n.where() + "/attrs/frame", node_subject(n),
+      error("G-ATTR", p_.where(n) + "/attrs/frame", node_subject(n),
             "the frame name is empty; an Enter names the loop frame it enters");
     if (bound < 1 || bound > (1 << 20))
-      error("G-ATTR", n.where() + "/attrs/parallel_iterations", node_subject(n),
+      error("G-ATTR", p_.where(n) + "/attrs/parallel_iterations", node_subject(n),
             "parallel_iterations is a number of iterations in [1, 2^20], not " + std::to_string(bound));
     auto& frames = p_.frames_;
     for (std::size_t f = 1; f < frames.size(); ++f) {
       if (frames[f].name != name) continue;
       if (frames[f].kind == Frame::Kind::function) {
-        error("G-FRAME", n.where() + "/attrs/frame", node_subject(n),
+        error("G-FRAME", p_.where(n) + "/attrs/frame", node_subject(n),
               "names frame '" + name + "', which is a function's; a loop frame needs a name of its own");
         return FrameId(f);
       }
       if (frames[f].parent != from)
-        error("G-FRAME", n.where(), node_subject(n),
+        error("G-FRAME", p_.where(n), node_subject(n),
               "enters frame '" + name + "' from " + frame_text(from) + ", but node '" + p_.node(first_enter_[f]).name() +
                   "' enters it from " + frame_text(frames[f].parent));
       // Compared as given: an out-of-range bound is stored clamped, and is reported above.
       else if (const auto first = parallel_iterations(p_.node(first_enter_[f])); first != bound)
-        error("G-FRAME", n.where(), node_subject(n),
+        error("G-FRAME", p_.where(n), node_subject(n),
               "gives frame '" + name + "' parallel_iterations " + std::to_string(bound) + ", but node '" +
                   p_.node(first_enter_[f]).name() + "' gives it " + std::to_string(first));
       return FrameId(f);
@@ -270,7 +270,7 @@ class FrameBuilder {
           if (!first) first.emplace(f, d);
           else if (first->first != f) {
             // The node has no frame: its successors' frames would be guesses.
-            error("G-FRAME", node.where(), node_subject(node),
+            error("G-FRAME", p_.where(node), node_subject(node),
                   "its inputs come from different frames: edge '" + p_.edges_[first->second.index()].name() + "' from " +
                       frame_text(first->first) + ", edge '" + e.name() + "' from " + frame_text(f) +
                       (e.is_input() || p_.edges_[first->second.index()].is_input() ? " (input edges feed the root frame)" : ""));
@@ -279,11 +279,11 @@ class FrameBuilder {
         }
       if (!first) {
         if (node.op.kind == OpKind::return_)
-          error("G-CALL", node.where(), node_subject(node),
+          error("G-CALL", p_.where(node), node_subject(node),
                 "has no control edge from a Call: a Return takes one from each Call of its site, so that a call not "
                 "made (a DEAD argument) still returns DEAD");
         else
-          error("G-LOOP", node.where(), node_subject(node),
+          error("G-LOOP", p_.where(node), node_subject(node),
                 "its only inputs come from NextIteration: a loop's Merge also needs the value that enters the loop");
         return;
       }
@@ -293,7 +293,7 @@ class FrameBuilder {
         case OpKind::call: break;  // into its function's frame (set above)
         case OpKind::exit:
           if (p_.frames_[node.frame.index()].kind != Frame::Kind::loop) {
-            error("G-FRAME", node.where(), node_subject(node),
+            error("G-FRAME", p_.where(node), node_subject(node),
                   "an Exit leaves a loop frame, but its input is in " + frame_text(node.frame));
             return;
           }
@@ -301,7 +301,7 @@ class FrameBuilder {
           break;
         case OpKind::next_iteration:
           if (p_.frames_[node.frame.index()].kind != Frame::Kind::loop) {
-            error("G-FRAME", node.where(), node_subject(node),
+            error("G-FRAME", p_.where(node), node_subject(node),
                   "a NextIteration belongs to a loop frame, but its input is in " + frame_text(node.frame));
             return;
           }
@@ -313,7 +313,7 @@ class FrameBuilder {
       e.frame = edge_frame(e);
       e.invariant = e.src.valid() && kind(e.src) == OpKind::enter && constant_enter(p_.node(e.src));
       if (e.back && e.dst.valid() && p_.node(e.dst).frame != e.frame)
-        error("G-FRAME", e.where(), "edge '" + e.name() + "'",
+        error("G-FRAME", p_.where(e), "edge '" + e.name() + "'",
               "NextIteration '" + p_.node(e.src).name() + "' in " + frame_text(e.frame) + " feeds Merge '" +
                   p_.node(e.dst).name() + "' in " + frame_text(p_.node(e.dst).frame) + "; a loop's back edge stays in its frame");
     }
@@ -330,7 +330,7 @@ class FrameBuilder {
       if (node.op.kind != OpKind::merge) continue;
       const auto back = std::count_if(node.in.begin(), node.in.end(), [&](EdgeId d) { return p_.edge(d).back; });
       if (back > 0 && back == static_cast<std::ptrdiff_t>(node.in.size()))
-        error("G-LOOP", node.where(), node_subject(node),
+        error("G-LOOP", p_.where(node), node_subject(node),
               "its only data inputs come from NextIteration: a loop's Merge also needs the value that enters the loop");
     }
   }
@@ -351,10 +351,10 @@ class FrameBuilder {
       if (n.op.kind != OpKind::call) continue;
       const auto k = site(n);
       if (k < 0 || k > (std::int64_t{1} << 30))
-        error("G-ATTR", n.where() + "/attrs/site", node_subject(n), "a call site is a number in [0, 2^30], not " + std::to_string(k));
+        error("G-ATTR", p_.where(n) + "/attrs/site", node_subject(n), "a call site is a number in [0, 2^30], not " + std::to_string(k));
       const auto [it, fresh] = first_call.emplace(std::pair{function(n), k}, NodeId(i));
       if (!fresh && p_.node(it->second).frame != n.frame)
-        error("G-CALL", n.where(), node_subject(n),
+        error("G-CALL", p_.where(n), node_subject(n),
               "calls '" + function(n) + "' at site " + std::to_string(k) + " from " + frame_text(n.frame) + ", but node '" +
                   p_.node(it->second).name() + "' makes that call from " + frame_text(p_.node(it->second).frame) +
                   "; the Calls of one site are in one frame");
@@ -362,7 +362,7 @@ class FrameBuilder {
         const auto& edge = p_.edge(e);
         const auto& dst = p_.node(edge.dst);
         if (edge.is_output() || dst.op.kind != OpKind::return_ || function(dst) != function(n) || site(dst) != k)
-          error("G-CALL", edge.where(), "edge '" + edge.name() + "'",
+          error("G-CALL", p_.where(edge), "edge '" + edge.name() + "'",
                 "a Call's control edges go to the Returns of its own site ('" + function(n) + "' at site " +
                     std::to_string(k) + "), which they tell whether the call was made");
       }
@@ -371,7 +371,7 @@ class FrameBuilder {
       if (n.op.kind != OpKind::return_) continue;
       const auto it = first_call.find({function(n), site(n)});
       if (it == first_call.end()) {
-        error("G-CALL", n.where(), node_subject(n),
+        error("G-CALL", p_.where(n), node_subject(n),
               "returns from '" + function(n) + "' at site " + std::to_string(site(n)) + ", but no Call makes that call");
         continue;
       }
@@ -381,13 +381,13 @@ class FrameBuilder {
                site(p_.node(e.src)) == site(n);
       });
       if (!from_call)
-        error("G-CALL", n.where(), node_subject(n),
+        error("G-CALL", p_.where(n), node_subject(n),
               "has no control edge from a Call of its site ('" + function(n) + "' at site " + std::to_string(site(n)) +
                   "): a call not made (a DEAD argument) would never return");
       const auto& data = p_.edge(n.in[0]);
       const auto want = frame_out_[it->second.index()];
       if (data.frame != want)
-        error("G-CALL", data.where(), "edge '" + data.name() + "'",
+        error("G-CALL", p_.where(data), "edge '" + data.name() + "'",
               "the data input of Return '" + n.name() + "' comes from " + frame_text(data.frame) +
                   ", but a result of '" + function(n) + "' comes from " + frame_text(want));
     }
@@ -490,7 +490,7 @@ class FrameBuilder {
       const auto& h = handle[d->index()];
       if (h.state == State::known) p_.access_var_[i] = h.var;
       else
-        error("G-REF", node.where(), node_subject(node),
+        error("G-REF", p_.where(node), node_subject(node),
               h.state == State::unknown
                   ? "its variable edge carries no variable handle: it comes from no Var node or input edge"
                   : "its variable edge may carry variable '" + p_.variable(h.var).name + "' or, through edge '" +
@@ -505,7 +505,7 @@ class FrameBuilder {
     if (root_only_) return;
     for (const auto& e : p_.edges_)
       if (e.is_output() && !e.fetch().empty() && e.frame.index() != 0)
-        error("G-FETCH", e.where() + "/fetch", "edge '" + e.name() + "'",
+        error("G-FETCH", p_.where(e) + "/fetch", "edge '" + e.name() + "'",
               "a fetched output leaves a node of the root frame, and this one leaves " + frame_text(e.frame) +
                   "; give it \"fetch\": \"\" to drop its values, or fetch it after an Exit");
   }

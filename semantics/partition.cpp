@@ -120,7 +120,7 @@ class Partitioner {
           d = dev_[edge(e).src.index()];
       if (absorbed(n)) d = dev_[edge(node.in[0]).src.index()];
       if (d.empty())
-        problems.push_back({"G-DEVICE", node.where().str(), "node '" + node.name() + "'", "has no device; name one with --devices"});
+        problems.push_back({"G-DEVICE", p_->where(node), "node '" + node.name() + "'", "has no device; name one with --devices"});
     }
     if (!problems.empty()) throw InputError(std::move(problems));
     // An Enter on its value's consumer's device (an Enter into an Enter, in turn).

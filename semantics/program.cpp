@@ -159,6 +159,17 @@ std::uint64_t Program::compute_hash() const {
 
 ProgramSpec Program::spec() const {
   ProgramSpec out = spec_;
+  out.nodes.reserve(nodes_.size());
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    const auto& n = nodes_[i];
+    auto& s = out.nodes.emplace_back();
+    s.id = n.decl->id;
+    s.op = n.decl->op;
+    if (n.op.kind == Op::Kind::var) s.var = variable(n.op.var).name;  // only a Var node names a variable (G-OP)
+    s.attrs = n.decl->attrs;
+    s.where = node_where_(static_cast<std::uint32_t>(i));
+    if (n.decl->device) s.device = *n.decl->device;
+  }
   out.edges.reserve(edges_.size());
   for (std::size_t i = 0; i < edges_.size(); ++i) {
     const auto& e = edges_[i];
@@ -185,7 +196,7 @@ ProgramSpec Program::spec() const {
           initial(EdgeId(i)));
     }
     s.fetch = e.decl->fetch;
-    s.where = e.decl->where;
+    s.where = edge_where_(static_cast<std::uint32_t>(i));
   }
   return out;
 }
@@ -220,13 +231,7 @@ class ProgramBuilder {
     // compare; refused here, it means the same to every command.
     if (p_->spec_.nodes.empty()) error("G-EMPTY", "/nodes", "", "a graph needs at least one node; this one has none");
     p_->var_index_.reserve(p_->spec_.variables.size());
-    p_->node_index_.reserve(p_->spec_.nodes.size());
-    p_->edge_index_.reserve(p_->spec_.edges.size());
     p_->vars_.reserve(p_->spec_.variables.size());
-    p_->nodes_.reserve(p_->spec_.nodes.size());
-    p_->edges_.reserve(p_->spec_.edges.size());
-    p_->edge_decls_.reserve(p_->spec_.edges.size());  // never moves: each Edge points at its own
-    p_->spelled_.reserve(p_->spec_.edges.size());
     add_variables();
     add_functions();
     add_nodes();
@@ -414,7 +419,10 @@ class ProgramBuilder {
   };
 
   void add_nodes() {
-    const auto& nodes = p_->spec_.nodes;
+    auto& nodes = p_->spec_.nodes;
+    p_->node_index_.reserve(nodes.size());
+    p_->nodes_.reserve(nodes.size());
+    p_->node_decls_.reserve(nodes.size());  // never moves: each Node points at its own
     const auto start = [&](std::size_t i) {  // the id's hash
       const auto h = NameIndex::hash(nodes[i].id);
       p_->node_index_.prefetch(h);
@@ -424,7 +432,7 @@ class ProgramBuilder {
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       poll_.tick_check();
       const auto hash = ahead.next(i);
-      const auto& n = nodes[i];
+      auto& n = nodes[i];
       if (n.id.empty()) {
         error("G-UNIQUE", n.where, "node", "a node needs a non-empty \"id\"");
         continue;
@@ -439,9 +447,22 @@ class ProgramBuilder {
       auto op = parse_op(n);
       if (op) check_attrs(n);
       op_ok_.push_back(op.has_value());
-      // A node whose op is bad keeps a placeholder label; its arity is not checked.
-      p_->nodes_.push_back({.spec = &n, .op = op.value_or(Op{}), .in = {}, .out = {}, .control_in = {}, .control_out = {}});
+      // The node is in the Program from here on: it takes n's id, op,
+      // attributes, device and path, and the Program lets go of n. A node
+      // whose op is bad keeps a placeholder label; its arity is not checked.
+      assert(p_->node_decls_.size() < p_->node_decls_.capacity());
+      Boxed<CompactString> device;
+      if (!n.device.empty()) device = std::move(n.device);
+      const auto& decl =
+          p_->node_decls_.emplace_back(NodeDecl{std::move(n.id), std::move(n.op), std::move(n.attrs), std::move(device)});
+      p_->node_where_.add(static_cast<std::uint32_t>(p_->nodes_.size()), std::move(n.where));
+      p_->nodes_.push_back({.decl = &decl, .op = op.value_or(Op{}), .in = {}, .out = {}, .control_in = {}, .control_out = {}});
     }
+    // What the Program needs of the declarations is in its Nodes and decls:
+    // a million-node graph's are given back here, before the builder takes
+    // the edges into memory taken again.
+    std::vector<NodeSpec>().swap(nodes);
+    p_->node_where_.shrink();
   }
 
   // Resolves one end of an edge (`hash`: its node name's); returns false
@@ -491,47 +512,51 @@ class ProgramBuilder {
   // the last check that skips an edge, so inputs_ stays in edge order.
   void add_input(Content initial) { p_->inputs_.push_back({EdgeId(p_->edges_.size()), std::move(initial)}); }
 
-  // The contents of input edge `edge`, the next edge id, in the initial state,
-  // from e's value (e's names are in edge.decl by now).
-  void set_initial(const EdgeSpec& e, const Edge& edge) {
+  // The contents of input edge `edge`, the next edge (`id`), in the initial
+  // state, from e's value (e's names and path are the Program's by now).
+  void set_initial(const EdgeSpec& e, const Edge& edge, EdgeId id) {
     const auto subject = [&] { return edge_subject(edge.name()); };
-    const auto where = edge.where() + "/value";
+    const auto where = [&] { return p_->edge_where_(id.value); };
     if (!e.value) {
       if (edge.kind == EdgeKind::control) add_input(Go{});
       else
-        error("G-INPUT", edge.where(), subject(),
+        error("G-INPUT", where(), subject(),
               "an input edge needs \"value\": the initial state has no EMPTY input edge");
       return;
     }
     switch (edge.kind) {
       case EdgeKind::tensor:
         if (const auto* t = e.value_as<Tensor>()) add_input(*t);
-        else error("G-INPUT", where, subject(), "a tensor input edge carries a tensor");
+        else error("G-INPUT", where() + "/value", subject(), "a tensor input edge carries a tensor");
         return;
       case EdgeKind::variable:
         if (const auto* name = e.value_as<CompactString>()) {
           if (auto v = p_->find_variable(*name)) add_input(*v);
-          else error("G-INPUT", where, subject(), "variable '" + *name + "' is not declared in \"variables\"");
+          else error("G-INPUT", where() + "/value", subject(), "variable '" + *name + "' is not declared in \"variables\"");
         } else {
-          error("G-INPUT", where, subject(), "a variable input edge carries a variable name");
+          error("G-INPUT", where() + "/value", subject(), "a variable input edge carries a variable name");
         }
         return;
       case EdgeKind::control:
         if (e.value_as<Go>() != nullptr) add_input(Go{});
-        else error("G-INPUT", where, subject(), "a control input edge carries GO");
+        else error("G-INPUT", where() + "/value", subject(), "a control input edge carries GO");
         return;
     }
   }
 
   void add_edges() {
-    port_room_ = 2 * p_->spec_.edges.size();  // an edge fills one port at each end
+    auto& edges = p_->spec_.edges;
+    p_->edge_index_.reserve(edges.size());
+    p_->edges_.reserve(edges.size());
+    p_->edge_decls_.reserve(edges.size());  // never moves: each Edge points at its own
+    p_->spelled_.reserve(edges.size());
+    port_room_ = 2 * edges.size();  // an edge fills one port at each end
     NameIndex fetches;  // the output edges by fetch name
     // Sized for an output edge a node: 16 MiB for a million nodes, where
     // sizing it for their three million edges would take 32. A graph with more
     // output edges (dangling control edges count) grows it as they come.
-    fetches.reserve(p_->spec_.nodes.size());
+    fetches.reserve(p_->nodes_.size());
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch(); };
-    auto& edges = p_->spec_.edges;
     // The hashes of an edge's names: its id, its fetch name, its ends' nodes.
     struct Hashes {
       std::uint32_t id = 0, fetch = 0, from = 0, to = 0;
@@ -575,29 +600,31 @@ class ProgramBuilder {
       }
       if (e.from && !resolve_end(e, *e.from, hash.from, edge.kind, "from", edge.src, edge.src_port)) continue;
       if (e.to && !resolve_end(e, *e.to, hash.to, edge.kind, "to", edge.dst, edge.dst_port)) continue;
-      // The edge is in the Program from here on: it takes e's names, and the
-      // Program lets go of the rest of e once every edge is in.
+      // The edge is in the Program from here on: it takes e's names and
+      // path, and the Program lets go of the rest of e once every edge is in.
+      const EdgeId id(p_->edges_.size());
+      const auto where = [&] { return p_->edge_where_(id.value); };
       assert(p_->edge_decls_.size() < p_->edge_decls_.capacity());
-      edge.decl = &p_->edge_decls_.emplace_back(EdgeDecl{std::move(e.id), std::move(e.where), std::move(e.fetch)});
+      edge.decl = &p_->edge_decls_.emplace_back(EdgeDecl{std::move(e.id), std::move(e.fetch)});
+      p_->edge_where_.add(id.value, std::move(e.where));
       p_->spelled_.push_back(static_cast<std::uint8_t>((e.from && e.from->port ? Program::Spelled::from_port : 0) |
                                                        (e.to && e.to->port ? Program::Spelled::to_port : 0) |
                                                        (e.value ? Program::Spelled::value : 0)));
-      if (edge.is_input()) set_initial(e, edge);
+      if (edge.is_input()) set_initial(e, edge, id);
       else if (e.value)
-        error("G-INPUT", edge.where() + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
+        error("G-INPUT", where() + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
         if (const auto fetch = edge.fetch();
             !fetch.empty() && !fetches.insert(fetch, hash.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
-          error("G-FETCH", edge.where() + "/fetch", subject(), "fetch name '" + std::string(fetch) + "' used twice");
+          error("G-FETCH", where() + "/fetch", subject(), "fetch name '" + std::string(fetch) + "' used twice");
       } else if (edge.decl->fetch) {
-        error("G-FETCH", edge.where() + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
+        error("G-FETCH", where() + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
       }
-      const EdgeId id(p_->edges_.size());
       if (edge.src.valid()) {
         auto& src = p_->nodes_[edge.src.index()];
         if (edge.kind == EdgeKind::control) src.control_out.emplace_back(id);
         else if (!attach(src.out, edge.src_port, id))
-          error("G-FANOUT", edge.where() + "/from", subject(),
+          error("G-FANOUT", where() + "/from", subject(),
                 "output port " + src.name() + ":" + std::to_string(edge.src_port) + " already has edge '" +
                     p_->edges_[src.out[edge.src_port].index()].name() +
                     "'; one result feeds one edge, so add a Copy node to share it");
@@ -606,7 +633,7 @@ class ProgramBuilder {
         auto& dst = p_->nodes_[edge.dst.index()];
         if (edge.kind == EdgeKind::control) dst.control_in.emplace_back(id);
         else if (!attach(dst.in, edge.dst_port, id))
-          error("G-PORT", edge.where() + "/to", subject(),
+          error("G-PORT", where() + "/to", subject(),
                 "input port " + dst.name() + ":" + std::to_string(edge.dst_port) + " already has edge '" +
                     p_->edges_[dst.in[edge.dst_port].index()].name() + "'");
       }
@@ -619,6 +646,7 @@ class ProgramBuilder {
     // back here, before the rest of the Program (and a compiled graph after
     // it) is built.
     std::vector<EdgeSpec>().swap(edges);
+    p_->edge_where_.shrink();
   }
 
   // Checks that ports 0..want.size()-1 hold exactly edges of the wanted kinds,
@@ -639,13 +667,13 @@ class ProgramBuilder {
       const bool has = p < ports.size() && ports[p].valid();
       const std::string port = std::string(dir) + " port " + std::to_string(p);
       if (p >= want.size()) {
-        error("G-ARITY", n.where(), subject,
+        error("G-ARITY", p_->where(n), subject,
               why() + "; " + port + " has edge '" + p_->edges_[ports[p].index()].name() + "' that it cannot have");
       } else if (!has) {
-        error("G-ARITY", n.where(), subject, why() + "; " + port + " has no " + std::string(edge_kind_name(want[p])) + " edge");
+        error("G-ARITY", p_->where(n), subject, why() + "; " + port + " has no " + std::string(edge_kind_name(want[p])) + " edge");
       } else {
         const auto& e = p_->edges_[ports[p].index()];
-        error("G-EDGE-KIND", e.where(), edge_subject(e.name()),
+        error("G-EDGE-KIND", p_->where(e), edge_subject(e.name()),
               port + " of " + subject + " takes a " + std::string(edge_kind_name(want[p])) + " edge, not a " +
                   std::string(edge_kind_name(e.kind)) + " edge");
       }
@@ -703,7 +731,7 @@ class ProgramBuilder {
     }
     const bool any_in = std::any_of(n.in.begin(), n.in.end(), [](EdgeId e) { return e.valid(); }) || !n.control_in.empty();
     if (!any_in)
-      error("G-TRIGGER", n.where(), node_subject(n.name()),
+      error("G-TRIGGER", p_->where(n), node_subject(n.name()),
             "has no incoming edge; every node needs one (a control edge will do) to trigger it");
   }
 
@@ -713,7 +741,7 @@ class ProgramBuilder {
     const auto& e = p_->edges_[edges[0].index()];
     const auto end = other == OpKind::recv ? e.dst : e.src;
     if (!end.valid() || p_->nodes_[end.index()].op.kind != other || !op_ok_[end.index()])
-      error("G-RENDEZVOUS", e.where(), node_subject(n.name()), why);
+      error("G-RENDEZVOUS", p_->where(e), node_subject(n.name()), why);
   }
 
   // Control-flow ops carry a tensor, or a variable handle in their Ref form.

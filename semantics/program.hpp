@@ -12,6 +12,7 @@
 #include "support/copy_on_write.hpp"
 #include "support/stop_token.hpp"
 #include "semantics/content.hpp"
+#include "semantics/declared_where.hpp"
 #include "semantics/edge_list.hpp"
 #include "semantics/ids.hpp"
 #include "semantics/name_index.hpp"
@@ -19,6 +20,7 @@
 
 #include <cassert>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -38,32 +40,41 @@ struct Op {
   bool ref = false;                 // a control-flow op on a variable edge (RefSwitch, ...)
 };
 
-struct NodeSpec;
-
 // An output edge's fetch name: the name given, else its id ("": not fetched).
 inline std::string_view fetch_name(const Boxed<CompactString>& given, const CompactString& id) {
   return given ? given->view() : id.view();
 }
 
-// What an edge's declaration says that its Edge does not: its id, where it
-// was declared, and an output's fetch name. The Program keeps these, 40
-// bytes an edge, and lets go of the rest of the declaration (ends, kind,
-// initial contents), which its Edges and inputs() hold, with a byte an edge
-// on how the declaration was written (Program::spec() gives it back).
+// What a node's declaration says that its Node does not: its id, its op as
+// written, its attributes and its device. The Program keeps these, 48 bytes
+// a node, and lets go of the rest of the declaration: the variable a Var
+// names is its Op's, and where it was declared is Program::where's.
+struct NodeDecl {
+  CompactString id, op;
+  CopyOnWrite<Attrs> attrs;
+  Boxed<CompactString> device;  // absent: none
+};
+static_assert(sizeof(NodeDecl) == 48);
+
+// What an edge's declaration says that its Edge does not: its id and an
+// output's fetch name. The Program keeps these, 24 bytes an edge, and lets
+// go of the rest of the declaration (ends, kind, initial contents), which its
+// Edges and inputs() hold, with a byte an edge on how the declaration was
+// written (Program::spec() gives it back).
 struct EdgeDecl {
-  CompactString id, where;
+  CompactString id;
   Boxed<CompactString> fetch;  // absent: the id; "": an output that is not fetched
   // Its fetch name, were it an output edge ("": not fetched).
   [[nodiscard]] std::string_view fetch_name() const { return tfsem::fetch_name(fetch, id); }
 };
-static_assert(sizeof(EdgeDecl) == 40);
+static_assert(sizeof(EdgeDecl) == 24);
 
-// A node and an edge point at their declaration for what the rules never
-// read while firing (names, attributes, JSON paths), so that a graph of
-// millions of edges holds each name once: a Node is 96 bytes, an Edge 32,
-// two to a cache line.
+// A node and an edge point at what the Program keeps of their declaration
+// for what the rules never read while firing (names, attributes), so that a
+// graph of millions of edges holds each name once: a Node is 96 bytes, an
+// Edge 32, two to a cache line.
 struct Node {
-  const NodeSpec* spec = nullptr;  // its declaration (the Program keeps its nodes'), never null
+  const NodeDecl* decl = nullptr;  // what the Program keeps of its declaration, never null
   Op op;
   EdgeList in;                   // tensor and variable inputs, by port
   EdgeList out;                  // tensor and variable outputs, by port
@@ -72,7 +83,6 @@ struct Node {
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts it fires in
   [[nodiscard]] const CompactString& name() const;
   [[nodiscard]] const Attrs& attrs() const;
-  [[nodiscard]] const CompactString& where() const;  // where its spec declared it (a JSON path)
 };
 
 // An input edge's initial contents are the Program's inputs(), not a field
@@ -91,7 +101,6 @@ struct Edge {
   [[nodiscard]] bool is_input() const { return !src.valid(); }
   [[nodiscard]] bool is_output() const { return !dst.valid(); }
   [[nodiscard]] const CompactString& name() const;
-  [[nodiscard]] const CompactString& where() const;  // where it was declared
   // An output edge's fetch name, as declared ("": not fetched, or not an output edge).
   [[nodiscard]] std::string_view fetch() const;
 };
@@ -253,11 +262,9 @@ struct ProgramSpec {
   std::vector<LibraryFunction> library;  // turned into Call and Return by functions.hpp before validation
 };
 
-inline const CompactString& Node::name() const { return spec->id; }
-inline const Attrs& Node::attrs() const { return *spec->attrs; }
-inline const CompactString& Node::where() const { return spec->where; }
+inline const CompactString& Node::name() const { return decl->id; }
+inline const Attrs& Node::attrs() const { return *decl->attrs; }
 inline const CompactString& Edge::name() const { return decl->id; }
-inline const CompactString& Edge::where() const { return decl->where; }
 inline std::string_view Edge::fetch() const { return is_output() ? decl->fetch_name() : std::string_view{}; }
 
 class Program {
@@ -281,6 +288,10 @@ class Program {
   [[nodiscard]] const Node& node(NodeId n) const { return nodes_[n.index()]; }
   [[nodiscard]] const Edge& edge(EdgeId e) const { return edges_[e.index()]; }
   [[nodiscard]] const Variable& variable(VarId v) const { return vars_[v.index()]; }
+  // Where a node or an edge of this Program was declared: a JSON path, or
+  // what an importer wrote (DeclaredWhere).
+  [[nodiscard]] std::string where(const Node& n) const { return node_where_(index_of(nodes_, n)); }
+  [[nodiscard]] std::string where(const Edge& e) const { return edge_where_(index_of(edges_, e)); }
   [[nodiscard]] std::optional<NodeId> find_node(std::string_view name) const;
   [[nodiscard]] std::optional<EdgeId> find_edge(std::string_view name) const;
   [[nodiscard]] std::optional<VarId> find_variable(std::string_view name) const;
@@ -311,10 +322,12 @@ class Program {
   friend class ProgramBuilder;
   friend class FrameBuilder;
   Program() = default;
-  ProgramSpec spec_;  // without its edges, which the builder lets go of once read
+  ProgramSpec spec_;  // without its nodes and edges, which the builder lets go of once read
   std::vector<Node> nodes_;
   std::vector<Edge> edges_;
+  std::vector<NodeDecl> node_decls_;  // by node
   std::vector<EdgeDecl> edge_decls_;  // by edge
+  DeclaredWhere node_where_{"/nodes/"}, edge_where_{"/edges/"};
   // By edge, how its declaration wrote what its Edge holds in another form,
   // so that spec() gives the declaration back as it was written: whether
   // each end named its port (port 0 may go unnamed), and whether it declared
@@ -329,13 +342,18 @@ class Program {
   std::deque<FunctionDef> functions_;  // the uninterpreted functions, one per name and arity
   std::vector<std::optional<VarId>> access_var_;  // by node
   bool control_flow_ = false;
-  // Names to ids (interned: the names are the nodes' declarations', the
-  // EdgeDecls', the variables' own).
+  // Names to ids (interned: the names are the NodeDecls', the EdgeDecls',
+  // the variables' own).
   NameIndex node_index_, edge_index_, var_index_;
   std::vector<NodeId> topo_;
   mutable std::once_flag hash_once_;
   mutable std::uint64_t hash_ = 0;
   [[nodiscard]] std::uint64_t compute_hash() const;
+  template <class T>
+  static std::uint32_t index_of(const std::vector<T>& table, const T& entry) {
+    assert(!std::less<const T*>()(&entry, table.data()) && std::less<const T*>()(&entry, table.data() + table.size()));
+    return static_cast<std::uint32_t>(&entry - table.data());
+  }
 };
 
 }  // namespace tfsem

@@ -15,6 +15,7 @@
 // twice, whose last value JSON readers keep) ends it without a result, and the
 // document reader reads the text again and reports the first problem, as it
 // always has.
+#include "semantics/declared_where.hpp"
 #include "semantics/diagnostic.hpp"
 #include "formats/json/array_count.hpp"
 #include "formats/json/graph_json.hpp"
@@ -247,17 +248,9 @@ class Literals {
   std::string key_;
 };
 
-// The JSON path of element i of an array ("/nodes/" or "/edges/"),
-// "/nodes/12": written in a buffer and made a string once, as a million of
-// them are.
-template <std::size_t N>
-std::string element_path(const char (&array)[N], std::size_t i) {
-  char text[32];  // the array's path, and 20 digits at most
-  static_assert(N - 1 + 20 <= sizeof text);
-  std::memcpy(text, array, N - 1);
-  const auto end = std::to_chars(text + N - 1, text + sizeof text, i).ptr;
-  return {text, end};
-}
+// The JSON path of element i of an array, made a string once per element,
+// as a million of them are.
+std::string element_path(std::string_view array, std::size_t i) { return std::string(ElementPath(array, i).view()); }
 
 // Reads a node into n, a fresh NodeSpec in its place in the spec.
 void read_node(Cursor& c, std::string path, Literals& literals, NodeSpec& n) {

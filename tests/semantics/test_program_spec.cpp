@@ -1,6 +1,7 @@
-// A Program lets go of its edges' declarations once built and makes them
-// again for spec(): what it gives back must be what it was built from, as
-// written (ports named or left out, GO said or unsaid, fetch names).
+// A Program lets go of its nodes' and edges' declarations once built and
+// makes them again for spec(): what it gives back must be what it was built
+// from, as written (ports named or left out, GO said or unsaid, fetch names,
+// devices, and JSON paths that are not an element's place).
 #include <doctest/doctest.h>
 
 #include "semantics/diagnostic.hpp"
@@ -9,6 +10,8 @@
 #include "tests/support/spec_text.hpp"
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 using namespace tfsem;
 namespace fs = std::filesystem;
@@ -68,4 +71,106 @@ TEST_CASE("a Program gives back each edge's spelling: ports named or not, GO sai
   CHECK(again.edges[8].fetch_name() == "sum");
   CHECK(again.edges[9].fetch_name() == "done");
   CHECK(again.edges[3].where == "/edges/3");
+}
+
+TEST_CASE("a Program keeps each path that is not its element's place, and gives back every node's declaration") {
+  auto spec = format::parse_program_text(R"({"name": "paths",
+    "variables": {"x": {"dtype": "i32", "value": 1}},
+    "nodes": [{"id": "v", "op": "Var", "var": "x", "device": "/cpu:0"}, {"id": "r", "op": "Read"},
+              {"id": "c", "op": "Const", "attrs": {"value": 3}}, {"id": "w", "op": "Write"},
+              {"id": "a", "op": "Assign-Snd"}],
+    "edges": [
+      {"id": "go", "kind": "control", "to": "v"},
+      {"id": "vr", "kind": "variable", "from": "v", "to": "r"},
+      {"id": "go_c", "kind": "control", "to": "c"},
+      {"id": "out", "kind": "tensor", "from": "r"},
+      {"id": "xw", "kind": "variable", "to": "w", "value": "x"},
+      {"id": "cw", "kind": "tensor", "from": "c", "to": "w:1"},
+      {"id": "xa", "kind": "variable", "to": "a", "value": "x"},
+      {"id": "t", "kind": "tensor", "to": "a:1", "value": 5}
+    ]})", "paths.json");
+  spec.nodes[1].where = "node 1 'r'";   // as a GraphDef import writes them
+  spec.edges[1].where = "node 1 'r'";
+  spec.nodes[3].where = "/nodes/4";     // another element's place
+  spec.edges[7].where = "/edges/10";
+  const auto program = Program::build(spec);
+  const auto again = given_back(spec);
+  CHECK(program->where(program->node(NodeId(1u))) == "node 1 'r'");
+  CHECK(program->where(program->node(NodeId(2u))) == "/nodes/2");
+  CHECK(program->where(program->node(NodeId(3u))) == "/nodes/4");
+  CHECK(program->where(program->edge(EdgeId(1u))) == "node 1 'r'");
+  CHECK(program->where(program->edge(EdgeId(6u))) == "/edges/6");
+  CHECK(program->where(program->edge(EdgeId(7u))) == "/edges/10");
+  REQUIRE(again.nodes.size() == spec.nodes.size());
+  CHECK(again.nodes[0].var == "x");
+  CHECK(again.nodes[0].device == "/cpu:0");
+  CHECK(again.nodes[1].device.empty());
+  CHECK(again.nodes[3].op == "Write");       // Write and Assign-Snd are one Op, spelled as read
+  CHECK(again.nodes[4].op == "Assign-Snd");
+  CHECK(program->node(NodeId(2u)).decl->attrs.shares_with(spec.nodes[2].attrs));
+}
+
+TEST_CASE("paths made in code, all \"\", and paths an importer wrote, one per node, come back") {
+  auto spec = format::parse_program_text(R"({"name": "made",
+    "nodes": [{"id": "c", "op": "Const", "attrs": {"value": 1}}, {"id": "d", "op": "Identity"},
+              {"id": "e", "op": "Identity"}],
+    "edges": [
+      {"id": "go", "kind": "control", "to": "c"},
+      {"id": "cd", "kind": "tensor", "from": "c", "to": "d"},
+      {"id": "de", "kind": "tensor", "from": "d", "to": "e"},
+      {"id": "out", "kind": "tensor", "from": "e"}
+    ]})", "made.json");
+  for (auto& n : spec.nodes) n.where = "";
+  for (auto& e : spec.edges) e.where = "";
+  auto program = Program::build(spec);
+  given_back(spec);
+  CHECK(program->where(program->node(NodeId(1u))).empty());
+  CHECK(program->where(program->edge(EdgeId(3u))).empty());
+  for (std::size_t i = 0; i < spec.nodes.size(); ++i) spec.nodes[i].where = "node " + std::to_string(i);
+  for (std::size_t i = 0; i < spec.edges.size(); ++i) spec.edges[i].where = "node " + std::to_string(i == 0 ? 0 : i - 1);
+  program = Program::build(spec);
+  given_back(spec);
+  CHECK(program->where(program->node(NodeId(2u))) == "node 2");
+  CHECK(program->where(program->edge(EdgeId(0u))) == "node 0");
+  CHECK(program->where(program->edge(EdgeId(1u))) == "node 0");
+  CHECK(program->where(program->edge(EdgeId(3u))) == "node 2");
+}
+
+TEST_CASE("a problem found after a node was refused names the node's own place") {
+  const auto spec = format::parse_program_text(R"({"name": "refused-node",
+    "nodes": [{"id": "c", "op": "Const", "attrs": {"value": 1}}, {"id": "c", "op": "Identity"},
+              {"id": "d", "op": "Const", "attrs": {"value": 2}}],
+    "edges": [
+      {"id": "go_c", "kind": "control", "to": "c"},
+      {"id": "co", "kind": "tensor", "from": "c"},
+      {"id": "do", "kind": "tensor", "from": "d"}
+    ]})", "refused-node.json");
+  try {
+    (void)Program::build(spec);
+    FAIL("the graph is refused");
+  } catch (const InputError& e) {
+    std::vector<std::string> where;
+    for (const auto& d : e.diagnostics()) where.push_back(d.rule + " " + d.where);
+    CHECK(where == std::vector<std::string>{"G-UNIQUE /nodes/1", "G-TRIGGER /nodes/2"});
+  }
+}
+
+TEST_CASE("a problem found after an edge was refused names its own place, not its place among the edges let in") {
+  const auto spec = format::parse_program_text(R"({"name": "refused",
+    "nodes": [{"id": "c", "op": "Const", "attrs": {"value": 1}}, {"id": "d", "op": "Const", "attrs": {"value": 2}}],
+    "edges": [
+      {"id": "bad", "kind": "wire", "to": "c"},
+      {"id": "go_c", "kind": "control", "to": "c"},
+      {"id": "go_d", "kind": "control", "to": "d"},
+      {"id": "co", "kind": "tensor", "from": "c", "fetch": "y"},
+      {"id": "do", "kind": "tensor", "from": "d", "fetch": "y"}
+    ]})", "refused.json");
+  try {
+    (void)Program::build(spec);
+    FAIL("the graph is refused");
+  } catch (const InputError& e) {
+    std::vector<std::string> where;
+    for (const auto& d : e.diagnostics()) where.push_back(d.rule + " " + d.where);
+    CHECK(where == std::vector<std::string>{"G-EDGE-KIND /edges/0/kind", "G-FETCH /edges/4/fetch"});
+  }
 }
