@@ -240,6 +240,7 @@ class FunctionTransform {
       }
       node(prefix + n.id, n.op, n.attrs, n.where);
       out_.nodes.back().var = n.var;
+      out_.nodes.back().device = n.device;
       plain.push_back(prefix + n.id);
     }
     // Where an edge ends: a node of this scope, or a call's per-argument or per-result node.

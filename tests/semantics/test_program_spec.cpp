@@ -9,7 +9,9 @@
 #include "formats/json/graph_json.hpp"
 #include "tests/support/spec_text.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -134,6 +136,26 @@ TEST_CASE("paths made in code, all \"\", and paths an importer wrote, one per no
   CHECK(program->where(program->edge(EdgeId(0u))) == "node 0");
   CHECK(program->where(program->edge(EdgeId(1u))) == "node 0");
   CHECK(program->where(program->edge(EdgeId(3u))) == "node 2");
+}
+
+TEST_CASE("a node's device comes back, a library function's body nodes' too") {
+  const auto spec = format::parse_program_text(R"({"name": "devices",
+    "library": [{"name": "inc", "args": ["x"], "results": ["y"],
+                 "nodes": [{"id": "a", "op": "Add", "device": "/cpu:1"}],
+                 "edges": [{"id": "x", "kind": "tensor", "to": "a:0", "arg": "x"},
+                           {"id": "one", "kind": "tensor", "to": "a:1", "value": 1},
+                           {"id": "y", "kind": "tensor", "from": "a", "result": "y"}]}],
+    "nodes": [{"id": "c", "op": "Const", "attrs": {"value": 1}, "device": "/cpu:0"}, {"id": "f", "op": "inc"}],
+    "edges": [
+      {"id": "go", "kind": "control", "to": "c"},
+      {"id": "cf", "kind": "tensor", "from": "c", "to": "f"},
+      {"id": "out", "kind": "tensor", "from": "f"}
+    ]})", "devices.json");
+  const auto again = given_back(spec);
+  std::map<std::string, std::string> device;
+  for (const auto& n : again.nodes) device[n.id.str()] = n.device.str();
+  CHECK(device.at("c") == "/cpu:0");
+  CHECK(std::count_if(again.nodes.begin(), again.nodes.end(), [](const NodeSpec& n) { return n.device == "/cpu:1"; }) == 1);
 }
 
 TEST_CASE("a problem found after a node was refused names the node's own place") {
