@@ -116,8 +116,6 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   // million-node layered graph are 96 MB, and an output edge's fetch name is
   // read from its declaration, in the same order): input slots, the fetched
   // outputs' indices, back edges, call sites and the input edges.
-  call_site.assign(prog.edges().size(), kNone);
-  back_edge.assign(prog.edges().size(), 0);
   for (std::size_t e = 0; e < prog.edges().size(); ++e) {
     const auto& edge = prog.edge(EdgeId(e));
     if (edge.is_output()) {
@@ -129,8 +127,14 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     } else if (edge.kind != EdgeKind::control) {
       slot[e] = frames[nodes[edge.dst.index()].frame].slots++;
     }
-    back_edge[e] = edge.back ? 1 : 0;
-    if (edge.call && !edge.is_input() && kinds[edge.src.index()] == OpKind::call) call_site[e] = site_of(prog.node(edge.src));
+    if (edge.back) {  // the table is made for the first one: a graph without loops has none
+      if (back_edge.empty()) back_edge.assign(prog.edges().size(), 0);
+      back_edge[e] = 1;
+    }
+    if (edge.call && !edge.is_input() && kinds[edge.src.index()] == OpKind::call) {
+      if (call_site.empty()) call_site.assign(prog.edges().size(), kNone);
+      call_site[e] = site_of(prog.node(edge.src));
+    }
     if (edge.is_input()) inputs.push_back(out_of(e));
   }
   calls_at_site.assign(prog.nodes().size(), 0);

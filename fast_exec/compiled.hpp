@@ -92,10 +92,22 @@ struct CompiledGraph {
   std::vector<Tensor> constants;        // the constants' tuples, one after another (CompiledNode::constant)
   std::vector<std::uint32_t> fetched;    // the output edges that have a fetch name, in edge order
   std::vector<std::uint32_t> calls_at_site;  // by Call node: the Calls of its site (the callee waits for each)
-  std::vector<std::uint32_t> call_site;      // by edge: a Call's data output: its site (C-CALL); kNone otherwise
-  std::vector<std::uint8_t> back_edge;       // by edge: leaves a NextIteration
+  // By edge: a Call's data output: its site (C-CALL); kNone otherwise.
+  // Empty in a graph without Calls.
+  std::vector<std::uint32_t> call_site;
+  std::vector<std::uint8_t> back_edge;  // by edge: leaves a NextIteration; empty in a graph without loops
 
   CompiledGraph(std::shared_ptr<const Program> p, const TermOptions& terms);
+
+  // C-MERGE-DEAD: whether a Merge (a loop's if `loop_merge`) counts its data
+  // input edge e among those it waits for, in an iteration (`later`: not
+  // the first) of an instance of call site `site`: a call's argument from
+  // that site, a loop's entering value in iteration 0 and its
+  // NextIteration's after, any input of a Merge of neither.
+  [[nodiscard]] bool waits_for(std::uint32_t e, bool loop_merge, std::uint32_t site, bool later) const {
+    if (!call_site.empty() && call_site[e] != kNone) return call_site[e] == site;
+    return !loop_merge || (!back_edge.empty() && back_edge[e] != 0) == later;
+  }
 
   // A constant node's tuple (CompiledNode::constant).
   [[nodiscard]] std::span<const Tensor> tuple(const CompiledNode& c) const {

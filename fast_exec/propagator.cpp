@@ -161,10 +161,7 @@ bool Propagator::arrive_at_merge(IterState& it, const CompiledOut& o, Token&& v)
   } else if (aux > 0) {
     // C-MERGE-DEAD counts the inputs the Merge waits for: a loop's entering
     // value in iteration 0, its NextIteration's after; the call's argument.
-    const auto site = graph_.call_site[o.edge];
-    const bool expected = site != kNone ? site == it.inst->site
-                                        : !graph_.nodes[o.dst].loop_merge || (graph_.back_edge[o.edge] != 0) == (it.iteration > 0);
-    if (expected) --aux;
+    if (graph_.waits_for(o.edge, graph_.nodes[o.dst].loop_merge, it.inst->site, it.iteration > 0)) --aux;
   }
   if (it.pending[l] != 0 || aux > 0) return false;
   flags |= kFired;
@@ -413,9 +410,7 @@ IterState* Propagator::start_iteration(Instance& inst, std::uint32_t i, Ready& r
     const auto& c = graph_.nodes[m];
     std::int32_t expected = 0;
     for (std::uint32_t k = 0; k < c.in_count; ++k) {
-      const auto e = graph_.in_edges[c.in_begin + k];
-      const auto site = graph_.call_site[e];
-      expected += site != kNone ? site == inst.site : !c.loop_merge || (graph_.back_edge[e] != 0) == (i > 0);
+      expected += graph_.waits_for(graph_.in_edges[c.in_begin + k], c.loop_merge, inst.site, i > 0);
     }
     it->aux[c.local] = expected;
   }
