@@ -117,7 +117,7 @@ class RunsSearch {
   // The fixes that make run k deterministic from this start; whether one makes
   // the session deterministic is for explore_runs to see.
   void record_fixes(const Semantics& sem, const Result& r, std::size_t k) {
-    const auto declared = programs_[k]->spec().variables;
+    const auto& declared = programs_[k]->declared_variables();
     for (auto& f : suggest_fixes(sem, r, {options_.explore, options_.fix_budget, options_.may_order})) {
       auto text = fix_text(sem.program(), f);
       const bool seen = std::any_of(candidates_.begin(), candidates_.end(), [&](const Candidate& x) {

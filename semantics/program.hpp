@@ -281,6 +281,8 @@ class Program {
   [[nodiscard]] const std::vector<Node>& nodes() const { return nodes_; }
   [[nodiscard]] const std::vector<Edge>& edges() const { return edges_; }
   [[nodiscard]] const std::vector<Variable>& variables() const { return vars_; }
+  // The variables as declared (spec().variables, without making the rest of the spec again).
+  [[nodiscard]] const std::vector<VariableSpec>& declared_variables() const { return spec_.variables; }
   // The input edges, by edge id, with their contents in the initial state.
   [[nodiscard]] const std::vector<Input>& inputs() const { return inputs_; }
   // An input edge's contents in the initial state; EMPTY for any other edge.
