@@ -26,9 +26,7 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <functional>
 #include <system_error>
@@ -248,10 +246,6 @@ class Literals {
   std::string key_;
 };
 
-// The JSON path of element i of an array, made a string once per element,
-// as a million of them are.
-std::string element_path(std::string_view array, std::size_t i) { return std::string(ElementPath(array, i).view()); }
-
 // Reads a node into n, a fresh NodeSpec in its place in the spec.
 void read_node(Cursor& c, std::string path, Literals& literals, NodeSpec& n) {
   std::string_view attrs;
@@ -366,12 +360,12 @@ std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit spl
         case 3: read_functions(parse(c.raw_value()), spec); break;
         case 4:
           read_array(c, spec.nodes, literals, split, [](Cursor& at, std::size_t i, Literals& cache, NodeSpec& n) {
-            read_node(at, element_path("/nodes/", i), cache, n);
+            read_node(at, std::string(ElementPath("/nodes/", i).view()), cache, n);
           });
           break;
         case 5:
           read_array(c, spec.edges, literals, split, [](Cursor& at, std::size_t i, Literals& cache, EdgeSpec& e) {
-            read_edge(at, element_path("/edges/", i), cache, e);
+            read_edge(at, std::string(ElementPath("/edges/", i).view()), cache, e);
           });
           break;
         case 6: {

@@ -4,6 +4,7 @@
 // devices, and JSON paths that are not an element's place).
 #include <doctest/doctest.h>
 
+#include "semantics/declared_where.hpp"
 #include "semantics/diagnostic.hpp"
 #include "semantics/functions.hpp"
 #include "formats/json/graph_json.hpp"
@@ -195,4 +196,19 @@ TEST_CASE("a problem found after an edge was refused names its own place, not it
     for (const auto& d : e.diagnostics()) where.push_back(d.rule + " " + d.where);
     CHECK(where == std::vector<std::string>{"G-EDGE-KIND /edges/0/kind", "G-FETCH /edges/4/fetch"});
   }
+}
+
+TEST_CASE("paths are kept as runs: at places one after another, shifted, or at one path") {
+  DeclaredWhere where("/edges/");
+  std::vector<std::string> paths;
+  for (int i = 0; i < 4; ++i) paths.push_back("/edges/" + std::to_string(i));  // at their places
+  paths.push_back("/edges/2");                                                // another's place
+  for (int i = 7; i < 12; ++i) paths.push_back("/edges/" + std::to_string(i));  // two places on
+  paths.insert(paths.end(), {"", "", "node 3 'x'", "node 3 'x'", "/edges/012", "/edges/", "/nodes/3"});
+  paths.push_back("/edges/18446744073709551615");  // the last place an index can name
+  for (std::size_t i = 0; i < paths.size(); ++i) where.add(static_cast<std::uint32_t>(i), CompactString(paths[i]));
+  where.shrink();
+  for (std::size_t i = 0; i < paths.size(); ++i) CHECK(where(static_cast<std::uint32_t>(i)) == paths[i]);
+  CHECK(where.runs() == 9);  // 0-3, 4, 5-9 (at 7-11), "", node 3, 012, "/edges/", "/nodes/3", the last place
+  CHECK(ElementPath("/nodes/", 1234567).view() == "/nodes/1234567");
 }
