@@ -183,8 +183,9 @@ class FunctionTransform {
     return nullptr;
   }
 
-  void node(std::string_view id, std::string_view op, CopyOnWrite<Attrs> attrs, std::string_view where) {
-    out_.nodes.push_back({id, op, "", std::move(attrs), where});
+  void node(std::string_view id, std::string_view op, CopyOnWrite<Attrs> attrs, std::string_view where,
+            std::string_view device = "") {
+    out_.nodes.push_back({id, op, "", std::move(attrs), where, device});
   }
   void edge(std::string_view id, std::string_view kind, OptionalPortRef from, OptionalPortRef to, std::string_view where,
             Boxed<CompactString> fetch = std::nullopt) {
@@ -238,9 +239,8 @@ class FunctionTransform {
         call_site(n, prefix + n.id, *f, depth);
         continue;
       }
-      node(prefix + n.id, n.op, n.attrs, n.where);
+      node(prefix + n.id, n.op, n.attrs, n.where, n.device);
       out_.nodes.back().var = n.var;
-      out_.nodes.back().device = n.device;
       plain.push_back(prefix + n.id);
     }
     // Where an edge ends: a node of this scope, or a call's per-argument or per-result node.
@@ -331,7 +331,8 @@ class FunctionTransform {
     return port(name);
   }
 
-  // A call site: a node per argument and per result, and what joins them to the body.
+  // A call site: a node per argument and per result, on the call's device,
+  // and what joins them to the body.
   void call_site(const NodeSpec& n, const std::string& name, const LibraryFunction& f, int depth) {
     if (mode_ == Mode::make_static) {
       auto& sites = sites_[f.name];
@@ -339,9 +340,9 @@ class FunctionTransform {
       const auto number = static_cast<std::uint32_t>(sites.size() + 1);
       sites.push_back({name, number});
       const CopyOnWrite<Attrs> attrs(Attrs{{std::string(kFunctionAttr), f.name}, {std::string(kSiteAttr), std::int64_t{number}}});
-      for (const auto& a : f.args) node(name + "/call." + a, "Call", attrs, n.where);
+      for (const auto& a : f.args) node(name + "/call." + a, "Call", attrs, n.where, n.device);
       for (const auto& r : f.results) {
-        node(name + "/return." + r, "Return", attrs, n.where);
+        node(name + "/return." + r, "Return", attrs, n.where, n.device);
         result_nodes_.emplace_back(name + "/return." + r, n.where);
       }
       // "every Call has a control edge to its Return" (thesis section 5.4.6)
@@ -351,12 +352,12 @@ class FunctionTransform {
                PortRef{name + "/return." + r, std::nullopt}, n.where);
       return;
     }
-    for (const auto& a : f.args) node(name + "/arg." + a, "Identity", {}, n.where);
+    for (const auto& a : f.args) node(name + "/arg." + a, "Identity", {}, n.where, n.device);
     if (depth <= 0) {  // refused at run time, unless the call is not made (a DEAD argument)
       const auto refused = Tensor::error(ErrorKind::domain, "the call of '" + f.name + "' at '" + name + "' is deeper than --inline " +
                                                                 std::to_string(depth_) + ": refused");
       for (const auto& r : f.results) {
-        node(name + "/result." + r, "Const", Attrs{{"value", refused}}, n.where);
+        node(name + "/result." + r, "Const", Attrs{{"value", refused}}, n.where, n.device);
         result_nodes_.emplace_back(name + "/result." + r, n.where);
       }
       for (const auto& a : f.args) {
@@ -371,7 +372,7 @@ class FunctionTransform {
     for (const auto& a : f.args) body.args.push_back(port(name + "/arg." + a));
     instantiate(f.nodes, f.edges, name + "/", &body, depth - 1);
     for (std::size_t r = 0; r < f.results.size(); ++r) {
-      node(name + "/result." + f.results[r], "Identity", {}, n.where);
+      node(name + "/result." + f.results[r], "Identity", {}, n.where, n.device);
       result_nodes_.emplace_back(name + "/result." + f.results[r], n.where);
       edge(name + "/result." + f.results[r] + ".in", "tensor", body.results[r], port(name + "/result." + f.results[r]), f.where);
     }

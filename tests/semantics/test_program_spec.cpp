@@ -139,14 +139,14 @@ TEST_CASE("paths made in code, all \"\", and paths an importer wrote, one per no
   CHECK(program->where(program->edge(EdgeId(3u))) == "node 2");
 }
 
-TEST_CASE("a node's device comes back, a library function's body nodes' too") {
+TEST_CASE("a node's device comes back, a library function's body nodes' too, and a call site's nodes take the call's") {
   const auto spec = format::parse_program_text(R"({"name": "devices",
     "library": [{"name": "inc", "args": ["x"], "results": ["y"],
                  "nodes": [{"id": "a", "op": "Add", "device": "/cpu:1"}],
                  "edges": [{"id": "x", "kind": "tensor", "to": "a:0", "arg": "x"},
                            {"id": "one", "kind": "tensor", "to": "a:1", "value": 1},
                            {"id": "y", "kind": "tensor", "from": "a", "result": "y"}]}],
-    "nodes": [{"id": "c", "op": "Const", "attrs": {"value": 1}, "device": "/cpu:0"}, {"id": "f", "op": "inc"}],
+    "nodes": [{"id": "c", "op": "Const", "attrs": {"value": 1}, "device": "/cpu:0"}, {"id": "f", "op": "inc", "device": "/cpu:2"}],
     "edges": [
       {"id": "go", "kind": "control", "to": "c"},
       {"id": "cf", "kind": "tensor", "from": "c", "to": "f"},
@@ -156,6 +156,8 @@ TEST_CASE("a node's device comes back, a library function's body nodes' too") {
   std::map<std::string, std::string> device;
   for (const auto& n : again.nodes) device[n.id.str()] = n.device.str();
   CHECK(device.at("c") == "/cpu:0");
+  CHECK(device.at("f/call.x") == "/cpu:2");
+  CHECK(device.at("f/return.y") == "/cpu:2");
   CHECK(std::count_if(again.nodes.begin(), again.nodes.end(), [](const NodeSpec& n) { return n.device == "/cpu:1"; }) == 1);
 }
 
