@@ -21,13 +21,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// What the Program built from `spec` gives back, and whether it is, as text,
-// the spec the Program was built from (its library made static).
-ProgramSpec given_back(const ProgramSpec& spec) {
-  auto back = Program::build(spec)->spec();
+// What `program`, built from `spec`, gives back, and whether it is, as
+// text, the spec the Program was built from (its library made static).
+ProgramSpec given_back(const Program& program, const ProgramSpec& spec) {
+  auto back = program.spec();
   CHECK(test::spec_text(back) == test::spec_text(make_static(spec)));
   return back;
 }
+ProgramSpec given_back(const ProgramSpec& spec) { return given_back(*Program::build(spec), spec); }
 
 // The problems the rules find in `spec`, each as its rule and where it is.
 std::vector<std::string> refusals(const ProgramSpec& spec) {
@@ -108,7 +109,7 @@ TEST_CASE("a Program keeps each path that is not its element's place, and gives 
   spec.nodes[3].where = "/nodes/4";     // another element's place
   spec.edges[7].where = "/edges/10";
   const auto program = Program::build(spec);
-  const auto again = given_back(spec);
+  const auto again = given_back(*program, spec);
   CHECK(program->where(program->node(NodeId(1u))) == "node 1 'r'");
   CHECK(program->where(program->node(NodeId(2u))) == "/nodes/2");
   CHECK(program->where(program->node(NodeId(3u))) == "/nodes/4");
@@ -137,13 +138,13 @@ TEST_CASE("paths made in code, all \"\", and paths an importer wrote, one per no
   for (auto& n : spec.nodes) n.where = "";
   for (auto& e : spec.edges) e.where = "";
   auto program = Program::build(spec);
-  given_back(spec);
+  given_back(*program, spec);
   CHECK(program->where(program->node(NodeId(1u))).empty());
   CHECK(program->where(program->edge(EdgeId(3u))).empty());
   for (std::size_t i = 0; i < spec.nodes.size(); ++i) spec.nodes[i].where = "node " + std::to_string(i);
   for (std::size_t i = 0; i < spec.edges.size(); ++i) spec.edges[i].where = "node " + std::to_string(i == 0 ? 0 : i - 1);
   program = Program::build(spec);
-  given_back(spec);
+  given_back(*program, spec);
   CHECK(program->where(program->node(NodeId(2u))) == "node 2");
   CHECK(program->where(program->edge(EdgeId(0u))) == "node 0");
   CHECK(program->where(program->edge(EdgeId(1u))) == "node 0");
