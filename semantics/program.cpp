@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -221,12 +222,14 @@ std::string Program::label(NodeId n) const {
   return "?";
 }
 
-// Builds a Program from a spec, collecting every violated rule (G-*).
-class ProgramBuilder {
+// Builds a Program from a spec, collecting every violated rule (G-*): the
+// variables, functions and nodes first, then the edges, piece by piece, then
+// what needs the whole graph (arity, frames).
+class ProgramBuilder::Impl {
  public:
-  ProgramBuilder(ProgramSpec spec, const StopToken* stop) : p_(new Program()), poll_(stop, 256) { p_->spec_ = std::move(spec); }
-
-  std::shared_ptr<const Program> build() {
+  Impl(ProgramSpec spec, std::size_t edges, const StopToken* stop)
+      : p_(new Program()), poll_(stop, 256), edges_declared_(edges) {
+    p_->spec_ = std::move(spec);
     // G-EMPTY: a graph without nodes has no behaviour to trace, explore or
     // compare; refused here, it means the same to every command.
     if (p_->spec_.nodes.empty()) error("G-EMPTY", "/nodes", "", "a graph needs at least one node; this one has none");
@@ -235,7 +238,14 @@ class ProgramBuilder {
     add_variables();
     add_functions();
     add_nodes();
-    add_edges();
+    start_edges();
+  }
+
+  void add_edges(std::span<EdgeSpec> edges);
+
+  std::shared_ptr<const Program> finish() {
+    if (edges_seen_ != edges_declared_) throw std::logic_error("ProgramBuilder: the edges given are not the edges declared");
+    p_->edge_where_.shrink();
     resolve_uninterpreted();
     poll_.check();
     for (std::size_t i = 0; i < p_->nodes_.size(); ++i)
@@ -257,6 +267,9 @@ class ProgramBuilder {
   std::map<std::tuple<std::string_view, std::size_t, std::size_t>, const FunctionDef*> signatures_;
   std::vector<const FunctionSpec*> pending_;  // per node: an uninterpreted function awaiting its arity
   std::size_t port_room_ = 0;                 // the ports the edges not yet attached can still fill
+  std::size_t edges_declared_;                // the edges that will come
+  std::size_t edges_seen_ = 0;                // the edges that have come
+  NameIndex fetches_;                         // the output edges by fetch name
 
   // What an op's name is among the control ops and the registry's functions,
   // and the attributes it takes: looked up once per name (a graph has few).
@@ -489,7 +502,7 @@ class ProgramBuilder {
     const auto& ports = std::string_view(end) == "from" ? p_->nodes_[node.index()].out : p_->nodes_[node.index()].in;
     if (v >= ports.size() && v + std::size_t{1} - ports.size() > port_room_) {
       error("G-PORT", e.where + "/" + end, edge_subject(e.id),
-            "port " + std::to_string(v) + " out of range: the graph's " + std::to_string(p_->spec_.edges.size()) +
+            "port " + std::to_string(v) + " out of range: the graph's " + std::to_string(edges_declared_) +
                 " edges cannot give every port up to it an edge");
       return false;
     }
@@ -544,18 +557,22 @@ class ProgramBuilder {
     }
   }
 
-  void add_edges() {
-    auto& edges = p_->spec_.edges;
-    p_->edge_index_.reserve(edges.size());
-    p_->edges_.reserve(edges.size());
-    p_->edge_decls_.reserve(edges.size());  // never moves: each Edge points at its own
-    p_->spelled_.reserve(edges.size());
-    port_room_ = 2 * edges.size();  // an edge fills one port at each end
-    NameIndex fetches;  // the output edges by fetch name
+  // Room for the edges declared: the Program's arrays of them never move,
+  // as each Edge points at its declaration.
+  void start_edges() {
+    const auto n = edges_declared_;
+    p_->edge_index_.reserve(n);
+    p_->edges_.reserve(n);
+    p_->edge_decls_.reserve(n);
+    p_->spelled_.reserve(n);
+    port_room_ = 2 * n;  // an edge fills one port at each end
     // Sized for an output edge a node: 16 MiB for a million nodes, where
     // sizing it for their three million edges would take 32. A graph with more
     // output edges (dangling control edges count) grows it as they come.
-    fetches.reserve(p_->nodes_.size());
+    fetches_.reserve(p_->nodes_.size());
+  }
+
+  void add_edges_checked(std::span<EdgeSpec> edges) {
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch(); };
     // The hashes of an edge's names: its id, its fetch name, its ends' nodes.
     struct Hashes {
@@ -567,7 +584,7 @@ class ProgramBuilder {
       h.id = NameIndex::hash(e.id);
       h.fetch = e.fetch ? NameIndex::hash(*e.fetch) : h.id;
       p_->edge_index_.prefetch(h.id);
-      fetches.prefetch(h.fetch);
+      fetches_.prefetch(h.fetch);
       if (e.from) p_->node_index_.prefetch(h.from = NameIndex::hash(e.from->node));
       if (e.to) p_->node_index_.prefetch(h.to = NameIndex::hash(e.to->node));
       return h;
@@ -601,7 +618,7 @@ class ProgramBuilder {
       if (e.from && !resolve_end(e, *e.from, hash.from, edge.kind, "from", edge.src, edge.src_port)) continue;
       if (e.to && !resolve_end(e, *e.to, hash.to, edge.kind, "to", edge.dst, edge.dst_port)) continue;
       // The edge is in the Program from here on: it takes e's names and
-      // path, and the Program lets go of the rest of e once every edge is in.
+      // path; the rest of e goes with its piece, once the Program has its Edge.
       const EdgeId id(p_->edges_.size());
       const auto where = [&] { return p_->edge_where_(id.value); };
       assert(p_->edge_decls_.size() < p_->edge_decls_.capacity());
@@ -615,7 +632,7 @@ class ProgramBuilder {
         error("G-INPUT", where() + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
         if (const auto fetch = edge.fetch();
-            !fetch.empty() && !fetches.insert(fetch, hash.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
+            !fetch.empty() && !fetches_.insert(fetch, hash.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
           error("G-FETCH", where() + "/fetch", subject(), "fetch name '" + std::string(fetch) + "' used twice");
       } else if (edge.decl->fetch) {
         error("G-FETCH", where() + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
@@ -641,12 +658,6 @@ class ProgramBuilder {
       assert(p_->inputs_.empty() || p_->inputs_.back().edge.index() <= p_->edges_.size());
       p_->edges_.push_back(std::move(edge));
     }
-    // What the Program needs of the declarations is in its Edges, decls,
-    // spelling bytes and inputs: a million-edge graph's declarations are given
-    // back here, before the rest of the Program (and a compiled graph after
-    // it) is built.
-    std::vector<EdgeSpec>().swap(edges);
-    p_->edge_where_.shrink();
   }
 
   // Checks that ports 0..want.size()-1 hold exactly edges of the wanted kinds,
@@ -776,8 +787,33 @@ class ProgramBuilder {
   }
 };
 
+void ProgramBuilder::Impl::add_edges(std::span<EdgeSpec> edges) {
+  if (edges.size() > edges_declared_ - edges_seen_) throw std::logic_error("ProgramBuilder: more edges than declared");
+  add_edges_checked(edges);
+  edges_seen_ += edges.size();
+}
+
+ProgramBuilder::ProgramBuilder(ProgramSpec spec, std::size_t edges, const StopToken* stop) {
+  if (!spec.edges.empty() || !spec.library.empty())
+    throw std::logic_error("ProgramBuilder: a spec's edges come after it, and its library is made static first");
+  impl_ = std::make_unique<Impl>(std::move(spec), edges, stop);
+}
+ProgramBuilder::~ProgramBuilder() = default;
+void ProgramBuilder::add_edges(std::span<EdgeSpec> edges) { impl_->add_edges(edges); }
+std::shared_ptr<const Program> ProgramBuilder::finish() { return impl_->finish(); }
+
 std::shared_ptr<const Program> Program::build(ProgramSpec spec, const StopToken* stop) {
-  return ProgramBuilder(make_static(std::move(spec)), stop).build();  // the semantics runs functions statically (C-CALL)
+  auto whole = make_static(std::move(spec));  // the semantics runs functions statically (C-CALL)
+  auto edges = std::move(whole.edges);
+  whole.edges.clear();
+  ProgramBuilder builder(std::move(whole), edges.size(), stop);
+  builder.add_edges(edges);
+  // What the Program needs of the declarations is in its Edges, decls,
+  // spelling bytes and inputs: a million-edge graph's declarations are given
+  // back here, before the rest of the Program (and a compiled graph after
+  // it) is built.
+  std::vector<EdgeSpec>().swap(edges);
+  return builder.finish();
 }
 
 }  // namespace tfsem

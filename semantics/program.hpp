@@ -24,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -272,6 +273,7 @@ class Program {
   // Validates spec against every rule of specs/semantics.md (G-*); throws
   // InputError listing every problem found, and Stopped when `stop` (may be
   // null) stops the work.
+  // A spec with a library has it made static first (functions.hpp).
   static std::shared_ptr<const Program> build(ProgramSpec spec, const StopToken* stop = nullptr);
 
   [[nodiscard]] const std::string& name() const { return spec_.name; }
@@ -356,6 +358,35 @@ class Program {
     assert(!std::less<const T*>()(&entry, table.data()) && std::less<const T*>()(&entry, table.data() + table.size()));
     return static_cast<std::uint32_t>(&entry - table.data());
   }
+};
+
+// Builds a Program from a spec given in two parts: all of it but its edges,
+// then its edges, in order, in as many pieces as come. A reader of a large
+// graph hands each piece over as it has read it and frees it once taken, so
+// the spec's edges never lie in memory all at once. Program::build is this
+// with the edges in one piece; the problems found are the same, in the same
+// order, however the edges are cut.
+class ProgramBuilder {
+ public:
+  // The spec without its edges and without a library (make_static has made
+  // it static), and how many edges will come: std::logic_error otherwise.
+  // Checks the variables, the functions and the nodes; throws Stopped when
+  // `stop` (may be null) stops the work.
+  ProgramBuilder(ProgramSpec spec, std::size_t edges, const StopToken* stop = nullptr);
+  ProgramBuilder(const ProgramBuilder&) = delete;
+  ProgramBuilder& operator=(const ProgramBuilder&) = delete;
+  ~ProgramBuilder();
+  // The next edges, after those given before (std::logic_error past the
+  // number declared): the Program moves out what it keeps of them, and the
+  // caller may free them on return.
+  void add_edges(std::span<EdgeSpec> edges);
+  // The Program, once every edge declared has come (std::logic_error before):
+  // throws InputError listing every problem found (G-*), as Program::build does.
+  std::shared_ptr<const Program> finish();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace tfsem

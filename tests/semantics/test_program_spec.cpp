@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,7 +43,77 @@ std::vector<std::string> refusals(const ProgramSpec& spec) {
   return found;
 }
 
+// What a build gives: the spec the Program gives back, or every problem found.
+template <class Build>
+std::string outcome(Build&& build) {
+  try {
+    return test::spec_text(build()->spec());
+  } catch (const InputError& e) {
+    std::string out = "error:";
+    for (const auto& d : e.diagnostics()) out += "\n" + d.to_string();
+    return out;
+  }
+}
+
+// The Program of `spec` built with its edges given in pieces of `piece`.
+std::shared_ptr<const Program> in_pieces(ProgramSpec spec, std::size_t piece) {
+  auto edges = std::move(spec.edges);
+  spec.edges.clear();
+  ProgramBuilder builder(std::move(spec), edges.size());
+  for (std::size_t at = 0; at < edges.size(); at += piece)
+    builder.add_edges(std::span(edges).subspan(at, std::min(piece, edges.size() - at)));
+  return builder.finish();
+}
+
 }  // namespace
+
+TEST_CASE("a Program built from its edges in pieces is the one built whole, or has the same problems") {
+  int models = 0, refused = 0;
+  for (const char* dir : {"models", "tests/malformed"})
+    for (const auto& f : fs::recursive_directory_iterator(fs::path(TFSEM_SOURCE_DIR) / dir)) {
+      if (f.path().extension() != ".json") continue;
+      CAPTURE(f.path().string());
+      ProgramSpec spec;
+      try {
+        spec = make_static(format::load_program_file(f.path()));
+      } catch (const InputError&) {  // a file the reader refuses, or a library the rules refuse
+        continue;
+      }
+      const auto whole = outcome([&] { return Program::build(spec); });
+      ++models;
+      refused += whole.starts_with("error:") ? 1 : 0;
+      for (const std::size_t piece : {1U, 2U, 5U}) {
+        CAPTURE(piece);
+        CHECK(outcome([&] { return in_pieces(spec, piece); }) == whole);
+      }
+    }
+  CHECK(models > 60);
+  CHECK(refused > 10);
+}
+
+TEST_CASE("a Program's builder takes a spec without edges or library, then exactly the edges it was told of") {
+  auto spec = format::parse_program_text(R"({"nodes":[{"id":"a","op":"NoOp"}],
+    "edges":[{"id":"g","kind":"control","to":"a","value":"GO"},{"id":"h","kind":"control","from":"a"}]})", "f");
+  CHECK_THROWS_AS(ProgramBuilder(spec, spec.edges.size()), std::logic_error);
+  const auto declared = std::move(spec.edges);
+  spec.edges.clear();
+  {
+    ProgramBuilder short_of(spec, 2);
+    auto edges = declared;
+    short_of.add_edges(std::span(edges).first(1));
+    CHECK_THROWS_AS(short_of.finish(), std::logic_error);
+  }
+  {
+    ProgramBuilder past(spec, 1);
+    auto edges = declared;
+    CHECK_THROWS_AS(past.add_edges(edges), std::logic_error);
+  }
+  auto edges = declared;  // the builder moves what it keeps out of the edges it is given
+  ProgramBuilder builder(spec, 2);
+  builder.add_edges(std::span(edges).first(1));
+  builder.add_edges(std::span(edges).subspan(1));
+  CHECK(builder.finish()->edges().size() == 2);
+}
 
 TEST_CASE("a Program gives back the spec of every shipped model as it was read") {
   int count = 0;
