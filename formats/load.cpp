@@ -39,17 +39,13 @@ void refuse_options(const graphdef::ImportOptions& options, const graphdef::Meta
                             : "applies to a SavedModel or MetaGraphDef, and " + file + " holds a GraphDef");
 }
 
-}  // namespace
-
-LoadedGraph load_graph_file(const std::filesystem::path& path, const graphdef::ImportOptions& options,
-                            const graphdef::MetaGraphChoice& choice) {
+// The graph in `contents`, the text of `file`, which `path` names; `sniffed`
+// is what graphdef::sniff says of it.
+LoadedGraph read_graph_file(const std::filesystem::path& path, const std::filesystem::path& file,
+                            std::string_view contents, const std::optional<graphdef::Sniffed>& sniffed,
+                            const graphdef::ImportOptions& options, const graphdef::MetaGraphChoice& choice) {
   const StopPoll poll(options.stop);
-  if (options.stop) options.stop->enter("during import");
-  const auto file = graph_file(path);
-  const FileText file_text(file);
-  const auto contents = file_text.text();
   LoadedGraph out;
-  const auto sniffed = graphdef::sniff(file, contents);
   if (!sniffed) {
     refuse_options(options, choice, file.string(), true);
     out.spec = parse_program_text(contents, file.string());
@@ -92,6 +88,16 @@ LoadedGraph load_graph_file(const std::filesystem::path& path, const graphdef::I
   return out;
 }
 
+}  // namespace
+
+LoadedGraph load_graph_file(const std::filesystem::path& path, const graphdef::ImportOptions& options,
+                            const graphdef::MetaGraphChoice& choice) {
+  if (options.stop) options.stop->enter("during import");
+  const auto file = graph_file(path);
+  const FileText file_text(file);
+  return read_graph_file(path, file, file_text.text(), graphdef::sniff(file, file_text.text()), options, choice);
+}
+
 std::shared_ptr<const Program> load_program(const std::filesystem::path& file, const LoadOptions& options,
                                             const std::function<void(const std::string&)>& on_note) {
   try {
@@ -102,19 +108,34 @@ std::shared_ptr<const Program> load_program(const std::filesystem::path& file, c
       feeds.push_back(split_feed(f));
       import.feeds.push_back(feeds.back().first);
     }
-    auto loaded = load_graph_file(file, import, options.choice);
-    if (on_note)
-      for (const auto& note : loaded.notes) on_note(note);
-    for (std::size_t k = 0; k < feeds.size(); ++k) {
-      // An imported graph's feed names a placeholder: its input edge, if the run consumes it.
-      const auto& edge = loaded.fed.empty() ? feeds[k].first : loaded.fed[k];
-      if (!edge.empty()) apply_feed(loaded.spec, edge + "=" + feeds[k].second);
-      else parse_tensor(parse_json_text(feeds[k].second, "--feed " + feeds[k].first), "--feed " + feeds[k].first);  // unused, but a value
-    }
     const auto* stop = options.import.stop;
-    if (stop) stop->enter("during validation");
-    auto program = Program::build(std::move(loaded.spec), stop);
-    if (options.prune || (!loaded.fetches.empty() && !loaded.pruned)) program = tfsem::prune(*program, loaded.fetches);
+    if (stop) stop->enter("during import");
+    const auto resolved = graph_file(file);
+    const FileText text(resolved);
+    const auto sniffed = graphdef::sniff(resolved, text.text());
+    std::shared_ptr<const Program> program;
+    auto fetches = import.fetches;
+    bool pruned = false;
+    if (!sniffed && feeds.empty()) {
+      // tfsem's JSON with nothing to feed: built as it is read.
+      refuse_options(import, options.choice, resolved.string(), true);
+      program = build_program_text(text.text(), resolved.string(), stop);
+    } else {
+      auto loaded = read_graph_file(file, resolved, text.text(), sniffed, import, options.choice);
+      if (on_note)
+        for (const auto& note : loaded.notes) on_note(note);
+      for (std::size_t k = 0; k < feeds.size(); ++k) {
+        // An imported graph's feed names a placeholder: its input edge, if the run consumes it.
+        const auto& edge = loaded.fed.empty() ? feeds[k].first : loaded.fed[k];
+        if (!edge.empty()) apply_feed(loaded.spec, edge + "=" + feeds[k].second);
+        else parse_tensor(parse_json_text(feeds[k].second, "--feed " + feeds[k].first), "--feed " + feeds[k].first);  // unused, but a value
+      }
+      if (stop) stop->enter("during validation");
+      program = Program::build(std::move(loaded.spec), stop);
+      fetches = std::move(loaded.fetches);
+      pruned = loaded.pruned;
+    }
+    if (options.prune || (!fetches.empty() && !pruned)) program = tfsem::prune(*program, fetches);
     StopPoll(stop).check();
     return program;
   } catch (const InputError& e) {

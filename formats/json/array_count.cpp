@@ -78,7 +78,7 @@ std::uint64_t prefix_xor(std::uint64_t x) {
 }  // namespace
 
 std::optional<std::size_t> count_array_elements(std::string_view text, std::vector<std::size_t>* commas,
-                                                std::size_t stride) {
+                                                std::size_t stride, std::size_t* end) {
   std::size_t separators = 0;  // the commas between elements
   std::size_t next_mark = commas ? stride : 0;  // the separator to note next (none: 0, as counts start at 1)
   std::int64_t depth = 0;
@@ -99,7 +99,10 @@ std::optional<std::size_t> count_array_elements(std::string_view text, std::vect
       switch (block[std::countr_zero(s)]) {
         case '{': case '[': ++depth; break;
         case '}': case ']':
-          if (--depth == 0) return separators + 1;
+          if (--depth == 0) {
+            if (end) *end = at + static_cast<std::size_t>(std::countr_zero(s));
+            return separators + 1;
+          }
           break;
         default:  // ','
           separators += depth == 1 ? 1 : 0;

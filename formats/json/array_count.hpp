@@ -23,7 +23,8 @@ namespace tfsem::format {
 // With `commas`, it also appends there the offset in `text` of every
 // `stride`-th comma between elements (the one before element stride, 2 *
 // stride, ...): where the parts of an array read on threads of their own begin.
+// With `end`, it stores there the offset of the array's closing ']'.
 std::optional<std::size_t> count_array_elements(std::string_view text, std::vector<std::size_t>* commas = nullptr,
-                                                std::size_t stride = 1);
+                                                std::size_t stride = 1, std::size_t* end = nullptr);
 
 }  // namespace tfsem::format

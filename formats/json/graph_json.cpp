@@ -491,6 +491,12 @@ ProgramSpec load_program_file(const std::filesystem::path& file) {
   return parse_program_text(FileText(file).text(), file.string());
 }
 
+std::shared_ptr<const Program> build_program_text(std::string_view text, const std::string& origin,
+                                                  const StopToken* stop) {
+  if (auto program = stream_build(text, stop)) return std::move(*program);
+  return Program::build(parse_program(parse_json_text(text, origin)), stop);  // says what is wrong, and where
+}
+
 std::pair<std::string, std::string> split_feed(const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos) throw InputError("G-FEED", "--feed", "", "'" + assignment + "' is not EDGE=VALUE");

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,11 @@ nlohmann::json program_to_json(const ProgramSpec& spec);
 ProgramSpec parse_program_text(std::string_view text, const std::string& origin);
 // Reads a file and parses it with parse_program_text.
 ProgramSpec load_program_file(const std::filesystem::path& file);
+// Program::build of parse_program_text's spec, building the Program while a
+// large graph's edges are still being read (stream_build); throws
+// InputError as the two do, and Stopped when `stop` (may be null) stops it.
+std::shared_ptr<const Program> build_program_text(std::string_view text, const std::string& origin,
+                                                  const StopToken* stop = nullptr);
 nlohmann::json parse_json_text(std::string_view text, const std::string& origin);
 
 // A tensor literal: "A" (a symbolic atom), "f(A,g(B))" (a symbolic term), 3 (i32), 2.5 (f32), true (bool),

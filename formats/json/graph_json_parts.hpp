@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,9 +32,12 @@ void read_library(const nlohmann::json& library, ProgramSpec& spec);
 // elements, so it may be that much shorter). The spec it reads is the same
 // for any split; a thread that cannot be started leaves the text to the
 // document reader.
+// stream_build hands the edges to the builder in pieces of `piece` edges,
+// read by `threads` threads.
 struct StreamSplit {
   unsigned threads = 0;
   std::size_t min_part = std::size_t{1} << 15;
+  std::size_t piece = std::size_t{1} << 14;
 };
 
 // The streaming reader: the spec parse_program(json::parse(text)) gives, read
@@ -41,5 +45,13 @@ struct StreamSplit {
 // malformed JSON or invalid graph, and rare forms: escapes or non-ASCII
 // characters in names, a key given twice), which the document reader then reads.
 std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit split = {});
+// The Program Program::build(stream_program(text)) gives, or nullopt where
+// stream_program gives none, built as the text is read: the graph's edges
+// are read last, in pieces that the builder takes as they come and the
+// reader then frees, so the spec's edges never lie in memory at once, and
+// the reading runs beside the building. Throws InputError or Stopped as
+// Program::build does.
+std::optional<std::shared_ptr<const Program>> stream_build(std::string_view text, const StopToken* stop,
+                                                           StreamSplit split = {});
 
 }  // namespace tfsem::format

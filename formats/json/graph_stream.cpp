@@ -7,7 +7,9 @@
 // nlohmann and handed to the document reader's own code (graph_json_parts.hpp).
 // A large array of nodes or edges is read in parts on threads of their own,
 // each starting where the count that sizes the array saw a comma between
-// elements (read_array).
+// elements (read_array). stream_build reads the edges last, in pieces that a
+// ProgramBuilder takes in order as they are read (read_in_pieces), so that a
+// graph is validated as it is read and its edges never lie in memory at once.
 //
 // It reads only what it can vouch for: the result is the one the document
 // reader gives. Anything else (malformed JSON, a graph parse_program refuses,
@@ -28,7 +30,10 @@
 #include <array>
 #include <cstdint>
 #include <exception>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
@@ -101,21 +106,29 @@ class Cursor {
   // that a large graph's nodes and edges are stored without moving them, and
   // with a `stride` (0: none) a cursor at every stride-th of them (just past
   // the comma before it).
+  // Its `after` is just past the array's ']', where the array ends in the text.
   struct Layout {
     std::size_t elements = 0;
     std::vector<Cursor> marks;
+    const char* after = nullptr;
   };
   [[nodiscard]] Layout layout(std::size_t stride) const {
     Cursor c = *this;
     c.skip_space();
     if (c.p_ == c.end_ || *c.p_ != '[') return {};
     std::vector<std::size_t> commas;
-    const auto elements =
-        count_array_elements({c.p_, static_cast<std::size_t>(c.end_ - c.p_)}, stride > 0 ? &commas : nullptr, stride);
-    Layout l{elements.value_or(0), {}};
+    std::size_t end = 0;
+    const auto elements = count_array_elements({c.p_, static_cast<std::size_t>(c.end_ - c.p_)},
+                                               stride > 0 ? &commas : nullptr, stride, &end);
+    Layout l{elements.value_or(0), {}, {}};
     for (const auto at : commas) l.marks.push_back(Cursor(c.p_ + at + 1, c.end_));
+    if (elements) l.after = c.p_ + end + 1;
     return l;
   }
+  // Moves past the array whose layout this cursor, at its start, gave.
+  void skip(const Layout& array) { p_ = array.after; }
+  // Whether it stands just past that array, where a reading of it must end.
+  [[nodiscard]] bool past(const Layout& array) const { return p_ == array.after; }
   // Whether the next character, after white space, is the one `mark` is just
   // past: a part of an array ends right where the next part's comma is.
   [[nodiscard]] bool stands_before(const Cursor& mark) {
@@ -343,6 +356,143 @@ void read_array(Cursor& c, std::vector<T>& out, Literals& literals, const Stream
     if (f) std::rethrow_exception(f);
 }
 
+// Reads the node at path /nodes/i, or the edge at /edges/i.
+void read_node_at(Cursor& at, std::size_t i, Literals& cache, NodeSpec& n) {
+  read_node(at, std::string(ElementPath("/nodes/", i).view()), cache, n);
+}
+void read_edge_at(Cursor& at, std::size_t i, Literals& cache, EdgeSpec& e) {
+  read_edge(at, std::string(ElementPath("/edges/", i).view()), cache, e);
+}
+
+// The graph's edges array, found but not read: where it starts, and its
+// layout with a mark every `stride` elements.
+struct EdgesAt {
+  Cursor start;
+  Cursor::Layout layout;
+  std::size_t stride;
+};
+
+// Reads the graph object into spec. With `later`, the edges array is not
+// read but noted there, and the reading goes on past it.
+void read_graph(Cursor& c, Literals& literals, const StreamSplit& split, ProgramSpec& spec,
+                std::optional<EdgesAt>* later) {
+  unsigned seen = 0;
+  members(c, [&](std::string_view key) {
+    switch (kGraphKeys(key, seen)) {
+      case 0: spec.name = c.plain_string(); break;
+      case 1: spec.description = c.plain_string(); break;
+      case 2: read_variables(parse(c.raw_value()), spec); break;
+      case 3: read_functions(parse(c.raw_value()), spec); break;
+      case 4: read_array(c, spec.nodes, literals, split, read_node_at); break;
+      case 5:
+        if (later) {
+          const auto stride = std::max<std::size_t>(1, split.piece);
+          later->emplace(EdgesAt{c, c.layout(stride), stride});
+          if (!(*later)->layout.after) throw Unsupported{};
+          c.skip((*later)->layout);
+        } else {
+          read_array(c, spec.edges, literals, split, read_edge_at);
+        }
+        break;
+      case 6: {
+        const auto library = parse(c.raw_value());
+        if (!library.is_array()) throw Unsupported{};
+        read_library(library, spec);
+        break;
+      }
+      default: check(c.raw_value()); break;
+    }
+  });
+}
+
+// The edges array read in pieces of `stride` edges (the last may be shorter)
+// by `threads` threads, this one among them, each piece handed to `take` on
+// this thread, in order, as soon as it and those before it are read. A
+// thread reads a piece at most `ahead` pieces past the one `take` is given,
+// so that only those lie in memory at once; this thread reads one while the
+// piece it waits for is not read yet. False, once every thread has stopped,
+// when a piece's text is not one the reader vouches for.
+template <class Take>
+bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
+  constexpr std::size_t ahead = 4;
+  const auto n = edges.layout.elements, stride = edges.stride;
+  const auto pieces = (n + stride - 1) / stride;
+  enum class Piece : unsigned char { waiting, reading, read };
+  std::vector<Piece> state(pieces, Piece::waiting);
+  std::vector<std::vector<EdgeSpec>> read(pieces);
+  std::size_t next = 0, taken = 0;  // the next piece to read, and to take
+  bool failed = false, done = false;
+  std::mutex m;
+  std::condition_variable changed;
+  // Reads the next piece if one may be read now; false if none may.
+  const auto read_next = [&](std::unique_lock<std::mutex>& lock, Literals& cache) {
+    if (failed || done || next == pieces || next >= taken + ahead) return false;
+    const auto k = next++;
+    state[k] = Piece::reading;
+    lock.unlock();
+    std::vector<EdgeSpec> out;
+    bool ok = true;
+    try {
+      const auto first = k * stride, last = std::min(n, first + stride);
+      out.reserve(last - first);
+      Cursor at = k == 0 ? edges.start : edges.layout.marks[k - 1];
+      if (k == 0) at.expect('[');
+      for (std::size_t i = first; i < last; ++i) {
+        if (i > first) at.expect(',');
+        read_edge_at(at, i, cache, out.emplace_back());
+      }
+      ok = k + 1 < pieces ? at.stands_before(edges.layout.marks[k]) : at.take(']') && at.past(edges.layout);
+    } catch (...) {  // a text it cannot vouch for, or no memory: the document reader reads it, or says so
+      ok = false;
+    }
+    lock.lock();
+    read[k] = std::move(out);
+    state[k] = Piece::read;
+    failed = failed || !ok;
+    changed.notify_all();
+    return true;
+  };
+  const auto help = [&] {
+    Literals cache;
+    std::unique_lock lock(m);
+    while (!failed && !done && next < pieces) {
+      if (!read_next(lock, cache)) changed.wait(lock);
+    }
+  };
+  // Every helper stops and is joined before this returns, whatever `take` throws.
+  struct Stop {
+    std::mutex& m;
+    std::condition_variable& changed;
+    bool& done;
+    ~Stop() {
+      const std::lock_guard lock(m);
+      done = true;
+      changed.notify_all();
+    }
+  };
+  std::vector<std::jthread> helpers;
+  const Stop stop{m, changed, done};  // destroyed before the helpers are joined
+  try {
+    for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(help);
+  } catch (const std::system_error&) {  // no thread: this one reads every piece
+  }
+  Literals cache;
+  for (std::size_t k = 0; k < pieces; ++k) {
+    std::unique_lock lock(m);
+    while (!failed && state[k] != Piece::read)
+      if (!read_next(lock, cache)) changed.wait(lock);
+    if (failed) return false;
+    auto piece = std::move(read[k]);
+    lock.unlock();
+    take(std::span<EdgeSpec>(piece));
+    piece = {};
+    lock.lock();
+    taken = k + 1;
+    changed.notify_all();
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit split) {
@@ -351,32 +501,7 @@ std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit spl
     Cursor c(text);
     Literals literals;
     ProgramSpec spec;
-    unsigned seen = 0;
-    members(c, [&](std::string_view key) {
-      switch (kGraphKeys(key, seen)) {
-        case 0: spec.name = c.plain_string(); break;
-        case 1: spec.description = c.plain_string(); break;
-        case 2: read_variables(parse(c.raw_value()), spec); break;
-        case 3: read_functions(parse(c.raw_value()), spec); break;
-        case 4:
-          read_array(c, spec.nodes, literals, split, [](Cursor& at, std::size_t i, Literals& cache, NodeSpec& n) {
-            read_node(at, std::string(ElementPath("/nodes/", i).view()), cache, n);
-          });
-          break;
-        case 5:
-          read_array(c, spec.edges, literals, split, [](Cursor& at, std::size_t i, Literals& cache, EdgeSpec& e) {
-            read_edge(at, std::string(ElementPath("/edges/", i).view()), cache, e);
-          });
-          break;
-        case 6: {
-          const auto library = parse(c.raw_value());
-          if (!library.is_array()) throw Unsupported{};
-          read_library(library, spec);
-          break;
-        }
-        default: check(c.raw_value()); break;
-      }
-    });
+    read_graph(c, literals, split, spec, nullptr);
     if (c.at_end()) return spec;
   } catch (const Unsupported&) {
   } catch (const InputError&) {
@@ -384,6 +509,40 @@ std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit spl
   } catch (const std::system_error&) {  // no thread for a part
   }
   return std::nullopt;
+}
+
+std::optional<std::shared_ptr<const Program>> stream_build(std::string_view text, const StopToken* stop, StreamSplit split) {
+  if (split.threads == 0) split.threads = std::max(1U, std::thread::hardware_concurrency());
+  ProgramSpec spec;
+  std::optional<EdgesAt> edges;
+  try {
+    Cursor c(text);
+    Literals literals;
+    read_graph(c, literals, split, spec, &edges);
+    if (!c.at_end()) return std::nullopt;
+    // A library is made static over the whole spec, and a few edges are
+    // read at once.
+    if (edges && (!spec.library.empty() || edges->layout.elements < 2 * edges->stride)) {
+      Cursor at = edges->start;
+      read_array(at, spec.edges, literals, split, read_edge_at);
+      if (!at.past(edges->layout)) throw Unsupported{};
+      edges.reset();
+    }
+  } catch (const Unsupported&) {
+    return std::nullopt;
+  } catch (const InputError&) {
+    return std::nullopt;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  } catch (const std::system_error&) {  // no thread for a part
+    return std::nullopt;
+  }
+  if (!edges) return Program::build(std::move(spec), stop);
+  if (edges->layout.marks.size() + 1 < (edges->layout.elements + edges->stride - 1) / edges->stride) return std::nullopt;
+  ProgramBuilder builder(std::move(spec), edges->layout.elements, stop);
+  if (!read_in_pieces(*edges, split.threads, [&](std::span<EdgeSpec> piece) { builder.add_edges(piece); }))
+    return std::nullopt;
+  return builder.finish();
 }
 
 }  // namespace tfsem::format

@@ -2,7 +2,8 @@
 // runs them, then the writers: a valid graph written back as JSON must load
 // to the same program (the fixed graphs `check --fixed-graph` writes), and the
 // Promela export either writes it or refuses it (X-PROMELA). The streaming
-// reader must read each text as the document reader does, or leave it to it.
+// reader must read each text as the document reader does, or leave it to it,
+// and build the same Program as it reads the edges, in pieces.
 #include "fuzz_support.hpp"
 #include "semantics/diagnostic.hpp"
 #include "formats/json/graph_json.hpp"
@@ -31,6 +32,24 @@ void check_streaming(const std::string& text) {
   } catch (const InputError&) {
   }
   if (test::spec_text(*streamed) != expected) fuzz::fuzz_fail("the streaming reader reads another graph: " + text);
+  // Built as its edges are read, in pieces: the Program of the spec read, or its problems.
+  const auto built = [](const auto& build) -> std::string {
+    try {
+      return test::spec_text(build()->spec());
+    } catch (const InputError& e) {
+      return "(refused) " + e.diagnostics().front().to_string();
+    }
+  };
+  const auto whole = built([&] { return Program::build(*streamed); });
+  for (const format::StreamSplit split : {format::StreamSplit{1, 1, 1}, format::StreamSplit{2, 1, 2}}) {
+    std::optional<std::shared_ptr<const Program>> in_pieces;
+    const auto got = built([&] {
+      in_pieces = format::stream_build(text, nullptr, split);
+      if (!in_pieces) fuzz::fuzz_fail("the streaming reader reads a graph it cannot build as it reads: " + text);
+      return *in_pieces;
+    });
+    if (got != whole) fuzz::fuzz_fail("the graph built as its edges are read is another: " + text);
+  }
 }
 
 }  // namespace

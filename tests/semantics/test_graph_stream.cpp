@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -54,9 +55,41 @@ std::string by_text(const std::string& text) {
   }
 }
 
+// Every problem of e, one a line.
+std::string problems(const InputError& e) {
+  std::string out = "error:";
+  for (const auto& d : e.diagnostics()) out += "\n" + d.to_string();
+  return out;
+}
+
+// The Program Program::build makes of spec, as the spec it gives back, or
+// every problem.
+std::string built(const ProgramSpec& spec) {
+  try {
+    return test::spec_text(Program::build(spec)->spec());
+  } catch (const InputError& e) {
+    return problems(e);
+  }
+}
+
+// The same of the Program stream_build makes of text, reading its edges in
+// pieces; nullopt where it leaves the text to the document reader.
+std::optional<std::string> built_in_pieces(const std::string& text, format::StreamSplit split) {
+  try {
+    const auto program = format::stream_build(text, nullptr, split);
+    if (!program) return std::nullopt;
+    return test::spec_text((*program)->spec());
+  } catch (const InputError& e) {
+    return problems(e);
+  }
+}
+
 // Whether the streaming reader read `text` itself, checking that what it read
 // is the document reader's spec, and that reading the arrays in parts of one
-// element or more, on up to four threads, reads the same or leaves it too.
+// element or more, on up to four threads, reads the same or leaves it too;
+// and that building the Program while the edges are read, in pieces of one
+// edge or more, gives Program::build's Program, or its problems, or leaves
+// the text too.
 bool streamed(const std::string& text) {
   CAPTURE(text.substr(0, 200));
   const auto spec = format::stream_program(text);
@@ -66,6 +99,13 @@ bool streamed(const std::string& text) {
     const auto parts = format::stream_program(text, split);
     CHECK(parts.has_value() == spec.has_value());
     if (parts && spec) CHECK(test::spec_text(*parts) == test::spec_text(*spec));
+  }
+  for (const format::StreamSplit split : {format::StreamSplit{1, 1, 1}, format::StreamSplit{2, 1, 1}, format::StreamSplit{3, 2, 2}}) {
+    CAPTURE(split.threads);
+    CAPTURE(split.piece);
+    const auto pieces = built_in_pieces(text, split);
+    CHECK(pieces.has_value() == spec.has_value());
+    if (pieces && spec) CHECK(*pieces == built(*spec));
   }
   return spec.has_value();
 }
@@ -257,6 +297,61 @@ TEST_CASE("a large array is read in parts on threads, as one thread reads it") {
         CHECK_FALSE(format::stream_program(bad, split).has_value());
       CHECK(by_text(bad).starts_with("error: f:1:"));
     }
+}
+
+TEST_CASE("a graph's Program is built as its edges are read, in pieces, as from the whole spec") {
+  const auto text = consts(3000);
+  const auto spec = format::stream_program(text);
+  REQUIRE(spec.has_value());
+  const auto whole = built(*spec);
+  CHECK(whole.starts_with("{"));
+  for (const unsigned threads : {1U, 2U, 5U})
+    for (const std::size_t piece : {1U, 7U, 1000U, 2999U, 3000U, 5999U}) {
+      CAPTURE(threads);
+      CAPTURE(piece);
+      CHECK(built_in_pieces(text, {threads, 100, piece}) == whole);
+    }
+  // The edges before the nodes, and after every other member: read once the rest is.
+  const auto edges_at = text.find(R"(,"edges":)");
+  const auto first = R"({"edges":)" + text.substr(edges_at + 9, text.size() - edges_at - 10) + "," +
+                     text.substr(1, edges_at - 1) + "}";
+  CHECK(built_in_pieces(first, {2, 100, 64}) == whole);
+  // Problems in different pieces: each is found in its place, in order, as
+  // the whole spec's build finds them (an edge id used twice across pieces,
+  // a port fed twice, an unknown node).
+  auto bad = text;
+  bad.replace(bad.find(R"("id":"g2500")"), 12, R"("id":"g10")");
+  bad.replace(bad.find(R"("to":"n2000")"), 12, R"("to":"n1")");
+  bad.replace(bad.find(R"("from":"n100:0")"), 15, R"("from":"zz:0")");
+  const auto bad_spec = format::stream_program(bad);
+  REQUIRE(bad_spec.has_value());
+  const auto problems_whole = built(*bad_spec);
+  CHECK(problems_whole.starts_with("error:"));
+  CHECK(problems_whole.find("G-UNIQUE") != std::string::npos);
+  CHECK(problems_whole.find("G-EDGE-NODE") != std::string::npos);
+  for (const std::size_t piece : {1U, 64U, 4000U}) CHECK(built_in_pieces(bad, {2, 100, piece}) == problems_whole);
+  // A form the stream leaves, in the first piece, a middle one or the last,
+  // after the builder has taken the pieces before it: the document reader
+  // reads the whole text, and the result is its.
+  for (const std::string odd : {R"({"id":"g0")", R"({"id":"g1500")", R"({"id":"g2999")"}) {
+    auto other = text;
+    other.replace(other.find(odd), odd.size(), R"({"id":"\u0067)" + odd.substr(8));
+    CAPTURE(odd);
+    for (const std::size_t piece : {1U, 64U}) CHECK_FALSE(built_in_pieces(other, {2, 100, piece}).has_value());
+    CHECK(built(format::parse_program_text(other, "f")) == whole);
+    const auto program = format::build_program_text(other, "f");
+    CHECK(test::spec_text(program->spec()) == whole);
+  }
+  // Junk right before the comma a piece starts after: the piece before must end there.
+  for (const char* junk : {" x", "}", "]"}) {
+    auto broken = text;
+    broken.insert(broken.find(R"(,{"id":"g32")"), junk);
+    CHECK_FALSE(built_in_pieces(broken, {2, 100, 64}).has_value());
+    CHECK_THROWS_AS(format::build_program_text(broken, "f"), InputError);
+  }
+  // A library is made static over the whole spec: its graph's edges are read at once.
+  const auto fib = read(fs::path(TFSEM_SOURCE_DIR) / "models/fib.json");
+  CHECK(built_in_pieces(fib, {2, 1, 1}) == built(format::parse_program_text(fib, "f")));
 }
 
 TEST_CASE("the forms it leaves to the document reader, which reads them as before") {
