@@ -244,7 +244,9 @@ class ProgramBuilder::Impl {
   void add_edges(std::span<EdgeSpec> edges);
 
   std::shared_ptr<const Program> finish() {
+    if (!p_) throw std::logic_error("ProgramBuilder: finished already");
     if (edges_seen_ != edges_declared_) throw std::logic_error("ProgramBuilder: the edges given are not the edges declared");
+    fetches_ = NameIndex();  // the output edges' names are checked: given back
     p_->edge_where_.shrink();
     resolve_uninterpreted();
     poll_.check();
@@ -788,6 +790,7 @@ class ProgramBuilder::Impl {
 };
 
 void ProgramBuilder::Impl::add_edges(std::span<EdgeSpec> edges) {
+  if (!p_) throw std::logic_error("ProgramBuilder: finished already");
   if (edges.size() > edges_declared_ - edges_seen_) throw std::logic_error("ProgramBuilder: more edges than declared");
   add_edges_checked(edges);
   edges_seen_ += edges.size();
