@@ -5,6 +5,9 @@
 #include "formats/json/graph_json.hpp"
 #include "semantics/prune.hpp"
 
+#include <memory>
+#include <optional>
+
 namespace tfsem::format {
 
 namespace {
@@ -88,14 +91,28 @@ LoadedGraph read_graph_file(const std::filesystem::path& path, const std::filesy
   return out;
 }
 
+// A graph file opened: the file `path` names, its text, and what
+// graphdef::sniff says of it (nothing: tfsem's JSON).
+struct OpenedGraph {
+  std::filesystem::path file;
+  std::unique_ptr<FileText> text;
+  std::optional<graphdef::Sniffed> sniffed;
+};
+
+OpenedGraph open_graph(const std::filesystem::path& path, const StopToken* stop) {
+  if (stop) stop->enter("during import");
+  OpenedGraph opened{graph_file(path), nullptr, std::nullopt};
+  opened.text = std::make_unique<FileText>(opened.file);
+  opened.sniffed = graphdef::sniff(opened.file, opened.text->text());
+  return opened;
+}
+
 }  // namespace
 
 LoadedGraph load_graph_file(const std::filesystem::path& path, const graphdef::ImportOptions& options,
                             const graphdef::MetaGraphChoice& choice) {
-  if (options.stop) options.stop->enter("during import");
-  const auto file = graph_file(path);
-  const FileText file_text(file);
-  return read_graph_file(path, file, file_text.text(), graphdef::sniff(file, file_text.text()), options, choice);
+  const auto opened = open_graph(path, options.stop);
+  return read_graph_file(path, opened.file, opened.text->text(), opened.sniffed, options, choice);
 }
 
 std::shared_ptr<const Program> load_program(const std::filesystem::path& file, const LoadOptions& options,
@@ -109,19 +126,18 @@ std::shared_ptr<const Program> load_program(const std::filesystem::path& file, c
       import.feeds.push_back(feeds.back().first);
     }
     const auto* stop = options.import.stop;
-    if (stop) stop->enter("during import");
-    const auto resolved = graph_file(file);
-    const FileText text(resolved);
-    const auto sniffed = graphdef::sniff(resolved, text.text());
+    auto opened = open_graph(file, stop);
     std::shared_ptr<const Program> program;
     auto fetches = import.fetches;
     bool pruned = false;
-    if (!sniffed && feeds.empty()) {
+    if (!opened.sniffed && feeds.empty()) {
       // tfsem's JSON with nothing to feed: built as it is read.
-      refuse_options(import, options.choice, resolved.string(), true);
-      program = build_program_text(text.text(), resolved.string(), stop);
+      refuse_options(import, options.choice, opened.file.string(), true);
+      program = build_program_text(opened.text->text(), opened.file.string(), stop);
+      opened.text.reset();
     } else {
-      auto loaded = read_graph_file(file, resolved, text.text(), sniffed, import, options.choice);
+      auto loaded = read_graph_file(file, opened.file, opened.text->text(), opened.sniffed, import, options.choice);
+      opened.text.reset();  // read: the text goes before the graph is validated
       if (on_note)
         for (const auto& note : loaded.notes) on_note(note);
       for (std::size_t k = 0; k < feeds.size(); ++k) {

@@ -494,7 +494,10 @@ ProgramSpec load_program_file(const std::filesystem::path& file) {
 std::shared_ptr<const Program> build_program_text(std::string_view text, const std::string& origin,
                                                   const StopToken* stop) {
   if (auto program = stream_build(text, stop)) return std::move(*program);
-  return Program::build(parse_program(parse_json_text(text, origin)), stop);  // says what is wrong, and where
+  if (stop) stop->enter("during import");
+  auto spec = parse_program(parse_json_text(text, origin));  // says what is wrong, and where
+  if (stop) stop->enter("during validation");
+  return Program::build(std::move(spec), stop);
 }
 
 std::pair<std::string, std::string> split_feed(const std::string& assignment) {

@@ -33,7 +33,8 @@ void read_library(const nlohmann::json& library, ProgramSpec& spec);
 // for any split; a thread that cannot be started leaves the text to the
 // document reader.
 // stream_build hands the edges to the builder in pieces of `piece` edges,
-// read by `threads` threads.
+// read by up to `threads` threads (at most four), the calling thread
+// reading the pieces of a thread that cannot start.
 struct StreamSplit {
   unsigned threads = 0;
   std::size_t min_part = std::size_t{1} << 15;
@@ -50,7 +51,8 @@ std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit spl
 // are read last, in pieces that the builder takes as they come and the
 // reader then frees, so the spec's edges never lie in memory at once, and
 // the reading runs beside the building. Throws InputError or Stopped as
-// Program::build does.
+// Program::build does, telling `stop` (may be null) the phase: "during
+// validation" once the builder takes the graph.
 std::optional<std::shared_ptr<const Program>> stream_build(std::string_view text, const StopToken* stop,
                                                            StreamSplit split = {});
 

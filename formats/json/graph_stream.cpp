@@ -28,12 +28,14 @@
 
 #include <algorithm>
 #include <array>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
-#include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <span>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
@@ -365,7 +367,8 @@ void read_edge_at(Cursor& at, std::size_t i, Literals& cache, EdgeSpec& e) {
 }
 
 // The graph's edges array, found but not read: where it starts, and its
-// layout with a mark every `stride` elements.
+// layout with a mark every `stride` elements, where the pieces of
+// read_in_pieces begin.
 struct EdgesAt {
   Cursor start;
   Cursor::Layout layout;
@@ -405,23 +408,53 @@ void read_graph(Cursor& c, Literals& literals, const StreamSplit& split, Program
   });
 }
 
+// The spec of the whole text, with the edges left for later if `later` is
+// given (read_graph), or nullopt where the stream cannot vouch for it.
+std::optional<ProgramSpec> read_spec(std::string_view text, const StreamSplit& split, std::optional<EdgesAt>* later) {
+  try {
+    Cursor c(text);
+    Literals literals;
+    ProgramSpec spec;
+    read_graph(c, literals, split, spec, later);
+    if (!c.at_end()) return std::nullopt;
+    // A library is made static over the whole spec, and a few edges are
+    // read at once.
+    if (later && *later && (!spec.library.empty() || (*later)->layout.elements < 2 * (*later)->stride)) {
+      Cursor at = (*later)->start;
+      read_array(at, spec.edges, literals, split, read_edge_at);
+      if (!at.past((*later)->layout)) return std::nullopt;
+      later->reset();
+    }
+    return spec;
+  } catch (const Unsupported&) {
+  } catch (const InputError&) {
+  } catch (const json::exception&) {
+  } catch (const std::system_error&) {  // no thread for a part
+  }
+  return std::nullopt;
+}
+
 // The edges array read in pieces of `stride` edges (the last may be shorter)
-// by `threads` threads, this one among them, each piece handed to `take` on
-// this thread, in order, as soon as it and those before it are read. A
-// thread reads a piece at most `ahead` pieces past the one `take` is given,
-// so that only those lie in memory at once; this thread reads one while the
-// piece it waits for is not read yet. False, once every thread has stopped,
-// when a piece's text is not one the reader vouches for.
+// by up to `threads` threads, this one among them, each piece handed to
+// `take` on this thread, in order, as soon as it and those before it are
+// read. While `take` has piece k, no thread reads past piece k + ahead - 1,
+// so that only those lie in memory at once (and no more than `ahead`
+// threads have a piece to read); this thread reads one while the piece it
+// waits for is not read yet. False, once every thread has stopped, when a
+// piece's text is not one the reader vouches for; running out of memory in
+// a piece is thrown here, as on one thread.
 template <class Take>
 bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
   constexpr std::size_t ahead = 4;
   const auto n = edges.layout.elements, stride = edges.stride;
   const auto pieces = (n + stride - 1) / stride;
+  if (edges.layout.marks.size() + 1 < pieces) return false;  // a count a malformed text misled
   enum class Piece : unsigned char { waiting, reading, read };
   std::vector<Piece> state(pieces, Piece::waiting);
   std::vector<std::vector<EdgeSpec>> read(pieces);
   std::size_t next = 0, taken = 0;  // the next piece to read, and to take
   bool failed = false, done = false;
+  std::exception_ptr no_memory;
   std::mutex m;
   std::condition_variable changed;
   // Reads the next piece if one may be read now; false if none may.
@@ -432,6 +465,7 @@ bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
     lock.unlock();
     std::vector<EdgeSpec> out;
     bool ok = true;
+    std::exception_ptr oom;
     try {
       const auto first = k * stride, last = std::min(n, first + stride);
       out.reserve(last - first);
@@ -442,22 +476,25 @@ bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
         read_edge_at(at, i, cache, out.emplace_back());
       }
       ok = k + 1 < pieces ? at.stands_before(edges.layout.marks[k]) : at.take(']') && at.past(edges.layout);
-    } catch (...) {  // a text it cannot vouch for, or no memory: the document reader reads it, or says so
+    } catch (const std::bad_alloc&) {
+      ok = false;
+      oom = std::current_exception();
+    } catch (...) {  // a text it cannot vouch for: the document reader reads it
       ok = false;
     }
     lock.lock();
     read[k] = std::move(out);
     state[k] = Piece::read;
     failed = failed || !ok;
+    if (oom && !no_memory) no_memory = oom;
     changed.notify_all();
     return true;
   };
   const auto help = [&] {
     Literals cache;
     std::unique_lock lock(m);
-    while (!failed && !done && next < pieces) {
+    while (!failed && !done && next < pieces)
       if (!read_next(lock, cache)) changed.wait(lock);
-    }
   };
   // Every helper stops and is joined before this returns, whatever `take` throws.
   struct Stop {
@@ -473,14 +510,15 @@ bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
   std::vector<std::jthread> helpers;
   const Stop stop{m, changed, done};  // destroyed before the helpers are joined
   try {
-    for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(help);
-  } catch (const std::system_error&) {  // no thread: this one reads every piece
+    for (std::size_t t = 1; t < std::min<std::size_t>(threads, ahead); ++t) helpers.emplace_back(help);
+  } catch (const std::system_error&) {  // no thread: this one reads the pieces the others do not
   }
   Literals cache;
   for (std::size_t k = 0; k < pieces; ++k) {
     std::unique_lock lock(m);
     while (!failed && state[k] != Piece::read)
       if (!read_next(lock, cache)) changed.wait(lock);
+    if (no_memory) std::rethrow_exception(no_memory);
     if (failed) return false;
     auto piece = std::move(read[k]);
     lock.unlock();
@@ -497,49 +535,17 @@ bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
 
 std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit split) {
   if (split.threads == 0) split.threads = std::max(1U, std::thread::hardware_concurrency());
-  try {
-    Cursor c(text);
-    Literals literals;
-    ProgramSpec spec;
-    read_graph(c, literals, split, spec, nullptr);
-    if (c.at_end()) return spec;
-  } catch (const Unsupported&) {
-  } catch (const InputError&) {
-  } catch (const json::exception&) {
-  } catch (const std::system_error&) {  // no thread for a part
-  }
-  return std::nullopt;
+  return read_spec(text, split, nullptr);
 }
 
 std::optional<std::shared_ptr<const Program>> stream_build(std::string_view text, const StopToken* stop, StreamSplit split) {
   if (split.threads == 0) split.threads = std::max(1U, std::thread::hardware_concurrency());
-  ProgramSpec spec;
   std::optional<EdgesAt> edges;
-  try {
-    Cursor c(text);
-    Literals literals;
-    read_graph(c, literals, split, spec, &edges);
-    if (!c.at_end()) return std::nullopt;
-    // A library is made static over the whole spec, and a few edges are
-    // read at once.
-    if (edges && (!spec.library.empty() || edges->layout.elements < 2 * edges->stride)) {
-      Cursor at = edges->start;
-      read_array(at, spec.edges, literals, split, read_edge_at);
-      if (!at.past(edges->layout)) throw Unsupported{};
-      edges.reset();
-    }
-  } catch (const Unsupported&) {
-    return std::nullopt;
-  } catch (const InputError&) {
-    return std::nullopt;
-  } catch (const json::exception&) {
-    return std::nullopt;
-  } catch (const std::system_error&) {  // no thread for a part
-    return std::nullopt;
-  }
-  if (!edges) return Program::build(std::move(spec), stop);
-  if (edges->layout.marks.size() + 1 < (edges->layout.elements + edges->stride - 1) / edges->stride) return std::nullopt;
-  ProgramBuilder builder(std::move(spec), edges->layout.elements, stop);
+  auto spec = read_spec(text, split, &edges);
+  if (!spec) return std::nullopt;
+  if (stop) stop->enter("during validation");
+  if (!edges) return Program::build(std::move(*spec), stop);
+  ProgramBuilder builder(std::move(*spec), edges->layout.elements, stop);
   if (!read_in_pieces(*edges, split.threads, [&](std::span<EdgeSpec> piece) { builder.add_edges(piece); }))
     return std::nullopt;
   return builder.finish();
