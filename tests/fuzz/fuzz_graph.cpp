@@ -37,7 +37,9 @@ void check_streaming(const std::string& text) {
     try {
       return test::spec_text(build()->spec());
     } catch (const InputError& e) {
-      return "(refused) " + e.diagnostics().front().to_string();
+      std::string problems = "(refused)";
+      for (const auto& d : e.diagnostics()) problems += "\n" + d.to_string();
+      return problems;
     }
   };
   const auto whole = built([&] { return Program::build(*streamed); });

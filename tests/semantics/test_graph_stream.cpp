@@ -10,9 +10,11 @@
 #include "formats/json/file_text.hpp"
 #include "formats/json/graph_json.hpp"
 #include "formats/json/graph_json_parts.hpp"
+#include "support/stop_token.hpp"
 #include "tests/support/spec_text.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -329,7 +331,7 @@ TEST_CASE("a graph's Program is built as its edges are read, in pieces, as from 
   CHECK(problems_whole.starts_with("error:"));
   CHECK(problems_whole.find("G-UNIQUE") != std::string::npos);
   CHECK(problems_whole.find("G-EDGE-NODE") != std::string::npos);
-  for (const std::size_t piece : {1U, 64U, 4000U}) CHECK(built_in_pieces(bad, {2, 100, piece}) == problems_whole);
+  for (const std::size_t piece : {1U, 64U, 2500U}) CHECK(built_in_pieces(bad, {2, 100, piece}) == problems_whole);
   // A form the stream leaves, in the first piece, a middle one or the last,
   // after the builder has taken the pieces before it: the document reader
   // reads the whole text, and the result is its.
@@ -352,6 +354,26 @@ TEST_CASE("a graph's Program is built as its edges are read, in pieces, as from 
   // A library is made static over the whole spec: its graph's edges are read at once.
   const auto fib = read(fs::path(TFSEM_SOURCE_DIR) / "models/fib.json");
   CHECK(built_in_pieces(fib, {2, 1, 1}) == built(format::parse_program_text(fib, "f")));
+}
+
+TEST_CASE("a stop while the edges are read in pieces ends the build once every thread has stopped") {
+  // Fewer nodes than the builder's polls are apart: it first looks at the token on an edge.
+  std::string nodes, edges;
+  for (int i = 0; i < 100; ++i) nodes += std::string(i ? "," : "") + R"({"id":"n)" + std::to_string(i) + R"(","op":"NoOp"})";
+  for (int i = 0; i < 20000; ++i)
+    edges += std::string(i ? "," : "") + R"({"id":"g)" + std::to_string(i) + R"(","kind":"control","to":"n)" +
+             std::to_string(i % 100) + R"(","value":"GO"})";
+  const auto text = R"({"nodes":[)" + nodes + R"(],"edges":[)" + edges + "]}";
+  std::atomic<bool> interrupted{true};
+  for (const unsigned threads : {1U, 2U, 3U}) {
+    StopToken stop;
+    stop.watch(&interrupted);
+    CHECK_THROWS_AS(format::stream_build(text, &stop, {threads, 100, 64}), Stopped);
+  }
+  const StopToken going_on;
+  const auto program = format::stream_build(text, &going_on, {3, 100, 64});
+  REQUIRE(program.has_value());
+  CHECK((*program)->edges().size() == 20000);
 }
 
 TEST_CASE("the forms it leaves to the document reader, which reads them as before") {
