@@ -244,8 +244,9 @@ class ProgramBuilder::Impl {
   void add_edges(std::span<EdgeSpec> edges);
 
   std::shared_ptr<const Program> finish() {
-    if (!p_) throw std::logic_error("ProgramBuilder: finished already");
+    if (finished_) throw std::logic_error("ProgramBuilder: finished already");
     if (edges_seen_ != edges_declared_) throw std::logic_error("ProgramBuilder: the edges given are not the edges declared");
+    finished_ = true;  // whatever it throws: the problems found go with it
     fetches_ = NameIndex();  // the output edges' names are checked: given back
     p_->edge_where_.shrink();
     resolve_uninterpreted();
@@ -271,6 +272,7 @@ class ProgramBuilder::Impl {
   std::size_t port_room_ = 0;                 // the ports the edges not yet attached can still fill
   std::size_t edges_declared_;                // the edges that will come
   std::size_t edges_seen_ = 0;                // the edges that have come
+  bool finished_ = false;                     // finish() has begun
   NameIndex fetches_;                         // the output edges by fetch name
 
   // What an op's name is among the control ops and the registry's functions,
@@ -790,7 +792,7 @@ class ProgramBuilder::Impl {
 };
 
 void ProgramBuilder::Impl::add_edges(std::span<EdgeSpec> edges) {
-  if (!p_) throw std::logic_error("ProgramBuilder: finished already");
+  if (finished_) throw std::logic_error("ProgramBuilder: finished already");
   if (edges.size() > edges_declared_ - edges_seen_) throw std::logic_error("ProgramBuilder: more edges than declared");
   add_edges_checked(edges);
   edges_seen_ += edges.size();

@@ -380,8 +380,9 @@ class ProgramBuilder {
   // number declared): the Program moves out what it keeps of them, and the
   // caller may free them on return.
   void add_edges(std::span<EdgeSpec> edges);
-  // The Program, once every edge declared has come (std::logic_error before):
-  // throws InputError listing every problem found (G-*), as Program::build does.
+  // The Program, once every edge declared has come (std::logic_error before,
+  // and after an earlier finish, whatever it gave or threw): throws
+  // InputError listing every problem found (G-*), as Program::build does.
   std::shared_ptr<const Program> finish();
 
  private:

@@ -113,6 +113,16 @@ TEST_CASE("a Program's builder takes a spec without edges or library, then exact
   builder.add_edges(std::span(edges).first(1));
   builder.add_edges(std::span(edges).subspan(1));
   CHECK(builder.finish()->edges().size() == 2);
+  CHECK_THROWS_AS(builder.finish(), std::logic_error);
+  CHECK_THROWS_AS(builder.add_edges({}), std::logic_error);
+  // A finish that finds problems gives them all: a second one has none to find.
+  ProgramBuilder refused(spec, 1);
+  auto one = declared;
+  one.resize(1);
+  one[0].id = "";
+  refused.add_edges(one);
+  CHECK_THROWS_AS(refused.finish(), InputError);
+  CHECK_THROWS_AS(refused.finish(), std::logic_error);
 }
 
 TEST_CASE("a Program gives back the spec of every shipped model as it was read") {
