@@ -28,7 +28,10 @@ ProgramSpec parse_program_text(std::string_view text, const std::string& origin)
 ProgramSpec load_program_file(const std::filesystem::path& file);
 // Program::build of parse_program_text's spec, building the Program while a
 // large graph's edges are still being read (stream_build); throws
-// InputError as the two do, and Stopped when `stop` (may be null) stops it.
+// InputError as the two do, and Stopped when `stop` (may be null) stops it,
+// which it tells the phase: "during validation" once the builder takes the
+// graph ("during import" while the document reader reads a text the stream
+// leaves to it).
 std::shared_ptr<const Program> build_program_text(std::string_view text, const std::string& origin,
                                                   const StopToken* stop = nullptr);
 nlohmann::json parse_json_text(std::string_view text, const std::string& origin);

@@ -51,8 +51,9 @@ std::optional<ProgramSpec> stream_program(std::string_view text, StreamSplit spl
 // are read last, in pieces that the builder takes as they come and the
 // reader then frees, so the spec's edges never lie in memory at once, and
 // the reading runs beside the building. Throws InputError or Stopped as
-// Program::build does, telling `stop` (may be null) the phase: "during
-// validation" once the builder takes the graph.
+// Program::build does, and std::bad_alloc when reading a piece runs out of
+// memory; it tells `stop` (may be null) the phase, "during validation",
+// once the builder takes the graph.
 std::optional<std::shared_ptr<const Program>> stream_build(std::string_view text, const StopToken* stop,
                                                            StreamSplit split = {});
 

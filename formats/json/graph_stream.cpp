@@ -442,13 +442,13 @@ std::optional<ProgramSpec> read_spec(std::string_view text, const StreamSplit& s
 // threads have a piece to read); this thread reads one while the piece it
 // waits for is not read yet. False, once every thread has stopped, when a
 // piece's text is not one the reader vouches for; running out of memory in
-// a piece is thrown here, as on one thread.
+// any piece is thrown here, once every thread has stopped.
 template <class Take>
 bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
   constexpr std::size_t ahead = 4;
   const auto n = edges.layout.elements, stride = edges.stride;
   const auto pieces = (n + stride - 1) / stride;
-  if (edges.layout.marks.size() + 1 < pieces) return false;  // a count a malformed text misled
+  if (edges.layout.marks.size() + 1 < pieces) return false;  // never: the count marks every stride-th comma
   enum class Piece : unsigned char { waiting, reading, read };
   std::vector<Piece> state(pieces, Piece::waiting);
   std::vector<std::vector<EdgeSpec>> read(pieces);
