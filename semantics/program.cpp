@@ -241,8 +241,6 @@ class ProgramBuilder::Impl {
     start_edges();
   }
 
-  void add_edges(std::span<EdgeSpec> edges);
-
   std::shared_ptr<const Program> finish() {
     if (finished_) throw std::logic_error("ProgramBuilder: finished already");
     if (edges_seen_ != edges_declared_) throw std::logic_error("ProgramBuilder: the edges given are not the edges declared");
@@ -576,7 +574,12 @@ class ProgramBuilder::Impl {
     fetches_.reserve(p_->nodes_.size());
   }
 
-  void add_edges_checked(std::span<EdgeSpec> edges) {
+ public:
+  // The next edges: each admitted takes a place in the Program.
+  void add_edges(std::span<EdgeSpec> edges) {
+    if (finished_) throw std::logic_error("ProgramBuilder: finished already");
+    if (edges.size() > edges_declared_ - edges_seen_) throw std::logic_error("ProgramBuilder: more edges than declared");
+    edges_seen_ += edges.size();
     const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch(); };
     // The hashes of an edge's names: its id, its fetch name, its ends' nodes.
     struct Hashes {
@@ -664,6 +667,7 @@ class ProgramBuilder::Impl {
     }
   }
 
+ private:
   // Checks that ports 0..want.size()-1 hold exactly edges of the wanted kinds,
   // and no others; `why` (called only on a problem) says what the op takes.
   template <class Why>
@@ -790,13 +794,6 @@ class ProgramBuilder::Impl {
     }
   }
 };
-
-void ProgramBuilder::Impl::add_edges(std::span<EdgeSpec> edges) {
-  if (finished_) throw std::logic_error("ProgramBuilder: finished already");
-  if (edges.size() > edges_declared_ - edges_seen_) throw std::logic_error("ProgramBuilder: more edges than declared");
-  add_edges_checked(edges);
-  edges_seen_ += edges.size();
-}
 
 ProgramBuilder::ProgramBuilder(ProgramSpec spec, std::size_t edges, const StopToken* stop) {
   if (!spec.edges.empty() || !spec.library.empty())
