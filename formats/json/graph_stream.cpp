@@ -449,8 +449,7 @@ bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
   const auto n = edges.layout.elements, stride = edges.stride;
   const auto pieces = (n + stride - 1) / stride;
   if (edges.layout.marks.size() + 1 < pieces) return false;  // never: the count marks every stride-th comma
-  enum class Piece : unsigned char { waiting, reading, read };
-  std::vector<Piece> state(pieces, Piece::waiting);
+  std::vector<bool> ready(pieces, false);  // piece k is read (or failed)
   std::vector<std::vector<EdgeSpec>> read(pieces);
   std::size_t next = 0, taken = 0;  // the next piece to read, and to take
   bool failed = false, done = false;
@@ -461,7 +460,6 @@ bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
   const auto read_next = [&](std::unique_lock<std::mutex>& lock, Literals& cache) {
     if (failed || done || next == pieces || next >= taken + ahead) return false;
     const auto k = next++;
-    state[k] = Piece::reading;
     lock.unlock();
     std::vector<EdgeSpec> out;
     bool ok = true;
@@ -484,7 +482,7 @@ bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
     }
     lock.lock();
     read[k] = std::move(out);
-    state[k] = Piece::read;
+    ready[k] = true;
     failed = failed || !ok;
     if (oom && !no_memory) no_memory = oom;
     changed.notify_all();
@@ -516,7 +514,7 @@ bool read_in_pieces(const EdgesAt& edges, unsigned threads, Take&& take) {
   Literals cache;
   for (std::size_t k = 0; k < pieces; ++k) {
     std::unique_lock lock(m);
-    while (!failed && state[k] != Piece::read)
+    while (!failed && !ready[k])
       if (!read_next(lock, cache)) changed.wait(lock);
     if (no_memory) std::rethrow_exception(no_memory);
     if (failed) return false;
