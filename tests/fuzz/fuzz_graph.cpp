@@ -33,20 +33,10 @@ void check_streaming(const std::string& text) {
   }
   if (test::spec_text(*streamed) != expected) fuzz::fuzz_fail("the streaming reader reads another graph: " + text);
   // Built as its edges are read, in pieces: the Program of the spec read, or its problems.
-  const auto built = [](const auto& build) -> std::string {
-    try {
-      return test::spec_text(build()->spec());
-    } catch (const InputError& e) {
-      std::string problems = "(refused)";
-      for (const auto& d : e.diagnostics()) problems += "\n" + d.to_string();
-      return problems;
-    }
-  };
-  const auto whole = built([&] { return Program::build(*streamed); });
+  const auto whole = test::built_text([&] { return Program::build(*streamed); });
   for (const format::StreamSplit split : {format::StreamSplit{1, 1, 1}, format::StreamSplit{2, 1, 2}}) {
-    std::optional<std::shared_ptr<const Program>> in_pieces;
-    const auto got = built([&] {
-      in_pieces = format::stream_build(text, nullptr, split);
+    const auto got = test::built_text([&] {
+      auto in_pieces = format::stream_build(text, nullptr, split);
       if (!in_pieces) fuzz::fuzz_fail("the streaming reader reads a graph it cannot build as it reads: " + text);
       return *in_pieces;
     });

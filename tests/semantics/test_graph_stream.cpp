@@ -57,32 +57,23 @@ std::string by_text(const std::string& text) {
   }
 }
 
-// Every problem of e, one a line.
-std::string problems(const InputError& e) {
-  std::string out = "error:";
-  for (const auto& d : e.diagnostics()) out += "\n" + d.to_string();
-  return out;
-}
-
-// The Program Program::build makes of spec, as the spec it gives back, or
-// every problem.
+// What Program::build makes of spec (test::built_text).
 std::string built(const ProgramSpec& spec) {
-  try {
-    return test::spec_text(Program::build(spec)->spec());
-  } catch (const InputError& e) {
-    return problems(e);
-  }
+  return test::built_text([&] { return Program::build(spec); });
 }
 
-// The same of the Program stream_build makes of text, reading its edges in
-// pieces; nullopt where it leaves the text to the document reader.
+// The same of what stream_build makes of text, reading its edges in pieces;
+// nullopt where it leaves the text to the document reader.
 std::optional<std::string> built_in_pieces(const std::string& text, format::StreamSplit split) {
+  struct Left {};
   try {
-    const auto program = format::stream_build(text, nullptr, split);
-    if (!program) return std::nullopt;
-    return test::spec_text((*program)->spec());
-  } catch (const InputError& e) {
-    return problems(e);
+    return test::built_text([&] {
+      auto program = format::stream_build(text, nullptr, split);
+      if (!program) throw Left{};
+      return *program;
+    });
+  } catch (const Left&) {
+    return std::nullopt;
   }
 }
 

@@ -43,18 +43,6 @@ std::vector<std::string> refusals(const ProgramSpec& spec) {
   return found;
 }
 
-// What a build gives: the spec the Program gives back, or every problem found.
-template <class Build>
-std::string outcome(Build&& build) {
-  try {
-    return test::spec_text(build()->spec());
-  } catch (const InputError& e) {
-    std::string out = "error:";
-    for (const auto& d : e.diagnostics()) out += "\n" + d.to_string();
-    return out;
-  }
-}
-
 // The Program of `spec` built with its edges given in pieces of `piece`.
 std::shared_ptr<const Program> in_pieces(ProgramSpec spec, std::size_t piece) {
   auto edges = std::move(spec.edges);
@@ -79,12 +67,12 @@ TEST_CASE("a Program built from its edges in pieces is the one built whole, or h
       } catch (const InputError&) {  // a file the reader refuses, or a library the rules refuse
         continue;
       }
-      const auto whole = outcome([&] { return Program::build(spec); });
+      const auto whole = test::built_text([&] { return Program::build(spec); });
       ++models;
       refused += whole.starts_with("error:") ? 1 : 0;
       for (const std::size_t piece : {1U, 2U, 5U}) {
         CAPTURE(piece);
-        CHECK(outcome([&] { return in_pieces(spec, piece); }) == whole);
+        CHECK(test::built_text([&] { return in_pieces(spec, piece); }) == whole);
       }
     }
   CHECK(models > 60);

@@ -1,8 +1,10 @@
 // A ProgramSpec as text, with every field a reader fills (the JSON its writer
 // gives, and the JSON path of each element): two readers of one graph agree
-// exactly when their specs' texts are equal.
+// exactly when their specs' texts are equal. And what a build gives, as
+// text: two ways of building one graph agree exactly when these are equal.
 #pragma once
 
+#include "semantics/diagnostic.hpp"
 #include "formats/json/graph_json.hpp"
 
 #include <string>
@@ -24,6 +26,19 @@ inline std::string spec_text(const ProgramSpec& spec) {
     body(f.nodes, f.edges);
   }
   return text;
+}
+
+// What build() gives: the spec its Program gives back, or "error:" and
+// every problem the rules find, one a line.
+template <class Build>
+std::string built_text(Build&& build) {
+  try {
+    return spec_text(build()->spec());
+  } catch (const InputError& e) {
+    std::string out = "error:";
+    for (const auto& d : e.diagnostics()) out += "\n" + d.to_string();
+    return out;
+  }
 }
 
 }  // namespace tfsem::test
