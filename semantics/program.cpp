@@ -72,13 +72,23 @@ std::optional<Id> as_id(std::optional<std::uint32_t> i) {
   return i ? std::optional(Id(*i)) : std::nullopt;
 }
 
+// `index` of the names of `table`'s entries, made on the first call.
+template <class Table>
+const NameIndex& indexed(std::once_flag& once, NameIndex& index, const Table& table) {
+  std::call_once(once, [&] {
+    index.reserve(table.size());
+    for (std::size_t i = 0; i < table.size(); ++i) index.insert(name_of(table[i]), static_cast<std::uint32_t>(i), names_of(table));
+  });
+  return index;
+}
+
 }  // namespace
 
 std::optional<NodeId> Program::find_node(std::string_view name) const {
-  return as_id<NodeId>(node_index_.find(name, names_of(nodes_)));
+  return as_id<NodeId>(indexed(node_index_once_, node_index_, nodes_).find(name, names_of(nodes_)));
 }
 std::optional<EdgeId> Program::find_edge(std::string_view name) const {
-  return as_id<EdgeId>(edge_index_.find(name, names_of(edges_)));
+  return as_id<EdgeId>(indexed(edge_index_once_, edge_index_, edges_).find(name, names_of(edges_)));
 }
 std::optional<VarId> Program::find_variable(std::string_view name) const {
   return as_id<VarId>(var_index_.find(name, names_of(vars_)));
@@ -245,7 +255,10 @@ class ProgramBuilder::Impl {
     if (finished_) throw std::logic_error("ProgramBuilder: finished already");
     if (edges_seen_ != edges_declared_) throw std::logic_error("ProgramBuilder: the edges given are not the edges declared");
     finished_ = true;  // whatever it throws: the problems found go with it
-    fetches_ = NameIndex();  // the output edges' names are checked: given back
+    // The names are checked: their indexes are given back (Program makes its own on a lookup).
+    fetches_ = NameIndex();
+    node_names_ = NameIndex();
+    edge_names_ = NameIndex();
     p_->edge_where_.shrink();
     resolve_uninterpreted();
     poll_.check();
@@ -271,6 +284,7 @@ class ProgramBuilder::Impl {
   std::size_t edges_declared_;                // the edges that will come
   std::size_t edges_seen_ = 0;                // the edges that have come
   bool finished_ = false;                     // finish() has begun
+  NameIndex node_names_, edge_names_;         // the nodes and edges admitted, by id
   NameIndex fetches_;                         // the output edges by fetch name
 
   // What an op's name is among the control ops and the registry's functions,
@@ -435,12 +449,12 @@ class ProgramBuilder::Impl {
 
   void add_nodes() {
     auto& nodes = p_->spec_.nodes;
-    p_->node_index_.reserve(nodes.size());
+    node_names_.reserve(nodes.size());
     p_->nodes_.reserve(nodes.size());
     p_->node_decls_.reserve(nodes.size());  // never moves: each Node points at its own
     const auto start = [&](std::size_t i) {  // the id's hash
       const auto h = NameIndex::hash(nodes[i].id);
-      p_->node_index_.prefetch(h);
+      node_names_.prefetch(h);
       return h;
     };
     Ahead<std::uint32_t, decltype(start)> ahead(nodes.size(), start);
@@ -452,7 +466,7 @@ class ProgramBuilder::Impl {
         error("G-UNIQUE", n.where, "node", "a node needs a non-empty \"id\"");
         continue;
       }
-      if (!p_->node_index_.insert(n.id, hash, static_cast<std::uint32_t>(p_->nodes_.size()), names_of(p_->nodes_))) {
+      if (!node_names_.insert(n.id, hash, static_cast<std::uint32_t>(p_->nodes_.size()), names_of(p_->nodes_))) {
         error("G-UNIQUE", n.where, node_subject(n.id), "node id used twice");
         continue;
       }
@@ -484,7 +498,7 @@ class ProgramBuilder::Impl {
   // (after reporting) when it is unusable.
   bool resolve_end(const EdgeSpec& e, const PortRef& ref, std::uint32_t hash, EdgeKind kind, const char* end,
                    NodeId& node, std::uint32_t& port) {
-    auto n = as_id<NodeId>(p_->node_index_.find(ref.node, hash, names_of(p_->nodes_)));
+    auto n = as_id<NodeId>(node_names_.find(ref.node, hash, names_of(p_->nodes_)));
     if (!n) {
       error("G-EDGE-NODE", e.where + "/" + end, edge_subject(e.id), "no node '" + ref.node + "'");
       return false;
@@ -563,7 +577,7 @@ class ProgramBuilder::Impl {
   // as each Edge points at its declaration.
   void start_edges() {
     const auto n = edges_declared_;
-    p_->edge_index_.reserve(n);
+    edge_names_.reserve(n);
     p_->edges_.reserve(n);
     p_->edge_decls_.reserve(n);
     p_->spelled_.reserve(n);
@@ -590,10 +604,10 @@ class ProgramBuilder::Impl {
       Hashes h;
       h.id = NameIndex::hash(e.id);
       h.fetch = e.fetch ? NameIndex::hash(*e.fetch) : h.id;
-      p_->edge_index_.prefetch(h.id);
+      edge_names_.prefetch(h.id);
       fetches_.prefetch(h.fetch);
-      if (e.from) p_->node_index_.prefetch(h.from = NameIndex::hash(e.from->node));
-      if (e.to) p_->node_index_.prefetch(h.to = NameIndex::hash(e.to->node));
+      if (e.from) node_names_.prefetch(h.from = NameIndex::hash(e.from->node));
+      if (e.to) node_names_.prefetch(h.to = NameIndex::hash(e.to->node));
       return h;
     };
     Ahead<Hashes, decltype(start)> ahead(edges.size(), start);
@@ -608,7 +622,7 @@ class ProgramBuilder::Impl {
         error("G-UNIQUE", e.where, "edge", "an edge needs a non-empty \"id\"");
         continue;
       }
-      if (p_->edge_index_.find(e.id, hash.id, names_of(p_->edges_))) {
+      if (edge_names_.find(e.id, hash.id, names_of(p_->edges_))) {
         error("G-UNIQUE", e.where, subject(), "edge id used twice");
         continue;
       }
@@ -661,7 +675,7 @@ class ProgramBuilder::Impl {
                 "input port " + dst.name() + ":" + std::to_string(edge.dst_port) + " already has edge '" +
                     p_->edges_[dst.in[edge.dst_port].index()].name() + "'");
       }
-      p_->edge_index_.insert(edge.name(), hash.id, id.value, names_of(p_->edges_));
+      edge_names_.insert(edge.name(), hash.id, id.value, names_of(p_->edges_));
       assert(p_->inputs_.empty() || p_->inputs_.back().edge.index() <= p_->edges_.size());
       p_->edges_.push_back(std::move(edge));
     }

@@ -347,8 +347,13 @@ class Program {
   std::vector<std::optional<VarId>> access_var_;  // by node
   bool control_flow_ = false;
   // Names to ids (interned: the names are the NodeDecls', the EdgeDecls',
-  // the variables' own).
-  NameIndex node_index_, edge_index_, var_index_;
+  // the variables' own). The builder checks node and edge ids with indexes
+  // of its own and lets go of them once the edges are in, before the frames
+  // and a compiled graph take memory: these two are made on the first
+  // lookup (few commands make one: a session's fetches and targets).
+  NameIndex var_index_;
+  mutable std::once_flag node_index_once_, edge_index_once_;
+  mutable NameIndex node_index_, edge_index_;
   std::vector<NodeId> topo_;
   mutable std::once_flag hash_once_;
   mutable std::uint64_t hash_ = 0;
