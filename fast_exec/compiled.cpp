@@ -69,7 +69,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   std::vector<std::uint32_t> locals(prog.nodes().size());
   for (std::size_t i = 0; i < nodes.size(); ++i) locals[i] = nodes[i].local;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> site_calls;
-  std::size_t constant_values = 0;
+  std::size_t data_inputs = 0;
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     const auto& n = prog.node(NodeId(i));
     if (n.op.kind == Op::Kind::function && prog.variable_of(NodeId(i)))
@@ -82,7 +82,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
                        "tfsem check and trace explore this graph");
     auto& c = nodes[i];
     c.kind = kinds[i] = n.op.kind;
-    if (is_constant(n)) constant_values += n.out.size();
+    data_inputs += n.in.size();
     if (c.kind == OpKind::enter || c.kind == OpKind::call) {
       c.target = prog.edge(n.out[0]).frame.value;
       c.site = c.kind == OpKind::call ? site_of(n) : 0;
@@ -137,11 +137,14 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     }
     if (edge.is_input()) inputs.push_back(out_of(e));
   }
-  calls_at_site.assign(prog.nodes().size(), 0);
-  constants.reserve(constant_values);
-  in_slots.reserve(prog.edges().size());
-  in_edges.reserve(prog.edges().size());
-  outs.reserve(prog.edges().size());
+  if (!site_calls.empty()) calls_at_site.assign(prog.nodes().size(), 0);
+  // Sized exactly: a block the loader backs at once is backed whole, used or not.
+  in_slots.reserve(data_inputs);
+  in_edges.reserve(data_inputs);
+  outs.reserve(prog.edges().size() - inputs.size());
+  // Constant nodes of one function and one value of attributes (the readers
+  // give the nodes that wrote one text one value) share their tuple.
+  std::map<std::pair<const FunctionDef*, const Attrs*>, std::uint32_t> tuples;
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     // The edges a node's outputs take are anywhere among the edges (each one's
     // id is its place in the spec): their lines are loaded some nodes ahead.
@@ -186,14 +189,17 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       frame.exits.push_back(u32(i));
     }
     if (is_constant(n)) {
-      auto tuple = std::move(apply(*c.fn, {}, n.attrs(), terms).front());
-      // A function gives a tensor per output (its kernel's contract), and
-      // G-ARITY gives it an edge per output: the tuples lie end to end.
-      if (tuple.size() != n.out.size())
-        throw std::logic_error("constant node '" + n.name() + "' gave " + std::to_string(tuple.size()) +
-                               " tensors for its " + std::to_string(n.out.size()) + " outputs");
-      c.constant = u32(constants.size() + 1);
-      std::move(tuple.begin(), tuple.end(), std::back_inserter(constants));
+      const auto [shared, fresh] = tuples.try_emplace({c.fn, c.attrs}, u32(constants.size() + 1));
+      c.constant = shared->second;
+      if (fresh) {
+        auto tuple = std::move(apply(*c.fn, {}, n.attrs(), terms).front());
+        // A function gives a tensor per output (its kernel's contract), and
+        // G-ARITY gives it an edge per output: the tuples lie end to end.
+        if (tuple.size() != n.out.size())
+          throw std::logic_error("constant node '" + n.name() + "' gave " + std::to_string(tuple.size()) +
+                                 " tensors for its " + std::to_string(n.out.size()) + " outputs");
+        std::move(tuple.begin(), tuple.end(), std::back_inserter(constants));
+      }
     }
   }
   for (auto& f : frames) {

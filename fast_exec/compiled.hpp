@@ -59,7 +59,8 @@ struct CompiledNode {
   std::uint32_t exit = 0;       // Exit: its index among its frame's Exits
   // A deterministic function without inputs (Const) is computed once, here:
   // its tuple, one tensor per data output, is constants[constant - 1 ..
-  // constant - 1 + out_count). 0: computed at run time. Not a key: a NoOp's
+  // constant - 1 + out_count), which constant nodes of one function and one
+  // value of attributes share. 0: computed at run time. Not a key: a NoOp's
   // tuple is empty, and its index the next constant's.
   std::uint32_t constant = 0;
   Op::Kind kind = Op::Kind::function;  // beside the flags: 80 bytes a node, not 88
@@ -91,7 +92,8 @@ struct CompiledGraph {
   std::vector<CompiledOut> inputs;      // the input edges, delivered when a run starts
   std::vector<Tensor> constants;        // the constants' tuples, one after another (CompiledNode::constant)
   std::vector<std::uint32_t> fetched;    // the output edges that have a fetch name, in edge order
-  std::vector<std::uint32_t> calls_at_site;  // by Call node: the Calls of its site (the callee waits for each)
+  // By Call node: the Calls of its site (the callee waits for each); empty in a graph without Calls.
+  std::vector<std::uint32_t> calls_at_site;
   // By edge: a Call's data output: its site (C-CALL); kNone otherwise.
   // Empty in a graph without Calls.
   std::vector<std::uint32_t> call_site;

@@ -353,7 +353,7 @@ Instance* Propagator::child_of(IterState& it, std::uint32_t n, bool live, Ready&
   // C-CALL-DEAD: an instance whose Calls were all DEAD would start no iteration
   // and complete at once; a site's DEAD Calls are counted until one is live.
   auto& dead = it.dead_calls[c.child];
-  const auto calls = static_cast<std::int32_t>(graph_.calls_at_site[n]);
+  const auto calls = c.kind == OpKind::call ? static_cast<std::int32_t>(graph_.calls_at_site[n]) : 0;  // a loop's: none
   if (!live) {
     if (++dead == calls) dead = 0;
     return nullptr;

@@ -526,6 +526,30 @@ TEST_CASE("forwarders, scalar functions, Consts and DEAD firings run where their
   CHECK(output_text(*q, forced.run_schedule(parse_schedule(Semantics(q), "id"))) == "i32:3");
 }
 
+TEST_CASE("Consts of one value of attributes share their tuple; equal values read apart keep their own") {
+  generate::SpecBuilder b("consts");
+  for (const auto* k : {"k1", "k2", "k3", "k4"}) {
+    b.node(k, "Const", "", {{"value", Tensor::scalar(std::int32_t{k[1] == '4' ? 4 : 1})}});
+    b.go(k);
+    b.output({k, 0}, k);
+  }
+  auto spec = std::move(b).build();
+  spec.nodes[1].attrs = spec.nodes[0].attrs;  // as a reader gives the nodes that wrote one text
+  const auto p = Program::build(std::move(spec));
+  const fast_exec::CompiledGraph g(p, {});
+  const auto constant = [&](const char* k) { return g.nodes[p->find_node(k)->index()].constant; };
+  CHECK(constant("k1") != 0);
+  CHECK(constant("k1") == constant("k2"));
+  CHECK(constant("k3") != constant("k1"));  // an equal value of its own
+  CHECK(constant("k4") != constant("k1"));
+  CHECK(g.constants.size() == 3);
+  fast_exec::Executor s(p);
+  const auto r = s.run();
+  std::map<std::string, std::string> got;
+  for (const auto& [fetch, content] : s.outputs(r)) got.emplace(fetch, content_to_string(*p, content));
+  CHECK(got == std::map<std::string, std::string>{{"k1", "i32:1"}, {"k2", "i32:1"}, {"k3", "i32:1"}, {"k4", "i32:4"}});
+}
+
 TEST_CASE("X-EXEC: a forced schedule runs a graph without control flow only") {
   fast_exec::Executor executor(test::program_file("models/while-sum.json"));
   try {
