@@ -23,9 +23,11 @@
 // taken only where the heap is being filled.
 //
 // While a BackLargeBlocks (huge_pages.hpp) lives, as a graph loads, a block
-// of 32 MiB or more and each growth of the heap are also backed at once, on
-// two threads: the Program and the compiled graph are built on one thread,
-// and the first process after the host idles pays for every page it backs.
+// of 32 MiB or more is also backed at once, and the heap's pages as its blocks
+// reach them, a few MiB at a time, on two threads: the Program and the
+// compiled graph are built on one thread, and the first process after the
+// host idles pays for every page it backs. The heap's free top is not
+// backed: what a load never uses it never pays for.
 // tests/cli/test_huge_pages.cpp checks the advice is given, and the backing.
 // Where the kernel's setting is `never` the advice does nothing; under
 // `always` it is what happens anyway. The arenas glibc gives other threads
@@ -69,22 +71,46 @@ std::atomic<int> backing{0};
 // The main heap is advised up to here (a huge page boundary).
 std::atomic<std::uintptr_t> heap_advised{0};
 
-// Advises the whole huge pages the main heap grew by since the last call.
-// When the heap has shrunk (glibc gave its top back), what grows again from
-// there is advised as it grows. sbrk(0) reads the program break glibc keeps;
-// it makes no system call.
-void advise_heap_growth() {
-  const auto top = reinterpret_cast<std::uintptr_t>(sbrk(0)) & ~(kHugePage - 1);
+// Where the main heap ended when the policy was set: blocks from here up to
+// its top are the main heap's, the ones the policy backs.
+std::uintptr_t heap_start = 0;
+
+// The main heap is backed up to here (a huge page boundary), while a
+// BackLargeBlocks lives.
+std::atomic<std::uintptr_t> heap_backed{0};
+
+// How far past a block's end the heap is backed: a few huge pages, so that
+// the small blocks after it take pages backed already, and one helper thread
+// backs some MiB rather than a page at a time.
+constexpr std::uintptr_t kBackAhead = std::uintptr_t{4} << 20;
+
+// Advises the whole huge pages the main heap grew by since the last call
+// (it ends at `top`). When the heap has shrunk (glibc gave its top back),
+// what grows again from there is advised as it grows.
+void advise_heap_growth(std::uintptr_t top) {
+  top &= ~(kHugePage - 1);
   auto done = heap_advised.load(std::memory_order_relaxed);
   if (top == done || !heap_advised.compare_exchange_strong(done, top, std::memory_order_relaxed)) return;
   // Before set_heap_policy has run (a constructor that allocates runs first,
   // in a shared library or in this executable), the heap's start is not
   // known: it is advised from here on, never from address 0, which would
   // advise every mapping below the heap (the executable's own included).
-  if (done != 0 && top > done) {
-    advise_huge_pages(done, top - done);
-    if (backing.load(std::memory_order_relaxed) > 0) tfsem::back_pages(reinterpret_cast<void*>(done), top - done, 2);
-  }
+  if (done != 0 && top > done) advise_huge_pages(done, top - done);
+}
+
+// While a BackLargeBlocks lives, backs the main heap's pages up to a few
+// past the end of block [p, p + n), if the main heap holds it. Only what
+// blocks take: the 32 MiB glibc keeps free at the top as it grows stay
+// unbacked until a block takes them (the heap ends at `top`). After the heap
+// has shrunk, what it grows by again is backed again.
+void back_heap_block(std::uintptr_t p, std::size_t n, std::uintptr_t top) {
+  if (p < heap_start || p >= top) return;  // a thread's arena
+  const auto want = std::min(top, (p + n + kBackAhead - 1) & ~(kBackAhead - 1));
+  auto done = heap_backed.load(std::memory_order_relaxed);
+  const auto backed = done > top ? 0 : done;  // past the top: the heap gave back pages it had backed
+  const auto from = std::max(backed, p & ~(kHugePage - 1));
+  if (want <= from || !heap_backed.compare_exchange_strong(done, want, std::memory_order_relaxed)) return;
+  tfsem::back_pages(reinterpret_cast<void*>(from), want - from, 2);
 }
 
 [[gnu::constructor]] void set_heap_policy() {
@@ -92,7 +118,8 @@ void advise_heap_growth() {
   mallopt(M_TOP_PAD, static_cast<int>(kHeapStep));
   mallopt(M_TRIM_THRESHOLD, static_cast<int>(kHeapKeeps));
   // The heap is advised from where it ends now.
-  heap_advised.store(reinterpret_cast<std::uintptr_t>(sbrk(0)) & ~(kHugePage - 1));
+  heap_start = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  heap_advised.store(heap_start & ~(kHugePage - 1));
 }
 
 }  // namespace
@@ -104,7 +131,10 @@ void* operator new(std::size_t n) {
         advise_huge_pages(reinterpret_cast<std::uintptr_t>(p), n);
         if (backing.load(std::memory_order_relaxed) > 0) tfsem::back_pages(p, n, 2);
       } else {
-        advise_heap_growth();
+        // sbrk(0) reads the program break glibc keeps; it makes no system call.
+        const auto top = reinterpret_cast<std::uintptr_t>(sbrk(0));
+        advise_heap_growth(top);
+        if (backing.load(std::memory_order_relaxed) > 0) back_heap_block(reinterpret_cast<std::uintptr_t>(p), n, top);
       }
       return p;
     }

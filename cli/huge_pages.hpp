@@ -3,10 +3,11 @@
 
 namespace tfsem::cli {
 
-// While one lives, a block of 32 MiB or more that `new` hands out, and each
-// growth of the heap the smaller blocks come from, is backed at once, half
-// by the calling thread and half by a helper thread, rather than page by page
-// as it is first written. Loading a large graph
+// While one lives, a block of 32 MiB or more that `new` hands out, and the
+// pages of the heap the smaller blocks come from as they reach them (a few
+// MiB at a time, not the heap's free top), are backed at once, half by the
+// calling thread and half by a helper thread, rather than page by page as
+// they are first written. Loading a large graph
 // builds its largest arrays on one thread (the Program, the compiled graph),
 // and where fresh memory is slow to back (docs/performance.md, "What the host
 // charges") two cores back it in about half the time. Only for a load: a

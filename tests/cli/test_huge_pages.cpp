@@ -2,7 +2,8 @@
 // or more from new lies in a mapping of its own advised as huge pages (VmFlags
 // "hg" in /proc/self/smaps), and smaller blocks lie in the heap, advised as it
 // grows; while a BackLargeBlocks lives, a large block is resident as soon as
-// new hands it out. Sanitizer and fuzzing builds
+// new hands it out, and so are the heap's pages under its small blocks, but
+// not the heap's free top. Sanitizer and fuzzing builds
 // leave the policy out (TFSEM_HUGE_PAGES undefined), and a kernel without
 // transparent huge pages or /proc/self/smaps cannot show it: these pass with a
 // message.
@@ -53,6 +54,50 @@ std::optional<bool> advised_huge(const void* p) {
 }
 
 }  // namespace
+
+TEST_CASE("while a graph loads, the heap is backed as its blocks take it, and its free top is not") {
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  // How many whole pages inside [begin, end) are not resident now, or
+  // nullopt where mincore cannot say.
+  const auto missing = [&](std::uintptr_t begin, std::uintptr_t end) -> std::optional<std::size_t> {
+    begin = (begin + page - 1) & ~(page - 1);
+    end &= ~(page - 1);
+    if (end <= begin) return 0;
+    std::vector<unsigned char> in((end - begin) / page);
+    if (mincore(reinterpret_cast<void*>(begin), end - begin, in.data()) != 0) return std::nullopt;
+    std::size_t n = 0;
+    for (const auto v : in) n += (v & 1U) == 0 ? 1 : 0;
+    return n;
+  };
+  // The first case in this file: the heap has not grown yet, and what it
+  // grows by below is fresh.
+  const tfsem::cli::BackLargeBlocks backing;
+  // 8 MiB of 1 KiB blocks, none written: the heap grows by them and by
+  // the 32 MiB glibc keeps free at its top.
+  std::vector<std::unique_ptr<char[]>> blocks(std::size_t{8} << 10);
+  for (auto& block : blocks) block.reset(new char[1024]);
+  const auto first = reinterpret_cast<std::uintptr_t>(blocks.front().get());
+  const auto last = reinterpret_cast<std::uintptr_t>(blocks.back().get()) + 1024;
+  const auto top = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  const auto taken = missing(first, last);
+  if (!taken) {
+    MESSAGE("mincore cannot say which pages are resident: nothing to check");
+    return;
+  }
+  if (last < first || top < last + (std::uintptr_t{12} << 20)) {
+    MESSAGE("the blocks do not lie at the heap's top, below a free top of 12 MiB or more: nothing to check");
+    return;
+  }
+  if (*taken == (last - first) / page) {
+    MESSAGE("this kernel does not back memory on advice (MADV_POPULATE_WRITE, Linux 5.14): nothing to check");
+    return;
+  }
+  CHECK(*taken == 0);
+  // Backed a few MiB past the last block at most: the free top above is not.
+  const auto above = (last + (std::uintptr_t{8} << 20) + page - 1) & ~(page - 1);
+  const auto end = top & ~(page - 1);
+  CHECK(missing(above, end) == (end - above) / page);
+}
 
 TEST_CASE("blocks from new lie in memory advised as huge pages") {
   if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) {
@@ -123,5 +168,6 @@ TEST_CASE("while a graph loads, a large block is backed as new hands it out") {
   }
   CHECK(missing(backed.get()) == 0);
 }
+
 
 #endif
