@@ -420,6 +420,11 @@ class FrameBuilder {
 
   void fill_tables() {
     auto& frames = p_.frames_;
+    if (frames.size() == 1) {  // every node and edge in the root frame (most large graphs): sized exactly
+      frames[0].nodes.reserve(p_.nodes_.size());
+      frames[0].records.reserve(p_.nodes_.size());
+      frames[0].slots.reserve(p_.edges_.size());
+    }
     for (std::size_t i = 0; i < p_.nodes_.size(); ++i) {
       const NodeId n(i);
       const auto& node = p_.nodes_[i];
@@ -443,7 +448,7 @@ class FrameBuilder {
   // G-REF: the variable a Read or Assign-f accesses is static. A variable edge
   // carries the handle of a Var(x) node or an input edge, passed on by Ref ops.
   void resolve_variables() {
-    p_.access_var_.assign(p_.nodes_.size(), std::nullopt);
+    p_.access_var_.assign(p_.nodes_.size(), VarId{});
     // Without variable edges, no Read, Assign-f or dereferencing function has one to resolve.
     if (std::none_of(p_.edges_.begin(), p_.edges_.end(), [](const Edge& e) { return e.kind == EdgeKind::variable; })) return;
     enum class State : std::uint8_t { unknown, known, conflict };

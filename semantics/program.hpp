@@ -305,7 +305,10 @@ class Program {
   // The variable a Read, Assign-f, Send or dereferencing function (S-DEREF) accesses: the handle on its variable
   // edge, which comes from a Var(x) node or an input edge, possibly through
   // Ref control-flow ops, and is static (G-REF).
-  [[nodiscard]] std::optional<VarId> variable_of(NodeId n) const { return access_var_[n.index()]; }
+  [[nodiscard]] std::optional<VarId> variable_of(NodeId n) const {
+    const auto v = access_var_[n.index()];
+    return v.valid() ? std::optional(v) : std::nullopt;
+  }
   // Nodes in a topological order of G without its back edges.
   [[nodiscard]] const std::vector<NodeId>& topological_order() const { return topo_; }
   // The static frames; frames()[0] is the root frame.
@@ -344,7 +347,7 @@ class Program {
   std::vector<Input> inputs_;
   std::vector<Frame> frames_;
   std::deque<FunctionDef> functions_;  // the uninterpreted functions, one per name and arity
-  std::vector<std::optional<VarId>> access_var_;  // by node
+  std::vector<VarId> access_var_;  // by node; invalid for none (4 bytes where an optional takes 8)
   bool control_flow_ = false;
   // Names to ids (interned: the names are the NodeDecls', the EdgeDecls',
   // the variables' own). The builder checks node and edge ids with indexes
