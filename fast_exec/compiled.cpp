@@ -105,7 +105,6 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     o.slot = slot[e];
     if (!edge.is_output()) {
       o.dst = edge.dst.value;
-      o.port = edge.dst_port;
       o.local = locals[o.dst];
       const auto kind = kinds[o.dst];
       o.into = kind == OpKind::merge ? Into::merge : kind == OpKind::return_ ? Into::return_ : Into::node;
