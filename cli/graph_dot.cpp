@@ -150,8 +150,8 @@ std::string graph_dot(const Semantics& sem, bool with_races, const std::string& 
         if (slot.edge == EdgeId(i))
           label += (label.empty() ? "" : "\n") + content_to_string(p, c, 8) +
                    (slot.context == kRootContext ? "" : " @" + context_to_string(p, sem.contexts(), slot.context));
-    } else if (e.is_output() && !e.fetch().empty()) {
-      label = e.fetch();
+    } else if (!p.fetch(e).empty()) {
+      label = p.fetch(e);
     }
     out << "  " << from << " -> " << to << " [style=" << edge_style(e.kind) << ", tooltip=\"" << dot_escape(e.name()) << "\"";
     if (!label.empty()) out << ", label=\"" << dot_escape(label) << "\"";

@@ -398,7 +398,7 @@ std::uint32_t Firings::successors(const State& s, Transition t, const Frame& f, 
     for (const auto slot : slots) {
       const auto& edge = sem_.program().edge(slot.edge);
       const auto& c = succ.at(slot.edge, slot.context);
-      out.push_back(encode(edge.is_output() && edge.fetch().empty() && !is_empty(c) ? Content{Go{}} : c));
+      out.push_back(encode(edge.is_output() && sem_.program().fetch(edge).empty() && !is_empty(c) ? Content{Go{}} : c));
     }
     if (f.var) out.push_back(encode(succ.var_value[x.index()]));
     if (f.path) out.push_back(codec_.encode(succ.path));

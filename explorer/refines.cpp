@@ -20,7 +20,7 @@ std::string projection(const Program& p, const Outcome& o, const std::set<std::s
 std::set<std::string> fetch_names(const Program& p) {
   std::set<std::string> out;
   for (const auto& e : p.edges())
-    if (e.is_output() && !e.fetch().empty()) out.emplace(e.fetch());
+    if (!p.fetch(e).empty()) out.emplace(p.fetch(e));
   return out;
 }
 

@@ -119,7 +119,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     const auto& edge = prog.edge(EdgeId(e));
     if (edge.is_output()) {
       slot[e] = kNone;
-      if (!edge.fetch().empty()) {
+      if (!prog.fetch(edge).empty()) {
         slot[e] = u32(fetched.size());
         fetched.push_back(u32(e));
       }

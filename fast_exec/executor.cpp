@@ -415,7 +415,7 @@ void Executor::finish(Run& run, RunResult& r) {
 std::vector<std::pair<std::string, Content>> Executor::outputs(const RunResult& r) const {
   std::vector<std::pair<std::string, Content>> out;
   for (std::size_t i = 0; i < graph_.fetched.size(); ++i)
-    out.emplace_back(graph_.program->edge(EdgeId(graph_.fetched[i])).fetch(), r.fetched[i]);
+    out.emplace_back(graph_.program->fetch(graph_.program->edge(EdgeId(graph_.fetched[i]))), r.fetched[i]);
   return out;
 }
 

@@ -152,12 +152,12 @@ class CoreExporter {
     int k = 0;
     for (std::size_t i = 0; i < p_.edges().size(); ++i) {
       const auto& e = p_.edge(EdgeId(i));
-      if (!e.is_output() || e.fetch().empty()) continue;
+      if (!e.is_output() || p_.fetch(e).empty()) continue;
       if (e.kind != EdgeKind::tensor) refuse(p_.where(e), "edge '" + e.name() + "'", "a fetched " + std::string(edge_kind_name(e.kind)) + " edge");
       decl << "  int o" << k << ";\n";
       if (e.is_input()) args << " o" << k << " = " << initial(EdgeId(i)) << ";";
       else args << " e" << i << "?<o" << k << ">;";
-      format << (format.tellp() > 0 ? "; " : "") << e.fetch() << "=i32:%d";
+      format << (format.tellp() > 0 ? "; " : "") << p_.fetch(e) << "=i32:%d";
       ++k;
     }
     std::ostringstream values;
@@ -403,7 +403,7 @@ class ControlFlowExporter {
     for (const auto& v : p_.variables())
       if (!printable(v.name)) refuse(v.where, "variable '" + v.name + "'", "its name cannot be printed by Promela");
     for (const auto& e : p_.edges())
-      if (e.is_output() && !printable(e.fetch()))
+      if (e.is_output() && !printable(p_.fetch(e)))
         refuse(p_.where(e), edge_subject(e), "its fetch name cannot be printed by Promela");
     for (const auto& f : p_.frames())
       if (!printable(f.name)) refuse("", "frame '" + f.name + "'", "its name cannot be printed by Promela");
@@ -483,7 +483,7 @@ class ControlFlowExporter {
       const auto& e = p_.edge(EdgeId(i));
       if (const auto* t = std::get_if<Tensor>(&p_.initial(EdgeId(i))); t != nullptr && scalar_type(*t) == Ty::unknown)
         refuse(p_.where(e), edge_subject(e), "value " + t->to_string(8) + " is not an i32 or bool scalar");
-      if (e.is_output() && !e.fetch().empty() && e.kind == EdgeKind::variable)
+      if (e.is_output() && !p_.fetch(e).empty() && e.kind == EdgeKind::variable)
         refuse(p_.where(e), edge_subject(e), "a fetched variable edge");
     }
   }
@@ -1113,9 +1113,9 @@ class ControlFlowExporter {
     std::string sep;
     for (std::size_t i = 0; i < p_.edges().size(); ++i) {
       const auto& e = edge(EdgeId(i));
-      if (!e.is_output() || e.fetch().empty()) continue;
+      if (!e.is_output() || p_.fetch(e).empty()) continue;
       const EdgeId id(i);
-      s.push_back(print_contents(sep + std::string(e.fetch()) + "=", status(id, 0), value(id, 0), e.kind, type(id)));
+      s.push_back(print_contents(sep + std::string(p_.fetch(e)) + "=", status(id, 0), value(id, 0), e.kind, type(id)));
       sep = "; ";
     }
     for (std::size_t x = 0; x < p_.variables().size(); ++x) {

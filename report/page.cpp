@@ -107,7 +107,7 @@ nlohmann::json page_graph(const Program& p) {
                      {"kind", edge_kind_name(edge.kind)},
                      {"src", index_or_none(edge.src)},
                      {"dst", index_or_none(edge.dst)},
-                     {"fetch", edge.fetch()},
+                     {"fetch", p.fetch(edge)},
                      {"back", edge.back}});
   }
   for (const auto& f : p.frames())

@@ -509,7 +509,7 @@ class FrameBuilder {
   void check_fetches() {
     if (root_only_) return;
     for (const auto& e : p_.edges_)
-      if (e.is_output() && !e.fetch().empty() && e.frame.index() != 0)
+      if (!p_.fetch(e).empty() && e.frame.index() != 0)
         error("G-FETCH", p_.where(e) + "/fetch", "edge '" + e.name() + "'",
               "a fetched output leaves a node of the root frame, and this one leaves " + frame_text(e.frame) +
                   "; give it \"fetch\": \"\" to drop its values, or fetch it after an Exit");

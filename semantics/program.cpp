@@ -161,9 +161,9 @@ std::uint64_t Program::compute_hash() const {
     mix_num(e.src.value);
     mix_num(e.src_port);
     mix_num(e.dst.value);
-    mix_num(e.dst_port);
+    mix_num(e.is_output() ? 0 : e.dst_port);
     mix_num(hash_content(e.is_input() ? (input++)->initial : Content{Empty{}}));
-    mix(e.fetch());
+    mix(fetch(e));
   }
   return h;
 }
@@ -206,7 +206,7 @@ ProgramSpec Program::spec() const {
           },
           initial(EdgeId(i)));
     }
-    s.fetch = e.decl->fetch;
+    if (e.is_output() && e.fetch_given != Edge::kFetchIsId) s.fetch = fetches_given_[e.fetch_given];
     s.where = edge_where_(static_cast<std::uint32_t>(i));
   }
   return out;
@@ -594,7 +594,7 @@ class ProgramBuilder::Impl {
     if (finished_) throw std::logic_error("ProgramBuilder: finished already");
     if (edges.size() > edges_declared_ - edges_seen_) throw std::logic_error("ProgramBuilder: more edges than declared");
     edges_seen_ += edges.size();
-    const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->edges_[id].fetch(); };
+    const auto fetch_of = [&](std::uint32_t id) -> std::string_view { return p_->fetch(p_->edges_[id]); };
     // The hashes of an edge's names: its id, its fetch name, its ends' nodes.
     struct Hashes {
       std::uint32_t id = 0, fetch = 0, from = 0, to = 0;
@@ -643,7 +643,7 @@ class ProgramBuilder::Impl {
       const EdgeId id(p_->edges_.size());
       const auto where = [&] { return p_->edge_where_(id.value); };
       assert(p_->edge_decls_.size() < p_->edge_decls_.capacity());
-      edge.decl = &p_->edge_decls_.emplace_back(EdgeDecl{std::move(e.id), std::move(e.fetch)});
+      edge.decl = &p_->edge_decls_.emplace_back(EdgeDecl{std::move(e.id)});
       p_->edge_where_.add(id.value, std::move(e.where));
       p_->spelled_.push_back(static_cast<std::uint8_t>((e.from && e.from->port ? Program::Spelled::from_port : 0) |
                                                        (e.to && e.to->port ? Program::Spelled::to_port : 0) |
@@ -652,10 +652,15 @@ class ProgramBuilder::Impl {
       else if (e.value)
         error("G-INPUT", where() + "/value", subject(), "only an input edge (no \"from\") carries an initial value");
       if (edge.is_output()) {
-        if (const auto fetch = edge.fetch();
+        edge.fetch_given = Edge::kFetchIsId;
+        if (e.fetch) {
+          edge.fetch_given = static_cast<std::uint32_t>(p_->fetches_given_.size());
+          p_->fetches_given_.push_back(std::move(*e.fetch));
+        }
+        if (const auto fetch = p_->fetch(edge);
             !fetch.empty() && !fetches_.insert(fetch, hash.fetch, static_cast<std::uint32_t>(p_->edges_.size()), fetch_of))
           error("G-FETCH", where() + "/fetch", subject(), "fetch name '" + std::string(fetch) + "' used twice");
-      } else if (edge.decl->fetch) {
+      } else if (e.fetch) {
         error("G-FETCH", where() + "/fetch", subject(), "only an output edge (no \"to\") has a fetch name");
       }
       if (edge.src.valid()) {

@@ -57,18 +57,16 @@ struct NodeDecl {
 };
 static_assert(sizeof(NodeDecl) == 48);
 
-// What an edge's declaration says that its Edge does not: its id and an
-// output's fetch name. The Program keeps these, 24 bytes an edge, and lets
-// go of the rest of the declaration (ends, kind, initial contents), which its
-// Edges and inputs() hold, with a byte an edge on how the declaration was
-// written (Program::spec() gives it back).
+// What an edge's declaration says that its Edge does not: its id. The
+// Program keeps these, 16 bytes an edge, and the fetch names output edges
+// were given in a table of their own (Edge::fetch_given), and lets go of the
+// rest of the declaration (ends, kind, initial contents), which its Edges
+// and inputs() hold, with a byte an edge on how the declaration was written
+// (Program::spec() gives it back).
 struct EdgeDecl {
   CompactString id;
-  Boxed<CompactString> fetch;  // absent: the id; "": an output that is not fetched
-  // Its fetch name, were it an output edge ("": not fetched).
-  [[nodiscard]] std::string_view fetch_name() const { return tfsem::fetch_name(fetch, id); }
 };
-static_assert(sizeof(EdgeDecl) == 24);
+static_assert(sizeof(EdgeDecl) == 16);
 
 // A node and an edge point at what the Program keeps of their declaration
 // for what the rules never read while firing (names, attributes), so that a
@@ -92,7 +90,13 @@ struct Edge {
   const EdgeDecl* decl = nullptr;  // what the Program keeps of its declaration, never null
   NodeId src{};  // invalid for an input edge
   NodeId dst{};  // invalid for an output edge
-  std::uint32_t src_port = 0, dst_port = 0;
+  std::uint32_t src_port = 0;
+  union {
+    std::uint32_t dst_port = 0;  // the destination's input port
+    // An output edge's (it has no destination): the fetch name it was
+    // given, its index in the Program's table of them, or kFetchIsId.
+    std::uint32_t fetch_given;
+  };
   FrameId frame{std::uint32_t{0}};  // the frame of the contexts its tokens live in (C-SLOT)
   EdgeKind kind = EdgeKind::tensor;
   bool back = false;       // leaves a NextIteration: the edge that closes a loop
@@ -102,8 +106,7 @@ struct Edge {
   [[nodiscard]] bool is_input() const { return !src.valid(); }
   [[nodiscard]] bool is_output() const { return !dst.valid(); }
   [[nodiscard]] const CompactString& name() const;
-  // An output edge's fetch name, as declared ("": not fetched, or not an output edge).
-  [[nodiscard]] std::string_view fetch() const;
+  static constexpr std::uint32_t kFetchIsId = ~std::uint32_t{0};  // fetch_given: none given, its id
 };
 static_assert(sizeof(Edge) == 32 && sizeof(Node) == 96);
 
@@ -266,7 +269,6 @@ struct ProgramSpec {
 inline const CompactString& Node::name() const { return decl->id; }
 inline const Attrs& Node::attrs() const { return *decl->attrs; }
 inline const CompactString& Edge::name() const { return decl->id; }
-inline std::string_view Edge::fetch() const { return is_output() ? decl->fetch_name() : std::string_view{}; }
 
 class Program {
  public:
@@ -292,6 +294,12 @@ class Program {
   [[nodiscard]] const Node& node(NodeId n) const { return nodes_[n.index()]; }
   [[nodiscard]] const Edge& edge(EdgeId e) const { return edges_[e.index()]; }
   [[nodiscard]] const Variable& variable(VarId v) const { return vars_[v.index()]; }
+  // An output edge's fetch name: the one it was given, else its id ("": not
+  // fetched); "" for any other edge.
+  [[nodiscard]] std::string_view fetch(const Edge& e) const {
+    if (!e.is_output()) return {};
+    return e.fetch_given == Edge::kFetchIsId ? e.name().view() : fetches_given_[e.fetch_given].view();
+  }
   // Where a node or an edge of this Program was declared: a JSON path, or
   // what an importer wrote (DeclaredWhere).
   [[nodiscard]] std::string where(const Node& n) const { return node_where_(index_of(nodes_, n)); }
@@ -334,6 +342,7 @@ class Program {
   std::vector<Edge> edges_;
   std::vector<NodeDecl> node_decls_;  // by node
   std::vector<EdgeDecl> edge_decls_;  // by edge
+  std::vector<CompactString> fetches_given_;  // the fetch names output edges were given (Edge::fetch_given)
   DeclaredWhere node_where_{"/nodes/"}, edge_where_{"/edges/"};
   // By edge, how its declaration wrote what its Edge holds in another form,
   // so that spec() gives the declaration back as it was written: whether

@@ -11,10 +11,12 @@ std::shared_ptr<const Program> prune(const Program& program, const std::vector<s
   std::set<std::string, std::less<>> wanted(fetches.begin(), fetches.end());
   for (const auto& f : wanted) {
     const auto& edges = program.edges();
-    if (std::none_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.is_output() && e.fetch() == f; }))
+    if (std::none_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.is_output() && program.fetch(e) == f; }))
       throw InputError("S-PRUNE", "", "fetch '" + f + "'", "the program has no output edge with this fetch name");
   }
-  auto selected = [&](const Edge& e) { return e.is_output() && !e.fetch().empty() && (wanted.empty() || wanted.count(e.fetch())); };
+  auto selected = [&](const Edge& e) {
+    return !program.fetch(e).empty() && (wanted.empty() || wanted.count(program.fetch(e)));
+  };
 
   // Backwards from the fetched outputs over G.
   std::vector<bool> kept(program.nodes().size(), false);

@@ -149,7 +149,7 @@ std::vector<std::pair<std::string, Content>> outputs(const Program& p, const Sta
   std::vector<std::pair<std::string, Content>> out;
   for (std::size_t e = 0; e < p.edges().size(); ++e) {
     const auto& edge = p.edge(EdgeId(e));
-    if (edge.is_output() && !edge.fetch().empty()) out.emplace_back(edge.fetch(), s.at(EdgeId(e)));
+    if (!p.fetch(edge).empty()) out.emplace_back(p.fetch(edge), s.at(EdgeId(e)));
   }
   return out;
 }

@@ -60,7 +60,7 @@ bool has_note(const Loaded& l, const std::string& note) {
 std::vector<std::string> fetched(const Program& p) {
   std::vector<std::string> out;
   for (const auto& e : p.edges())
-    if (!e.fetch().empty()) out.emplace_back(e.fetch());
+    if (!p.fetch(e).empty()) out.emplace_back(p.fetch(e));
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -172,7 +172,8 @@ TEST_CASE("an output edge's fetch name that is its id is the default, kept as no
     CHECK(spec.edges[2].fetch_name() == "o");
     REQUIRE(spec.edges[3].fetch);
     CHECK(*spec.edges[3].fetch == "q");
-    CHECK(Program::build(spec)->edge(EdgeId(std::uint32_t{2})).fetch() == "o");
+    const auto p = Program::build(spec);
+    CHECK(p->fetch(p->edge(EdgeId(std::uint32_t{2}))) == "o");
   }
   CHECK(streamed(graph));
   // The writer leaves it out, wherever the spec came from, and writes the others.
