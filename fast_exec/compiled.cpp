@@ -70,6 +70,13 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   for (std::size_t i = 0; i < nodes.size(); ++i) locals[i] = nodes[i].local;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> site_calls;
   std::size_t data_inputs = 0;
+  // Constant nodes of one function and one value of attributes that
+  // several nodes hold (a reader gives the nodes that wrote one text one
+  // value) share their tuple: the first of them makes it. A value no other
+  // node holds needs no lookup.
+  std::map<std::pair<const FunctionDef*, const Attrs*>, std::uint32_t> tuples;
+  std::vector<bool> makes(prog.nodes().size());
+  std::size_t constant_values = 0;
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     const auto& n = prog.node(NodeId(i));
     if (n.op.kind == Op::Kind::function && prog.variable_of(NodeId(i)))
@@ -83,6 +90,14 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
     auto& c = nodes[i];
     c.kind = kinds[i] = n.op.kind;
     data_inputs += n.in.size();
+    if (is_constant(n)) {
+      const auto next = u32(constant_values + 1);
+      c.constant = n.decl->attrs.unique() ? next : tuples.try_emplace({n.op.fn, &n.attrs()}, next).first->second;
+      // (A tuple of no tensors, a NoOp's, takes no room: the index is the
+      // next tuple's too, and making it again adds nothing.)
+      makes[i] = c.constant == next;
+      if (makes[i]) constant_values += n.out.size();
+    }
     if (c.kind == OpKind::enter || c.kind == OpKind::call) {
       c.target = prog.edge(n.out[0]).frame.value;
       c.site = c.kind == OpKind::call ? site_of(n) : 0;
@@ -113,8 +128,9 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   };
   // One pass over the edges (32 bytes each: the three million of a
   // million-node layered graph are 96 MB, and an output edge's fetch name is
-  // read from its declaration, in the same order): input slots, the fetched
-  // outputs' indices, back edges, call sites and the input edges.
+  // its id, or one of the Program's table of those given, in the same
+  // order): input slots, the fetched outputs' indices, back edges, call
+  // sites and the input edges.
   for (std::size_t e = 0; e < prog.edges().size(); ++e) {
     const auto& edge = prog.edge(EdgeId(e));
     if (edge.is_output()) {
@@ -141,9 +157,7 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
   in_slots.reserve(data_inputs);
   in_edges.reserve(data_inputs);
   outs.reserve(prog.edges().size() - inputs.size());
-  // Constant nodes of one function and one value of attributes (the readers
-  // give the nodes that wrote one text one value) share their tuple.
-  std::map<std::pair<const FunctionDef*, const Attrs*>, std::uint32_t> tuples;
+  constants.reserve(constant_values);
   for (std::size_t i = 0; i < prog.nodes().size(); ++i) {
     // The edges a node's outputs take are anywhere among the edges (each one's
     // id is its place in the spec): their lines are loaded some nodes ahead.
@@ -187,18 +201,14 @@ CompiledGraph::CompiledGraph(std::shared_ptr<const Program> p, const TermOptions
       c.exit = u32(frame.exits.size());
       frame.exits.push_back(u32(i));
     }
-    if (is_constant(n)) {
-      const auto [shared, fresh] = tuples.try_emplace({c.fn, c.attrs}, u32(constants.size() + 1));
-      c.constant = shared->second;
-      if (fresh) {
-        auto tuple = std::move(apply(*c.fn, {}, n.attrs(), terms).front());
-        // A function gives a tensor per output (its kernel's contract), and
-        // G-ARITY gives it an edge per output: the tuples lie end to end.
-        if (tuple.size() != n.out.size())
-          throw std::logic_error("constant node '" + n.name() + "' gave " + std::to_string(tuple.size()) +
-                                 " tensors for its " + std::to_string(n.out.size()) + " outputs");
-        std::move(tuple.begin(), tuple.end(), std::back_inserter(constants));
-      }
+    if (makes[i]) {
+      auto tuple = std::move(apply(*c.fn, {}, n.attrs(), terms).front());
+      // A function gives a tensor per output (its kernel's contract), and
+      // G-ARITY gives it an edge per output: the tuples lie end to end.
+      if (tuple.size() != n.out.size())
+        throw std::logic_error("constant node '" + n.name() + "' gave " + std::to_string(tuple.size()) +
+                               " tensors for its " + std::to_string(n.out.size()) + " outputs");
+      std::move(tuple.begin(), tuple.end(), std::back_inserter(constants));
     }
   }
   for (auto& f : frames) {

@@ -29,15 +29,18 @@ struct Executor::Run : Propagation {
 Executor::Executor(std::shared_ptr<const Program> program, ExecOptions options)
     : graph_(std::move(program), options.terms), options_(options) {
   place();
-  host_constants_.resize(graph_.constants.size());
+  // A constant's tokens are boxed where a node that gives it has an output
+  // edge (the result fetches it by reference); Consts may share one.
+  std::vector<bool> boxed(graph_.constants.size());
   for (const auto& c : graph_.nodes) {
     if (c.constant == 0) continue;
     const auto outs = std::span(graph_.outs).subspan(c.out_begin, c.out_count);
-    const bool fetched = std::any_of(outs.begin(), outs.end(), [](const CompiledOut& o) { return o.route == Route::output; });
-    const auto tuple = graph_.tuple(c);
-    std::transform(tuple.begin(), tuple.end(), host_constants(c).begin(),
-                   [&](const Tensor& v) { return fetched ? Token::boxed(v) : Token(v); });
+    if (std::any_of(outs.begin(), outs.end(), [](const CompiledOut& o) { return o.route == Route::output; }))
+      std::fill_n(boxed.begin() + (c.constant - 1), c.out_count, true);
   }
+  host_constants_.reserve(graph_.constants.size());
+  for (std::size_t k = 0; k < graph_.constants.size(); ++k)
+    host_constants_.push_back(boxed[k] ? Token::boxed(graph_.constants[k]) : Token(graph_.constants[k]));
   propagator_ = std::make_unique<Propagator>(graph_, options_, placement_.on_accelerator, host_constants_);
   for (const auto& v : graph_.program->variables()) set_variable(*vars_.emplace_back(std::make_unique<Variable>()), v.initial);
   if (options_.threads > 1) workers_ = std::make_unique<Workers>(static_cast<std::uint32_t>(options_.threads));

@@ -46,6 +46,9 @@ class CopyOnWrite {
     }
     return block_->value;
   }
+  // Whether no other handle holds its value (an empty handle's value is
+  // every empty handle's).
+  [[nodiscard]] bool unique() const { return block_ != nullptr && block_->refs.load(std::memory_order_relaxed) == 1; }
   // Whether two handles share one value (for tests: the reader's sharing).
   [[nodiscard]] bool shares_with(const CopyOnWrite& o) const { return block_ != nullptr && block_ == o.block_; }
 

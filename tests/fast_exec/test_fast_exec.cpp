@@ -550,6 +550,46 @@ TEST_CASE("Consts of one value of attributes share their tuple; equal values rea
   CHECK(got == std::map<std::string, std::string>{{"k1", "i32:1"}, {"k2", "i32:1"}, {"k3", "i32:1"}, {"k4", "i32:4"}});
 }
 
+TEST_CASE("a Const fetched and a Const not fetched share their tuple, in either order, on one thread and on two") {
+  for (const bool fetched_first : {true, false}) {
+    CAPTURE(fetched_first);
+    generate::SpecBuilder b("shared-const");
+    const auto one = Tensor::scalar(std::int32_t{1});
+    for (const bool fetched : {fetched_first, !fetched_first}) {
+      const std::string k = fetched ? "fetched" : "fed";
+      b.node(k, "Const", "", {{"value", one}});
+      b.go(k);
+      if (fetched) {
+        b.output({k, 0}, k);
+      } else {
+        b.node("id", "Identity");
+        b.tensor({k, 0}, {"id", 0});
+        b.output({"id", 0}, "id");
+      }
+    }
+    auto spec = std::move(b).build();
+    const auto node = [&](std::string_view id) {
+      return std::find_if(spec.nodes.begin(), spec.nodes.end(), [&](const NodeSpec& n) { return n.id.view() == id; });
+    };
+    node("fed")->attrs = node("fetched")->attrs;  // one value, as a reader gives one text
+    const auto p = Program::build(std::move(spec));
+    const fast_exec::CompiledGraph g(p, {});
+    REQUIRE(g.constants.size() == 1);
+    for (int threads : {1, 2}) {
+      CAPTURE(threads);
+      fast_exec::ExecOptions o;
+      o.threads = threads;
+      fast_exec::Executor s(p, o);
+      for (int run = 0; run < 2; ++run) {  // the second run finds the fetched constant in the result already
+        const auto r = s.run();
+        std::map<std::string, std::string> got;
+        for (const auto& [fetch, content] : s.outputs(r)) got.emplace(fetch, content_to_string(*p, content));
+        CHECK(got == std::map<std::string, std::string>{{"fetched", "i32:1"}, {"id", "i32:1"}});
+      }
+    }
+  }
+}
+
 TEST_CASE("X-EXEC: a forced schedule runs a graph without control flow only") {
   fast_exec::Executor executor(test::program_file("models/while-sum.json"));
   try {
