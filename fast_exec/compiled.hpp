@@ -9,7 +9,6 @@
 
 #include "semantics/program.hpp"
 
-#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -30,8 +29,8 @@ enum class Route : std::uint8_t { same, enter, exit, next, call, caller, output 
 enum class Into : std::uint8_t { node, merge, return_ };
 
 // 20 bytes: a graph of millions of edges holds one for each edge that has a
-// source. A data edge's input port is the destination's to find
-// (CompiledGraph::input_port): only a Merge asks, as a live token arrives.
+// source. A data edge's input port is its Edge's in the Program: only a Merge
+// asks, as a live token arrives.
 struct CompiledOut {
   std::uint32_t edge = 0;
   std::uint32_t dst = kNone;   // the destination node; kNone for an output edge
@@ -113,15 +112,6 @@ struct CompiledGraph {
   [[nodiscard]] bool waits_for(std::uint32_t e, bool loop_merge, std::uint32_t site, bool later) const {
     if (!call_site.empty() && call_site[e] != kNone) return call_site[e] == site;
     return !loop_merge || (!back_edge.empty() && back_edge[e] != 0) == later;
-  }
-
-  // The input port on which data edge `edge` enters node `dst`.
-  [[nodiscard]] std::uint32_t input_port(std::uint32_t dst, std::uint32_t edge) const {
-    const auto& c = nodes[dst];
-    std::uint32_t port = 0;
-    while (port < c.in_count && in_edges[c.in_begin + port] != edge) ++port;
-    assert(port < c.in_count);  // edge enters dst
-    return port;
   }
 
   // A constant node's tuple (CompiledNode::constant).

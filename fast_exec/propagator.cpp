@@ -156,7 +156,7 @@ bool Propagator::arrive_at_merge(IterState& it, const CompiledOut& o, Token&& v)
     --it.pending[l];
   } else if (!v.dead()) {
     if (aux < 0) return false;  // a second live input: the first one wins
-    aux = -static_cast<std::int32_t>(graph_.input_port(o.dst, o.edge)) - 1;
+    aux = -static_cast<std::int32_t>(graph_.program->edge(EdgeId(o.edge)).dst_port) - 1;
     it.slots[o.slot].fill(std::move(v));
   } else if (aux > 0) {
     // C-MERGE-DEAD counts the inputs the Merge waits for: a loop's entering
