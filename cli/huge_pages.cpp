@@ -42,6 +42,7 @@
 #include "cli/huge_pages.hpp"
 #include "support/back_pages.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -75,13 +76,13 @@ std::atomic<std::uintptr_t> heap_advised{0};
 // its top are the main heap's, the ones the policy backs.
 std::uintptr_t heap_start = 0;
 
-// The main heap is backed up to here (a huge page boundary), while a
-// BackLargeBlocks lives.
+// The main heap is backed up to here (a multiple of kBackAhead, or the
+// heap's top) while BackLargeBlocks live; 0 when the first of them starts.
 std::atomic<std::uintptr_t> heap_backed{0};
 
-// How far past a block's end the heap is backed: a few huge pages, so that
+// The heap is backed up to the first multiple of this past a block's end:
 // the small blocks after it take pages backed already, and one helper thread
-// backs some MiB rather than a page at a time.
+// backs up to some MiB at a time rather than a page.
 constexpr std::uintptr_t kBackAhead = std::uintptr_t{4} << 20;
 
 // Advises the whole huge pages the main heap grew by since the last call
@@ -98,17 +99,18 @@ void advise_heap_growth(std::uintptr_t top) {
   if (done != 0 && top > done) advise_huge_pages(done, top - done);
 }
 
-// While a BackLargeBlocks lives, backs the main heap's pages up to a few
-// past the end of block [p, p + n), if the main heap holds it. Only what
-// blocks take: the 32 MiB glibc keeps free at the top as it grows stay
-// unbacked until a block takes them (the heap ends at `top`). After the heap
-// has shrunk, what it grows by again is backed again.
+// While a BackLargeBlocks lives, backs the main heap's pages from block
+// [p, p + n) up to the first multiple of kBackAhead past its end, if the main
+// heap holds it. Only what blocks take: the 32 MiB glibc keeps free at the
+// top as it grows stay unbacked until a block takes them (the heap ends at
+// `top`). What the heap gave back, by shrinking below what was backed while
+// one BackLargeBlocks lived or between two, is backed again as blocks take it.
 void back_heap_block(std::uintptr_t p, std::size_t n, std::uintptr_t top) {
   if (p < heap_start || p >= top) return;  // a thread's arena
   const auto want = std::min(top, (p + n + kBackAhead - 1) & ~(kBackAhead - 1));
   auto done = heap_backed.load(std::memory_order_relaxed);
   const auto backed = done > top ? 0 : done;  // past the top: the heap gave back pages it had backed
-  const auto from = std::max(backed, p & ~(kHugePage - 1));
+  const auto from = std::max({backed, p & ~(kHugePage - 1), heap_start});
   if (want <= from || !heap_backed.compare_exchange_strong(done, want, std::memory_order_relaxed)) return;
   tfsem::back_pages(reinterpret_cast<void*>(from), want - from, 2);
 }
@@ -144,5 +146,8 @@ void* operator new(std::size_t n) {
   }
 }
 
-tfsem::cli::BackLargeBlocks::BackLargeBlocks() { backing.fetch_add(1, std::memory_order_relaxed); }
+tfsem::cli::BackLargeBlocks::BackLargeBlocks() {
+  // The heap may have shrunk since the last one: what it holds is backed afresh as blocks take it.
+  if (backing.fetch_add(1, std::memory_order_relaxed) == 0) heap_backed.store(0, std::memory_order_relaxed);
+}
 tfsem::cli::BackLargeBlocks::~BackLargeBlocks() { backing.fetch_sub(1, std::memory_order_relaxed); }
