@@ -260,6 +260,7 @@ class ProgramBuilder::Impl {
     node_names_ = NameIndex();
     edge_names_ = NameIndex();
     p_->edge_where_.shrink();
+    p_->fetches_given_.shrink_to_fit();
     resolve_uninterpreted();
     poll_.check();
     for (std::size_t i = 0; i < p_->nodes_.size(); ++i)

@@ -41,11 +41,6 @@ struct Op {
   bool ref = false;                 // a control-flow op on a variable edge (RefSwitch, ...)
 };
 
-// An output edge's fetch name: the name given, else its id ("": not fetched).
-inline std::string_view fetch_name(const Boxed<CompactString>& given, const CompactString& id) {
-  return given ? given->view() : id.view();
-}
-
 // What a node's declaration says that its Node does not: its id, its op as
 // written, its attributes and its device. The Program keeps these, 48 bytes
 // a node, and lets go of the rest of the declaration: the variable a Var
@@ -212,7 +207,7 @@ struct EdgeSpec {
   Boxed<CompactString> fetch;  // absent: the edge id; "": an output that is not fetched
   CompactString where;
   // Its fetch name, were it an output edge ("": not fetched).
-  [[nodiscard]] std::string_view fetch_name() const { return tfsem::fetch_name(fetch, id); }
+  [[nodiscard]] std::string_view fetch_name() const { return fetch ? fetch->view() : id.view(); }
   // Whether it is an output edge given the fetch name it takes by default, its id.
   [[nodiscard]] bool default_fetch_given() const { return !to && fetch && *fetch == id; }
   // Drops such a name (the readers' form, which the writer keeps): a million
