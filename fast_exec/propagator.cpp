@@ -201,7 +201,7 @@ bool Propagator::apply_at_once(IterState& it, std::uint32_t n, Sent& s) {
   const auto a = at_once_[n];
   if ((a & kConstant) != 0) {  // S-FN-1..3, f of no arguments: its tuple
     s.shape = Sent::constant;
-    s.constants = &host_constants_[c.constant - 1];
+    s.constants = host_constants_.data() + (c.constant - 1);  // a NoOp's tuple may start past the end: it is empty
   } else if (c.kind == OpKind::switch_) {  // C-SWITCH: the data input on output 1 when true, on 0 when false
     s.shape = Sent::one;
     s.k = input(1).scalar()->boolean ? 1 : 0;

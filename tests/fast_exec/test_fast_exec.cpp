@@ -533,6 +533,8 @@ TEST_CASE("Consts of one value of attributes share their tuple; equal values rea
     b.go(k);
     b.output({k, 0}, k);
   }
+  b.node("done", "NoOp");  // last: its empty tuple starts past the constants' end
+  b.control("k4", "done");
   auto spec = std::move(b).build();
   spec.nodes[1].attrs = spec.nodes[0].attrs;  // as a reader gives the nodes that wrote one text
   const auto p = Program::build(std::move(spec));
@@ -543,8 +545,10 @@ TEST_CASE("Consts of one value of attributes share their tuple; equal values rea
   CHECK(constant("k3") != constant("k1"));  // an equal value of its own
   CHECK(constant("k4") != constant("k1"));
   CHECK(g.constants.size() == 3);
+  CHECK(constant("done") == 4);
   fast_exec::Executor s(p);
   const auto r = s.run();
+  CHECK_FALSE(r.stuck);
   std::map<std::string, std::string> got;
   for (const auto& [fetch, content] : s.outputs(r)) got.emplace(fetch, content_to_string(*p, content));
   CHECK(got == std::map<std::string, std::string>{{"k1", "i32:1"}, {"k2", "i32:1"}, {"k3", "i32:1"}, {"k4", "i32:4"}});
