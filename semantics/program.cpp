@@ -206,7 +206,7 @@ ProgramSpec Program::spec() const {
           },
           initial(EdgeId(i)));
     }
-    if (e.is_output() && e.fetch_given != Edge::kFetchIsId) s.fetch = fetches_given_[e.fetch_given];
+    if (const auto* given = given_fetch(e)) s.fetch = *given;
     s.where = edge_where_(static_cast<std::uint32_t>(i));
   }
   return out;

@@ -293,7 +293,8 @@ class Program {
   // fetched); "" for any other edge.
   [[nodiscard]] std::string_view fetch(const Edge& e) const {
     if (!e.is_output()) return {};
-    return e.fetch_given == Edge::kFetchIsId ? e.name().view() : fetches_given_[e.fetch_given].view();
+    const auto* given = given_fetch(e);
+    return given ? given->view() : e.name().view();
   }
   // Where a node or an edge of this Program was declared: a JSON path, or
   // what an importer wrote (DeclaredWhere).
@@ -365,6 +366,10 @@ class Program {
   mutable std::once_flag hash_once_;
   mutable std::uint64_t hash_ = 0;
   [[nodiscard]] std::uint64_t compute_hash() const;
+  // The fetch name an edge was given, if it is an output edge given one.
+  [[nodiscard]] const CompactString* given_fetch(const Edge& e) const {
+    return e.is_output() && e.fetch_given != Edge::kFetchIsId ? &fetches_given_[e.fetch_given] : nullptr;
+  }
   template <class T>
   static std::uint32_t index_of(const std::vector<T>& table, const T& entry) {
     assert(!std::less<const T*>()(&entry, table.data()) && std::less<const T*>()(&entry, table.data() + table.size()));
