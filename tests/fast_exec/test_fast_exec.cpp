@@ -25,6 +25,13 @@ constexpr std::uint64_t kFuzzSlack = test::kSanitized ? 1 : 0;
 
 std::string output_text(const Program& p, const fast_exec::RunResult& r) { return content_to_string(p, r.fetched.at(0)); }
 
+// Each of a run's fetches by name, as text.
+std::map<std::string, std::string> fetched_text(const Program& p, const fast_exec::Executor& s, const fast_exec::RunResult& r) {
+  std::map<std::string, std::string> out;
+  for (const auto& [fetch, content] : s.outputs(r)) out.emplace(fetch, content_to_string(p, content));
+  return out;
+}
+
 // The program with input edge `edge` fed v.
 std::shared_ptr<const Program> feed(const std::shared_ptr<const Program>& p, const std::string& edge, const Tensor& v) {
   auto spec = p->spec();
@@ -549,9 +556,8 @@ TEST_CASE("Consts of one value of attributes share their tuple; equal values rea
   fast_exec::Executor s(p);
   const auto r = s.run();
   CHECK_FALSE(r.stuck);
-  std::map<std::string, std::string> got;
-  for (const auto& [fetch, content] : s.outputs(r)) got.emplace(fetch, content_to_string(*p, content));
-  CHECK(got == std::map<std::string, std::string>{{"k1", "i32:1"}, {"k2", "i32:1"}, {"k3", "i32:1"}, {"k4", "i32:4"}});
+  CHECK(fetched_text(*p, s, r) ==
+        std::map<std::string, std::string>{{"k1", "i32:1"}, {"k2", "i32:1"}, {"k3", "i32:1"}, {"k4", "i32:4"}});
 }
 
 TEST_CASE("a Const fetched and a Const not fetched share their tuple, in either order, on one thread and on two") {
@@ -585,10 +591,7 @@ TEST_CASE("a Const fetched and a Const not fetched share their tuple, in either 
       o.threads = threads;
       fast_exec::Executor s(p, o);
       for (int run = 0; run < 2; ++run) {  // the second run finds the fetched constant in the result already
-        const auto r = s.run();
-        std::map<std::string, std::string> got;
-        for (const auto& [fetch, content] : s.outputs(r)) got.emplace(fetch, content_to_string(*p, content));
-        CHECK(got == std::map<std::string, std::string>{{"fetched", "i32:1"}, {"id", "i32:1"}});
+        CHECK(fetched_text(*p, s, s.run()) == std::map<std::string, std::string>{{"fetched", "i32:1"}, {"id", "i32:1"}});
       }
     }
   }
