@@ -42,7 +42,7 @@ int run_fuzz(const FuzzCmd& o) {
     opts.explore.limits.max_states = o.max_states;
     const auto report = conform::conform(program, opts);
     if (report.conforms()) continue;
-    if (!report.complete()) {  // the reference search hit its limits: no verdict
+    if (!report.complete()) {  // the reference search hit its limits, or a run halted (X-HALT): no verdict
       ++incomplete;
       continue;
     }

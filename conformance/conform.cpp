@@ -166,6 +166,10 @@ Report conform(const std::shared_ptr<const Program>& program, const Options& o, 
     }
     executor.reset();  // each run starts from the initial VarValue
     const auto run = executor.run();
+    if (run.halt) {  // X-HALT: no outcome to compare
+      r.stopped_by = "run " + std::to_string(k) + " halted: " + fast_exec::halt_text(sem, *run.halt);
+      break;
+    }
     const auto run_outputs = executor.outputs(run);
     ++r.runs;
     if (on_run) on_run(k);

@@ -257,9 +257,20 @@ void Executor::fire(Run& run, Task t, RandomScheduler& rng, Ready& ready) {
     case Op::Kind::assign: assign(run, t, std::move(args[1]), rng); break;
     case OpKind::switch_: {  // C-SWITCH
       const auto* b = args[1].scalar();  // a bool scalar is its value; anything else, switch_predicate's
-      const auto pred = b != nullptr && b->dtype == DType::boolean ? std::variant<bool, Tensor>(b->boolean)
-                                                                    : switch_predicate(on_host(run, std::move(args[1])));
+      std::variant<bool, Tensor> pred = false;
+      if (b != nullptr && b->dtype == DType::boolean) {
+        pred = b->boolean;
+      } else {
+        const auto p = on_host(run, std::move(args[1]));
+        if (p.is_term()) {  // X-HALT: a run takes one path, and a term leaves the choice to the path condition
+          run.stop(Halt::Why::term_predicate, t.node, graph_, t.it, p.to_string(8));
+          return;  // nothing sent: the run is given up (Executor::finish)
+        }
+        pred = switch_predicate(p);
+      }
       if (const auto* error = std::get_if<Tensor>(&pred)) {
+        it.flags[c.local] |= kErrorPredicate;  // down both branches: a loop or a recursion goes on (X-HALT)
+        it.error_predicate.store(true, std::memory_order_relaxed);
         every_output(*error);
       } else {
         const bool taken = std::get<bool>(pred);
@@ -319,13 +330,17 @@ void Executor::work(Run& run, std::uint32_t w, Stack& local, RandomScheduler& rn
   const bool workers = workers_ != nullptr;
   Crowded crowded;
   while (!local.empty()) {
+    if (run.halted.load(std::memory_order_relaxed)) {  // X-HALT: what is left is not fired
+      local.clear();
+      return;
+    }
     if (workers) share(run, local, crowded);
     auto m = local.back();
     local.pop_back();
     for (;;) {
       ready.clear();
       fire(run, m, rng, ready);
-      if (ready.size() != 1 || deeper_on_top(local, ready[0]) > 0) break;
+      if (ready.size() != 1 || deeper_on_top(local, ready[0]) > 0 || run.halted.load(std::memory_order_relaxed)) break;
       m = ready[0];  // the one successor ready: fired next, on this thread, without the stack
     }
     if (perturb) rng.shuffle(ready);
@@ -386,7 +401,8 @@ void Executor::serve(Run& run, std::uint32_t w, Stack& local, std::uint64_t seed
 }
 
 void Executor::finish(Run& run, RunResult& r) {
-  r.stuck = !run.finished || run.stuck_iteration.load(std::memory_order_relaxed);
+  r.halt = std::exchange(run.halt, std::nullopt);
+  r.stuck = !r.halt && (!run.finished || run.stuck_iteration.load(std::memory_order_relaxed));
   if (!run.finished) propagator_->abandon(run.root);
   r.var_value.clear();
   r.accesses.resize(vars_.size());

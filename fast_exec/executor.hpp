@@ -68,6 +68,9 @@ struct ExecOptions {
   // Record each variable's accesses in order (RunResult::accesses), for
   // conformance; off, a Read or Assign-f logs nothing and computes no context.
   bool record_accesses = false;
+  // X-HALT: a run halts before a loop instance would start iteration
+  // max_iterations, or a call would be max_depth + 1 calls deep; 0: no bound.
+  std::uint32_t max_iterations = 0, max_depth = 0;
 };
 
 // An execution context as the executor knows it: the (frame, iteration) of
@@ -82,6 +85,28 @@ struct Fired {
   ExecContext context;
   std::uint32_t choice = 0;
 };
+
+// X-HALT: why a run stopped with work left: where the executor cannot follow
+// the semantics (a Switch on a term: it runs one path), where a loop or a
+// recursion would not end (its predicate an error, which goes down both
+// branches), or at the run's bounds.
+struct Halt {
+  enum class Why : std::uint8_t {
+    term_predicate,  // the Switch `node` got the term `value` (C-SWITCH-SYMBOLIC)
+    endless_loop,    // the Exit `node` got `value` again, in an iteration whose predicate was an error
+    endless_recursion,  // the Call `node` is made on an error branch, in a call of its function made so too
+    iteration_limit,  // the NextIteration `node` would start iteration `value` (ExecOptions::max_iterations)
+    depth_limit,      // the Call `node` would make a call `value` calls deep (ExecOptions::max_depth)
+  };
+  Why why = Why::term_predicate;
+  NodeId node;
+  std::vector<std::pair<FrameId, std::uint32_t>> context;  // the iteration or call where it fired (ExecContext)
+  std::string value;    // the predicate, what the Exit got, the iteration or the depth, as text ("" for a recursion)
+};
+
+// The halt as a sentence: the node, its context, what it got, and for a term
+// predicate the unknown inputs it depends on (unknown_inputs).
+std::string halt_text(const Semantics& sem, const Halt& h);
 
 struct RunResult {
   std::vector<Content> fetched;  // each fetched output edge's contents (CompiledGraph::fetched)
@@ -99,6 +124,8 @@ struct RunResult {
   // S-STUCK: the run ended with a node that did not fire in an iteration or a
   // call that was started (a call missing an argument, say): nothing was left to fire.
   bool stuck = false;
+  // X-HALT: the run stopped where it says; the outputs it did not fetch are EMPTY.
+  std::optional<Halt> halt;
 };
 
 // Which device each node runs on: the host, or the accelerator.

@@ -134,6 +134,7 @@ IterState* InstancePools::iteration(std::uint32_t f, std::uint32_t w) {
   std::fill(it->dead_calls.begin(), it->dead_calls.end(), 0);  // a stuck iteration may leave some counted
   it->outstanding_ops = it->outstanding_frames = 0;
   it->fired = 0;
+  it->error_predicate.store(false, std::memory_order_relaxed);
   return it;
 }
 
@@ -152,7 +153,8 @@ Instance* InstancePools::instance(std::uint32_t f, std::uint32_t w) {
   auto* inst = take(f, w, &Free::instances, &Pool::owned_instances, [this](std::uint32_t g, LineArena* a) { return make_instance(g, a); });
   inst->frame = f;
   inst->parent = nullptr;
-  inst->depth = 0;
+  inst->depth = inst->calls = 0;
+  inst->error_call = false;
   inst->set_inputs_pending(0);
   inst->iterations = inst->done = inst->first = 0;
   std::fill(inst->exit_fired.begin(), inst->exit_fired.end(), std::uint8_t{0});

@@ -93,6 +93,7 @@ enum IterFlag : std::uint8_t {
   kDeadCall = 8,     // a Return told by its Call that no call was made: it needs no result
   kDeadInput = 16,   // a data input was DEAD (C-DEAD)
   kHeldInput = 32,   // a data input holds a payload of its own (Token::owns), which a DEAD firing lets go
+  kErrorPredicate = 64,  // a Switch whose predicate was an error, which went down both branches (X-HALT)
 };
 
 // Blocks of whole pairs of cache lines, carved from large aligned chunks and
@@ -121,6 +122,9 @@ struct IterState {
   std::int32_t outstanding_ops = 0;     // its nodes ready or firing
   std::int32_t outstanding_frames = 0;  // frame instances it started that are not complete
   std::uint32_t fired = 0;              // its nodes that have fired (S-STUCK: each of them, once)
+  // A Switch of it got an error predicate, which goes down both branches: a
+  // loop or a recursion goes on with it (X-HALT). Its Switches may fire on several workers.
+  std::atomic<bool> error_predicate{false};
   std::span<Token> slots;               // input slots
   std::span<Instance*> children;        // by child slot
   std::span<std::int32_t> pending;      // by local node: incoming edges not yet filled
@@ -149,6 +153,8 @@ struct Instance {
   std::uint32_t frame = 0;
   IterState* parent = nullptr;  // the iteration that started it; null for the root
   std::uint32_t depth = 0;      // its ancestors: 0 for the root
+  std::uint32_t calls = 0;      // the calls among it and its ancestors
+  bool error_call = false;      // a call made on an error branch (Propagator::on_error_branch, X-HALT)
   std::uint32_t child = 0;      // its slot in parent->children
   std::uint32_t site = 0;       // a call's site
   SpinLock lock;

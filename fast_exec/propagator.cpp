@@ -89,6 +89,8 @@ Propagator::Propagator(const CompiledGraph& g, const ExecOptions& options, const
                        std::span<const Token> host_constants)
     : graph_(g),
       record_merges_(options.record_merges),
+      max_iterations_(options.max_iterations),
+      max_depth_(options.max_depth),
       host_constants_(host_constants),
       at_once_(at_once_firings(g, on_accelerator)),
       inline_next_(inline_successors(g, at_once_)),
@@ -346,6 +348,42 @@ void Propagator::fetch_constant(Propagation& run, std::uint32_t k, const Token& 
   to = *t;
 }
 
+namespace {
+
+// X-HALT: whether a call of function f made on an error branch from
+// iteration it is made within a call of f, every call between made so too:
+// then each goes down both branches into the next.
+bool recurs_on_error(const IterState& it, std::uint32_t f) {
+  for (const auto* inst = it.inst; inst->error_call; inst = inst->parent->inst)
+    if (inst->frame == f) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Propagator::on_error_branch(const IterState& it, std::uint32_t n) const {
+  if (!it.error_predicate.load(std::memory_order_relaxed)) return false;
+  const auto& p = *graph_.program;
+  const auto frame = graph_.nodes[n].frame;
+  std::vector<std::uint32_t> work{n}, seen;
+  while (!work.empty()) {
+    const auto& node = p.node(NodeId(work.back()));
+    work.pop_back();
+    for (const auto* edges : {&node.in, &node.control_in})
+      for (const auto e : *edges) {
+        const auto& edge = p.edge(e);
+        if (edge.is_input()) continue;
+        const auto m = static_cast<std::uint32_t>(edge.src.index());
+        const auto& s = graph_.nodes[m];
+        if (s.frame != frame || s.kind == OpKind::merge || std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
+        if (s.kind == OpKind::switch_ && (it.flags[s.local] & kErrorPredicate) != 0) return true;
+        seen.push_back(m);
+        work.push_back(m);
+      }
+  }
+  return false;
+}
+
 Instance* Propagator::child_of(IterState& it, std::uint32_t n, bool live, Ready& ready) {
   const auto& c = graph_.nodes[n];
   auto*& child = it.children[c.child];
@@ -362,6 +400,12 @@ Instance* Propagator::child_of(IterState& it, std::uint32_t n, bool live, Ready&
   child->run = it.inst->run;
   child->parent = &it;
   child->depth = it.inst->depth + 1;
+  child->calls = it.inst->calls + (c.kind == OpKind::call ? 1 : 0);
+  child->error_call = c.kind == OpKind::call && on_error_branch(it, n);
+  if (child->error_call && recurs_on_error(it, c.target))
+    it.inst->run->stop(Halt::Why::endless_recursion, n, graph_, &it, "");
+  else if (c.kind == OpKind::call && child->calls > max_depth_ && max_depth_ != 0)  // X-HALT: its run gives it up
+    it.inst->run->stop(Halt::Why::depth_limit, n, graph_, &it, std::to_string(child->calls));
   child->child = c.child;
   child->site = c.site;
   child->set_inputs_pending(c.kind == OpKind::enter ? graph_.frames[c.target].enters : calls - std::exchange(dead, 0));
@@ -378,6 +422,8 @@ void Propagator::start(Propagation& run, bool at_once, Ready& ready) {
   run.choices.clear();
   run.finished = false;
   run.stuck_iteration.store(false, std::memory_order_relaxed);
+  run.halted.store(false, std::memory_order_relaxed);
+  run.halt.reset();
   run.shared = false;  // one worker at the start (Executor::share)
   run.at_once = at_once;
   auto* root = pools_.instance(0, ready.worker);
@@ -441,6 +487,7 @@ bool Propagator::advance(Instance& inst, Ready& ready) {
 }
 
 void Propagator::complete(Propagation& run, Instance* inst, Ready& ready) {
+  if (run.halted.load(std::memory_order_relaxed)) return;  // X-HALT: given back by abandon, not completed
   while (inst != nullptr) {
     auto* parent = inst->parent;
     auto* last = inst->iterations > 0 ? inst->at(inst->iterations - 1) : nullptr;
@@ -553,6 +600,11 @@ void Propagator::route(Propagation& run, Task t, std::span<Token> data, Token co
       const Guard guard(inst.parent->inst->lock, run.shared, ready.worker);
       for (std::size_t j = 0; j < outs.size(); ++j)
         if (sent(j)) put(run, *inst.parent, outs[j], value(j), ready);
+    } else if (it.error_predicate.load(std::memory_order_relaxed)) {
+      // X-HALT: an error predicate went down both branches again, so the loop would go on with it.
+      const auto* v = data[0].tensor();
+      const auto* s = data[0].scalar();
+      run.stop(Halt::Why::endless_loop, t.node, graph_, &it, v != nullptr ? v->to_string(8) : s != nullptr ? s->tensor().to_string(8) : "");
     }
   }
   bool done = false;
@@ -565,6 +617,10 @@ void Propagator::route(Propagation& run, Task t, std::span<Token> data, Token co
         case Route::same: deliver(it, o, value(j), ready); break;
         case Route::next: {  // C-NEXT, C-BOUND
           const auto i = it.iteration + 1;
+          if (i == max_iterations_) {  // X-HALT (never for 0: i >= 1)
+            run.stop(Halt::Why::iteration_limit, t.node, graph_, &it, std::to_string(i));
+            break;
+          }
           const auto bound = graph_.frames[inst.frame].parallel_iterations;
           if (i < inst.iterations) deliver(*inst.at(i), o, value(j), ready);
           else if (i < inst.done + bound) deliver(*start_iteration(inst, i, ready), o, value(j), ready);

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -61,6 +62,18 @@ struct Propagation {
   // sets it between firings (Executor::share); the propagator only reads it.
   bool shared = false;
   bool at_once = true;  // firings at once (AtOnce); off for run_schedule, which names each step
+  // X-HALT: once set, the workers fire nothing more (Executor::work); the
+  // first reason given is kept, under trace_lock.
+  std::atomic<bool> halted{false};
+  std::optional<Halt> halt;
+  // Node n of iteration it of g halts the run, having got `value` (as text).
+  void stop(Halt::Why why, std::uint32_t n, const CompiledGraph& g, const IterState* it, std::string value) {
+    const std::lock_guard guard(trace_lock);
+    halted.store(true, std::memory_order_relaxed);
+    if (halt) return;
+    const auto context = context_of(g, it);
+    halt = Halt{why, NodeId(n), {context.begin(), context.end()}, std::move(value)};
+  }
 };
 
 // By node, which firings run at once where the last token a node waits for
@@ -135,6 +148,7 @@ class Propagator {
  private:
   const CompiledGraph& graph_;
   bool record_merges_;                      // ExecOptions::record_merges
+  std::uint32_t max_iterations_, max_depth_;  // ExecOptions' (X-HALT)
   std::span<const Token> host_constants_;  // by CompiledNode::constant - 1
   std::vector<std::uint8_t> at_once_;       // by node: AtOnce (at_once_firings)
   std::vector<std::uint32_t> inline_next_;  // by node (inline_successors)
@@ -180,6 +194,10 @@ class Propagator {
   // The rule of ready node n of iteration it (a Merge, or no input DEAD), applied at once: what it sends;
   // false, nothing taken, when its kernel declines and it must fire as a task.
   bool apply_at_once(IterState& it, std::uint32_t n, Sent& sent);
+  // X-HALT: whether node n of iteration it is on a branch of a Switch of it
+  // whose predicate was an error: one reached from n backward, within its
+  // frame, through no Merge (which joins the branches).
+  [[nodiscard]] bool on_error_branch(const IterState& it, std::uint32_t n) const;
   // The instance that Enter or Call node n in iteration it starts, made if new;
   // null for a DEAD Call (live false) of a site that has no instance yet.
   Instance* child_of(IterState& it, std::uint32_t n, bool live, Ready& ready);

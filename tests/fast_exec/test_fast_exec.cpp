@@ -447,6 +447,124 @@ TEST_CASE("S-STUCK: a run that leaves a node unfired ends, says so, and its Retu
   CHECK(report.conforms());
 }
 
+TEST_CASE("X-HALT: a run stops, saying where and why, at a Switch on a term, in a loop on an error, and at its bounds") {
+  const auto symbolic = test::program_file("models/while-placeholder-bound.json");
+  const auto mismatched = feed(test::program_file("models/while-sum.json"), "t_3", Tensor::scalar(11.0F));
+  const Semantics on_term(symbolic), on_error(mismatched);
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
+    for (int threads : {1, 2}) {
+      CAPTURE(threads);
+      fast_exec::ExecOptions o;
+      o.threads = threads;
+      o.calls = calls;
+      o.perturb_seed = 5;
+      fast_exec::Executor term(symbolic, o);
+      for (int run = 0; run < 3; ++run) {  // the pools' states given back after a halt are reused
+        const auto r = term.run();
+        REQUIRE(r.halt);
+        CHECK(r.halt->why == fast_exec::Halt::Why::term_predicate);
+        CHECK(symbolic->node(r.halt->node).op.kind == OpKind::switch_);
+        CHECK(r.halt->context.size() == 1);
+        CHECK(r.halt->context[0].second == 0);  // the first iteration's
+        CHECK_FALSE(r.stuck);
+        const auto text = fast_exec::halt_text(on_term, *r.halt);
+        CHECK(text.find("a term") != std::string::npos);
+        CHECK(text.find("--feed t_3=VALUE") != std::string::npos);
+        CHECK(fetched_text(*symbolic, term, r).at("sum") == "EMPTY");
+      }
+      // Less(i32, f32) is an error, which the loop's Switches send down both
+      // branches: iteration 0's Exits deliver it, and iteration 1's would again.
+      fast_exec::Executor error(mismatched, o);
+      std::size_t held = 0;
+      for (int run = 0; run < 3; ++run) {
+        const auto r = error.run();
+        REQUIRE(r.halt);
+        CHECK(r.halt->why == fast_exec::Halt::Why::endless_loop);
+        CHECK(mismatched->node(r.halt->node).op.kind == OpKind::exit);
+        REQUIRE(r.halt->context.size() == 1);
+        CHECK(r.halt->context[0].second >= 1);
+        const auto text = fast_exec::halt_text(on_error, *r.halt);
+        CHECK(text.find("loop 'sum' would not end") != std::string::npos);
+        CHECK(text.find("dtype") != std::string::npos);
+        // A halted run's instances go back to the pools, which the next run takes them from.
+        const auto now = error.instances_held(FrameId(std::uint32_t{1}));
+        if (threads == 1) CHECK((run == 0 || now == held));  // on two, another worker's list may be empty
+        held = now;
+      }
+    }
+  // fib(1.5) calls fib on both branches of an error predicate (Less(f32, i32)):
+  // the run halts where a call of fib under one makes another.
+  const auto fib = test::program_file("models/thesis-fib.json");
+  const auto error_fib = feed(fib, "n", Tensor::scalar(1.5F));
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic}) {
+    fast_exec::ExecOptions o;
+    o.calls = calls;
+    o.threads = 2;
+    fast_exec::Executor recursion(error_fib, o);
+    for (int run = 0; run < 2; ++run) {
+      const auto r = recursion.run();
+      REQUIRE(r.halt);
+      CHECK(r.halt->why == fast_exec::Halt::Why::endless_recursion);
+      CHECK(error_fib->node(r.halt->node).op.kind == OpKind::call);
+      CHECK(r.halt->context.size() == 2);  // in the second call of fib: the first was made without an error
+    }
+  }
+  // An error predicate beside the recursion, whose Calls are on no branch of it: the recursion ends.
+  const auto beside = test::program_file("tests/fast_exec/fib-beside-an-error-cond.json");
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic}) {
+    fast_exec::ExecOptions o;
+    o.calls = calls;
+    o.threads = 2;
+    const auto r = fast_exec::Executor(beside, o).run();
+    CHECK_FALSE(r.halt);
+    CHECK(output_text(*beside, r) == "i32:89");
+  }
+  // The bounds a run is given: a loop's iterations, and the calls' depth (fib(30) recurses 29 deep).
+  fast_exec::ExecOptions bounded;
+  bounded.max_iterations = 3;
+  bounded.max_depth = 20;
+  bounded.threads = 2;
+  const auto loop = test::program_file("models/while-sum.json");
+  fast_exec::Executor three(loop, bounded);
+  const auto r3 = three.run();
+  REQUIRE(r3.halt);
+  CHECK(r3.halt->why == fast_exec::Halt::Why::iteration_limit);
+  CHECK(r3.halt->value == "3");
+  CHECK(r3.halt->context.back().second == 2);
+  const auto fib30 = feed(fib, "n", 30);
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic}) {
+    bounded.calls = calls;
+    fast_exec::Executor deep(fib30, bounded);
+    for (int run = 0; run < 2; ++run) {
+      const auto r = deep.run();
+      REQUIRE(r.halt);
+      CHECK(r.halt->why == fast_exec::Halt::Why::depth_limit);
+      CHECK(r.halt->value == "21");
+      CHECK(fib30->node(r.halt->node).op.kind == OpKind::call);
+    }
+  }
+  // A halt at the bound completes nothing: the loop's Exits, DEAD in the
+  // iteration before, deliver nothing, whichever of the Exit and the
+  // NextIteration fires first.
+  const auto figure4 = test::program_file("models/thesis-figure-4-while.json");
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    bounded.perturb_seed = seed;
+    fast_exec::Executor s(figure4, bounded);
+    const auto r = s.run();
+    REQUIRE(r.halt);
+    CHECK(r.halt->why == fast_exec::Halt::Why::iteration_limit);
+    for (const auto& [fetch, text] : fetched_text(*figure4, s, r)) CHECK(text == "EMPTY");
+  }
+  bounded.perturb_seed.reset();
+  bounded.max_iterations = 12;  // within the bounds, the results
+  CHECK(output_text(*loop, fast_exec::Executor(loop, bounded).run()) == "i32:11");
+  // A conditional on an error predicate is no loop: the error goes down both branches, and the run ends.
+  fast_exec::Executor cond(feed(test::program_file("models/cond-untaken-assign.json"), "p", Tensor::scalar(1)));
+  const auto r = cond.run();
+  CHECK_FALSE(r.halt);
+  CHECK_FALSE(r.stuck);
+}
+
 TEST_CASE("forwarders, scalar functions, Consts and DEAD firings run where their token arrives, and count as fired") {
   // Chains of 100,000 Identity nodes and of 100,000 Adds on scalars (fired
   // from a work list, not recursively), a Copy whose control output triggers a
