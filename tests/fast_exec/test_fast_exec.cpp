@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 using namespace tfsem;
 
@@ -41,6 +42,14 @@ std::shared_ptr<const Program> feed(const std::shared_ptr<const Program>& p, con
 }
 std::shared_ptr<const Program> feed(const std::shared_ptr<const Program>& p, const std::string& edge, std::int32_t v) {
   return feed(p, edge, Tensor::scalar(v));
+}
+
+fast_exec::ExecOptions exec_options(fast_exec::Calls calls, int threads, std::optional<std::uint64_t> perturb = {}) {
+  fast_exec::ExecOptions o;
+  o.calls = calls;
+  o.threads = threads;
+  o.perturb_seed = perturb;
+  return o;
 }
 
 conform::Options stressed(std::size_t runs) {
@@ -425,11 +434,7 @@ TEST_CASE("S-STUCK: a run that leaves a node unfired ends, says so, and its Retu
   for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
     for (int threads : {1, 2}) {
       CAPTURE(threads);
-      fast_exec::ExecOptions o;
-      o.threads = threads;
-      o.calls = calls;
-      o.perturb_seed = 3;
-      fast_exec::Executor s(p, o);
+      fast_exec::Executor s(p, exec_options(calls, threads, 3));
       for (int run = 0; run < 20; ++run) {  // the call's result comes before or after the Call of v says no call was made
         const auto r = s.run();
         CHECK(r.stuck);
@@ -454,10 +459,7 @@ TEST_CASE("X-HALT: a run stops, saying where and why, at a Switch on a term, in 
   for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
     for (int threads : {1, 2}) {
       CAPTURE(threads);
-      fast_exec::ExecOptions o;
-      o.threads = threads;
-      o.calls = calls;
-      o.perturb_seed = 5;
+      const auto o = exec_options(calls, threads, 5);
       fast_exec::Executor term(symbolic, o);
       for (int run = 0; run < 3; ++run) {  // the pools' states given back after a halt are reused
         const auto r = term.run();
@@ -497,10 +499,7 @@ TEST_CASE("X-HALT: a run stops, saying where and why, at a Switch on a term, in 
   const auto fib = test::program_file("models/thesis-fib.json");
   const auto error_fib = feed(fib, "n", Tensor::scalar(1.5F));
   for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic}) {
-    fast_exec::ExecOptions o;
-    o.calls = calls;
-    o.threads = 2;
-    fast_exec::Executor recursion(error_fib, o);
+    fast_exec::Executor recursion(error_fib, exec_options(calls, 2));
     for (int run = 0; run < 2; ++run) {
       const auto r = recursion.run();
       REQUIRE(r.halt);
@@ -512,10 +511,7 @@ TEST_CASE("X-HALT: a run stops, saying where and why, at a Switch on a term, in 
   // An error predicate beside the recursion, whose Calls are on no branch of it: the recursion ends.
   const auto beside = test::program_file("tests/fast_exec/fib-beside-an-error-cond.json");
   for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic}) {
-    fast_exec::ExecOptions o;
-    o.calls = calls;
-    o.threads = 2;
-    const auto r = fast_exec::Executor(beside, o).run();
+    const auto r = fast_exec::Executor(beside, exec_options(calls, 2)).run();
     CHECK_FALSE(r.halt);
     CHECK(output_text(*beside, r) == "i32:89");
   }
