@@ -94,7 +94,7 @@ struct Halt {
   enum class Why : std::uint8_t {
     term_predicate,  // the Switch `node` got the term `value` (C-SWITCH-SYMBOLIC)
     endless_loop,    // the Exit `node` got `value` again, in an iteration whose predicate was an error
-    endless_recursion,  // the Call `node` is made on an error branch, in a call of its function made so too
+    endless_recursion,  // the Call `node` is made because a predicate was an error, in a call of its function made so too
     iteration_limit,  // the NextIteration `node` would start iteration `value` (ExecOptions::max_iterations)
     depth_limit,      // the Call `node` would make a call `value` calls deep (ExecOptions::max_depth)
   };

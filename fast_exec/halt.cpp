@@ -5,10 +5,29 @@
 
 namespace tfsem::fast_exec {
 
+namespace {
+
+// The context's frames and iterations, the outermost and innermost few where it is deep.
+std::string context_text(const Program& p, const Halt& h) {
+  constexpr std::size_t kEnds = 3;
+  const auto& c = h.context;
+  std::string where;
+  for (std::size_t k = 0; k < c.size(); ++k) {
+    if (c.size() > 3 * kEnds && k == kEnds) {
+      where += ",... " + std::to_string(c.size() - 2 * kEnds) + " more ...";
+      k = c.size() - kEnds - 1;
+      continue;
+    }
+    where += (where.empty() ? "" : ",") + p.frame(c[k].first).name + ":" + std::to_string(c[k].second);
+  }
+  return where;
+}
+
+}  // namespace
+
 std::string halt_text(const Semantics& sem, const Halt& h) {
   const auto& p = sem.program();
-  std::string where;
-  for (const auto& [frame, i] : h.context) where += (where.empty() ? "" : ",") + p.frame(frame).name + ":" + std::to_string(i);
+  const auto where = context_text(p, h);
   const auto node = "'" + std::string(p.node(h.node).name()) + "'" + (where.empty() ? "" : " in context " + where);
   if (h.why == Halt::Why::term_predicate) {
     const NodeId switches[] = {h.node};
@@ -21,8 +40,8 @@ std::string halt_text(const Semantics& sem, const Halt& h) {
   if (h.why == Halt::Why::depth_limit) return "Call " + node + " would make a call " + h.value + " calls deep, past --max-depth";
   if (h.why == Halt::Why::endless_recursion)
     return "the recursion would not end while its predicate stays an error: Call " + node +
-           " is made on a branch of a Switch whose predicate was an error, which goes down both branches "
-           "(C-SWITCH), within a call of the same function made so too";
+           " is made because a Switch's predicate was an error, which goes down both branches (C-SWITCH), within "
+           "a call of the same function made so too";
   const auto loop = h.context.empty() ? std::string() : "loop '" + p.frame(h.context.back().first).name + "' ";
   if (h.why == Halt::Why::iteration_limit)
     return loop + "reached --max-iterations: NextIteration " + node + " would start iteration " + h.value;

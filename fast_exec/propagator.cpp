@@ -352,7 +352,7 @@ namespace {
 
 // X-HALT: whether a call of function f made on an error branch from
 // iteration it is made within a call of f, every call between made so too:
-// then each goes down both branches into the next.
+// then each goes down both branches, or on no branch, into the next.
 bool recurs_on_error(const IterState& it, std::uint32_t f) {
   for (const auto* inst = it.inst; inst->error_call; inst = inst->parent->inst)
     if (inst->frame == f) return true;
@@ -362,10 +362,12 @@ bool recurs_on_error(const IterState& it, std::uint32_t f) {
 }  // namespace
 
 bool Propagator::on_error_branch(const IterState& it, std::uint32_t n) const {
-  if (!it.error_predicate.load(std::memory_order_relaxed)) return false;
+  const bool in_error_call = it.inst->error_call;
+  if (!in_error_call && !it.error_predicate.load(std::memory_order_relaxed)) return false;
   const auto& p = *graph_.program;
   const auto frame = graph_.nodes[n].frame;
   std::vector<std::uint32_t> work{n}, seen;
+  bool guarded = false;  // some Switch of the frame is reached back from n
   while (!work.empty()) {
     const auto& node = p.node(NodeId(work.back()));
     work.pop_back();
@@ -376,12 +378,15 @@ bool Propagator::on_error_branch(const IterState& it, std::uint32_t n) const {
         const auto m = static_cast<std::uint32_t>(edge.src.index());
         const auto& s = graph_.nodes[m];
         if (s.frame != frame || s.kind == OpKind::merge || std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
-        if (s.kind == OpKind::switch_ && (it.flags[s.local] & kErrorPredicate) != 0) return true;
+        if (s.kind == OpKind::switch_) {
+          if ((it.flags[s.local] & kErrorPredicate) != 0) return true;
+          guarded = true;
+        }
         seen.push_back(m);
         work.push_back(m);
       }
   }
-  return false;
+  return in_error_call && !guarded;
 }
 
 Instance* Propagator::child_of(IterState& it, std::uint32_t n, bool live, Ready& ready) {

@@ -194,9 +194,11 @@ class Propagator {
   // The rule of ready node n of iteration it (a Merge, or no input DEAD), applied at once: what it sends;
   // false, nothing taken, when its kernel declines and it must fire as a task.
   bool apply_at_once(IterState& it, std::uint32_t n, Sent& sent);
-  // X-HALT: whether node n of iteration it is on a branch of a Switch of it
-  // whose predicate was an error: one reached from n backward, within its
-  // frame, through no Merge (which joins the branches).
+  // X-HALT: whether node n of iteration it fires because a predicate was an
+  // error: n is on a branch of a Switch of it whose predicate was an error
+  // (one reached from n backward, within its frame, through no Merge, which
+  // joins the branches), or, in a call made so (Instance::error_call), on
+  // no branch of any Switch, so that the call fires n whatever its arguments.
   [[nodiscard]] bool on_error_branch(const IterState& it, std::uint32_t n) const;
   // The instance that Enter or Call node n in iteration it starts, made if new;
   // null for a DEAD Call (live false) of a site that has no instance yet.

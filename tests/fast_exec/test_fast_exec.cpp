@@ -508,6 +508,20 @@ TEST_CASE("X-HALT: a run stops, saying where and why, at a Switch on a term, in 
       CHECK(r.halt->context.size() == 2);  // in the second call of fib: the first was made without an error
     }
   }
+  // down calls step on both branches of an error predicate, and step calls
+  // down on no branch: the second call of down, made so, halts at its own.
+  const auto forwarder = test::program_file("tests/fast_exec/mutual-recursion-through-a-forwarder.json");
+  const auto error_forwarder = feed(forwarder, "n", Tensor::scalar(1.5F));
+  for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic})
+    for (int threads : {1, 2}) {
+      const auto r = fast_exec::Executor(error_forwarder, exec_options(calls, threads)).run();
+      REQUIRE(r.halt);
+      CHECK(r.halt->why == fast_exec::Halt::Why::endless_recursion);
+      CHECK(r.halt->context.size() == 3);  // down:1, step:1, down:2
+      CHECK(forwarder->node(r.halt->node).op.kind == OpKind::call);
+      CHECK(std::string_view(forwarder->node(r.halt->node).name()).starts_with("down/rec"));  // down's Call of step
+      CHECK(output_text(*forwarder, fast_exec::Executor(forwarder, exec_options(calls, threads)).run()) == "bool:true");
+    }
   // An error predicate beside the recursion, whose Calls are on no branch of it: the recursion ends.
   const auto beside = test::program_file("tests/fast_exec/fib-beside-an-error-cond.json");
   for (const auto calls : {fast_exec::Calls::static_, fast_exec::Calls::dynamic}) {
@@ -537,6 +551,9 @@ TEST_CASE("X-HALT: a run stops, saying where and why, at a Switch on a term, in 
       CHECK(r.halt->why == fast_exec::Halt::Why::depth_limit);
       CHECK(r.halt->value == "21");
       CHECK(fib30->node(r.halt->node).op.kind == OpKind::call);
+      // 20 contexts deep: the text gives the outermost three and the innermost three.
+      const auto text = fast_exec::halt_text(Semantics(fib30), *r.halt);
+      CHECK(text.find("in context fib:1,fib:2,fib:2,... 14 more ...,fib:2,fib:2,fib:2 would make") != std::string::npos);
     }
   }
   // A halt at the bound completes nothing: the loop's Exits, DEAD in the
