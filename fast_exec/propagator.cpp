@@ -366,8 +366,19 @@ bool Propagator::on_error_branch(const IterState& it, std::uint32_t n) const {
   if (!in_error_call && !it.error_predicate.load(std::memory_order_relaxed)) return false;
   const auto& p = *graph_.program;
   const auto frame = graph_.nodes[n].frame;
+  // Whether node m may pass DEAD on whatever the arguments of its call: a
+  // Switch, a call's Return or a loop's Exit, a Recv, or a Merge other than
+  // an argument Merge (which its function's Calls alone feed).
+  const auto may_be_dead = [&](std::uint32_t m) {
+    const auto kind = graph_.nodes[m].kind;
+    if (kind != OpKind::merge) return kind == OpKind::switch_ || kind == OpKind::return_ || kind == OpKind::exit || kind == OpKind::recv;
+    const auto& in = p.node(NodeId(m)).in;
+    return std::any_of(in.begin(), in.end(), [&](EdgeId e) {
+      return p.edge(e).is_input() || graph_.nodes[p.edge(e).src.index()].kind != OpKind::call;
+    });
+  };
   std::vector<std::uint32_t> work{n}, seen;
-  bool guarded = false;  // some Switch of the frame is reached back from n
+  bool guarded = false;  // n may not fire, or fire DEAD, whatever the arguments
   while (!work.empty()) {
     const auto& node = p.node(NodeId(work.back()));
     work.pop_back();
@@ -377,11 +388,10 @@ bool Propagator::on_error_branch(const IterState& it, std::uint32_t n) const {
         if (edge.is_input()) continue;
         const auto m = static_cast<std::uint32_t>(edge.src.index());
         const auto& s = graph_.nodes[m];
-        if (s.frame != frame || s.kind == OpKind::merge || std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
-        if (s.kind == OpKind::switch_) {
-          if ((it.flags[s.local] & kErrorPredicate) != 0) return true;
-          guarded = true;
-        }
+        if (s.frame != frame || std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
+        if (s.kind == OpKind::switch_ && (it.flags[s.local] & kErrorPredicate) != 0) return true;
+        guarded = guarded || may_be_dead(m);
+        if (s.kind == OpKind::merge) continue;  // it joins the branches
         seen.push_back(m);
         work.push_back(m);
       }

@@ -198,7 +198,9 @@ class Propagator {
   // error: n is on a branch of a Switch of it whose predicate was an error
   // (one reached from n backward, within its frame, through no Merge, which
   // joins the branches), or, in a call made so (Instance::error_call), on
-  // no branch of any Switch, so that the call fires n whatever its arguments.
+  // no branch of any Switch and behind nothing else that may pass DEAD on (a
+  // Return, an Exit, a Recv, a Merge but an argument's), so that the call
+  // fires n live whatever its arguments.
   [[nodiscard]] bool on_error_branch(const IterState& it, std::uint32_t n) const;
   // The instance that Enter or Call node n in iteration it starts, made if new;
   // null for a DEAD Call (live false) of a site that has no instance yet.
