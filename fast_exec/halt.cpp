@@ -12,14 +12,16 @@ std::string context_text(const Program& p, const Halt& h) {
   constexpr std::size_t kEnds = 3;
   const auto& c = h.context;
   std::string where;
-  for (std::size_t k = 0; k < c.size(); ++k) {
-    if (c.size() > 3 * kEnds && k == kEnds) {
-      where += ",... " + std::to_string(c.size() - 2 * kEnds) + " more ...";
-      k = c.size() - kEnds - 1;
-      continue;
-    }
-    where += (where.empty() ? "" : ",") + p.frame(c[k].first).name + ":" + std::to_string(c[k].second);
+  const auto add = [&](std::size_t from, std::size_t to) {
+    for (auto k = from; k < to; ++k) where += (where.empty() ? "" : ",") + p.frame(c[k].first).name + ":" + std::to_string(c[k].second);
+  };
+  if (c.size() <= 3 * kEnds) {
+    add(0, c.size());
+    return where;
   }
+  add(0, kEnds);
+  where += ",... " + std::to_string(c.size() - 2 * kEnds) + " more ...";
+  add(c.size() - kEnds, c.size());
   return where;
 }
 
