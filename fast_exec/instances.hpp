@@ -154,7 +154,7 @@ struct Instance {
   IterState* parent = nullptr;  // the iteration that started it; null for the root
   std::uint32_t depth = 0;      // its ancestors: 0 for the root
   std::uint32_t calls = 0;      // the calls among it and its ancestors
-  bool error_call = false;      // a call made because a predicate was an error (Propagator::on_error_branch, X-HALT)
+  bool error_call = false;      // a call made because a predicate was an error (Propagator::forced_by_error, X-HALT)
   std::uint32_t child = 0;      // its slot in parent->children
   std::uint32_t site = 0;       // a call's site
   SpinLock lock;

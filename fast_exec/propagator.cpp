@@ -350,7 +350,7 @@ void Propagator::fetch_constant(Propagation& run, std::uint32_t k, const Token& 
 
 namespace {
 
-// X-HALT: whether a call of function f made on an error branch from
+// X-HALT: whether a call of function f made because of an error from
 // iteration it is made within a call of f, every call between made so too:
 // then each goes down both branches, or on no branch, into the next.
 bool recurs_on_error(const IterState& it, std::uint32_t f) {
@@ -361,7 +361,7 @@ bool recurs_on_error(const IterState& it, std::uint32_t f) {
 
 }  // namespace
 
-bool Propagator::on_error_branch(const IterState& it, std::uint32_t n) const {
+bool Propagator::forced_by_error(const IterState& it, std::uint32_t n) const {
   const bool in_error_call = it.inst->error_call;
   if (!in_error_call && !it.error_predicate.load(std::memory_order_relaxed)) return false;
   const auto& p = *graph_.program;
@@ -416,7 +416,7 @@ Instance* Propagator::child_of(IterState& it, std::uint32_t n, bool live, Ready&
   child->parent = &it;
   child->depth = it.inst->depth + 1;
   child->calls = it.inst->calls + (c.kind == OpKind::call ? 1 : 0);
-  child->error_call = c.kind == OpKind::call && on_error_branch(it, n);
+  child->error_call = c.kind == OpKind::call && forced_by_error(it, n);
   if (child->error_call && recurs_on_error(it, c.target))
     it.inst->run->stop(Halt::Why::endless_recursion, n, graph_, &it, "");
   else if (c.kind == OpKind::call && child->calls > max_depth_ && max_depth_ != 0)  // X-HALT: its run gives it up

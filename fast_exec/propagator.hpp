@@ -201,7 +201,7 @@ class Propagator {
   // no branch of any Switch and behind nothing else that may pass DEAD on (a
   // Return, an Exit, a Recv, a Merge but an argument's), so that the call
   // fires n live whatever its arguments.
-  [[nodiscard]] bool on_error_branch(const IterState& it, std::uint32_t n) const;
+  [[nodiscard]] bool forced_by_error(const IterState& it, std::uint32_t n) const;
   // The instance that Enter or Call node n in iteration it starts, made if new;
   // null for a DEAD Call (live false) of a site that has no instance yet.
   Instance* child_of(IterState& it, std::uint32_t n, bool live, Ready& ready);
