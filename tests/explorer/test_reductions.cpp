@@ -25,7 +25,7 @@ namespace {
 
 // Under AddressSanitizer, ten times slower, each sweep checks a twentieth of
 // its graphs and the models whose full search stores more than 100,000 states
-// are left out; the unsanitized build of CI checks all of them. From so few
+// are left out; the plain build (CI's) checks all of them. From so few
 // graphs a sweep may leave out up to twice as many as it checks (kLeftOutSlack);
 // the unsanitized build holds every sweep to fewer than it checks.
 constexpr int kSweepShare = test::kAddressSanitizer ? 20 : 1;

@@ -26,7 +26,7 @@ using explorer::Por;
 namespace {
 
 // Under AddressSanitizer, ten times slower, the random graphs' case checks a
-// tenth of them; the unsanitized build of CI checks all of them.
+// tenth of them; the plain build (CI's) checks all of them.
 constexpr std::uint64_t kRandomShare = test::kAddressSanitizer ? 10 : 1;
 
 explorer::Result run(const Semantics& sem, Por por, unsigned threads, std::uint64_t max_states = UINT64_MAX) {

@@ -17,7 +17,7 @@ using namespace tfsem;
 
 namespace {
 
-// Under a sanitizer (CI's ASan and TSan stages, several times slower), the
+// Under a sanitizer (.ci/sanitize, CI's TSan stage: several times slower), the
 // fuzzed-graph cases run a fifth of their graphs, and of so few one more may
 // get no verdict (kFuzzSlack); the plain build runs them all, held to the full
 // count.

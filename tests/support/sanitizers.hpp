@@ -1,4 +1,4 @@
-// Which sanitizer a test binary is built with (CI's ASan and TSan stages,
+// Which sanitizer a test binary is built with (.ci/sanitize and CI's TSan stage,
 // several times slower), for the sweeps that check a share of their inputs there.
 #pragma once
 
