@@ -30,7 +30,7 @@ class CheckpointError : public std::runtime_error {
 // (findings.cpp), and which states the reductions store (what settling
 // fires): a checkpoint of another format is refused, since its rows would
 // read wrong, or its states and outcomes would not meet theirs again.
-inline constexpr std::uint32_t kCheckpointFormat = 8;
+inline constexpr std::uint32_t kCheckpointFormat = 9;
 
 // What is written as its bytes: copied and destroyed trivially (a pair of integers too).
 template <class T>

@@ -42,6 +42,18 @@ class StateTable {
   explicit StateTable(std::size_t width);
 
   [[nodiscard]] static std::uint64_t hash(std::span<const Code> row);
+  // Hash h of a row met `level` firings from the initial state, for a search
+  // that stores it at its level: the top five bits (the index's part, with
+  // the next three) become the level's, modulo 32. Every path to a state
+  // fires the same transitions, so a state is always met at one level, and
+  // its level's states fill 8 of the 256 parts: an arrival reads the index
+  // of its own level, not the whole search's (docs/explorer.md, "Where the
+  // time goes"). The bits below, which pick a shard and the probe's start,
+  // are the row's.
+  [[nodiscard]] static std::uint64_t at_level(std::uint64_t h, std::size_t level) {
+    constexpr unsigned kLevelBits = 5, kShift = 64 - kLevelBits;
+    return (h & ((std::uint64_t{1} << kShift) - 1)) | (std::uint64_t{level % (1U << kLevelBits)} << kShift);
+  }
   // Whether two rows are one state: equal once padded with EMPTY to one width
   // (as hash ignores trailing EMPTY codes).
   [[nodiscard]] static bool same_row(std::span<const Code> a, std::span<const Code> b) {

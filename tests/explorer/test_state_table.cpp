@@ -120,6 +120,26 @@ TEST_CASE("rows are found again across growth and widening") {
   }
 }
 
+TEST_CASE("a hash at a level keeps the row's low bits and takes the level's top five") {
+  const Row a{1, 2, 3}, b{4, 5, 6};
+  for (const auto& r : {a, b})
+    for (std::size_t level : {0, 1, 7, 31, 32, 1000003}) {
+      const auto h = StateTable::hash(r), at = StateTable::at_level(h, level);
+      const std::uint64_t low = (std::uint64_t{1} << 59) - 1, top = at >> 59, kept = at & low;
+      CHECK(top == level % 32);
+      CHECK(kept == (h & low));
+    }
+  // One level's rows are found again through their hashes at that level.
+  StateTable table(3);
+  const auto [ia, fa] = table.insert(a, StateTable::at_level(StateTable::hash(a), 5));
+  const auto [ib, fb] = table.insert(b, StateTable::at_level(StateTable::hash(b), 5));
+  CHECK(fa);
+  CHECK(fb);
+  CHECK(ia != ib);
+  CHECK(table.insert(a, StateTable::at_level(StateTable::hash(a), 5)) == std::pair{ia, false});
+  CHECK(table.insert(b, StateTable::at_level(StateTable::hash(b), 37)) == std::pair{ib, false});
+}
+
 TEST_CASE("longer rows widen the arena; shorter rows read as padded with EMPTY") {
   StateTable table(4);
   const Row a{1, 2, 0, 0}, a_short{1, 2}, b{1, 2, 3, 0, 0, 7};
