@@ -289,7 +289,7 @@ class Search {
       stopping_.at_bound(exceeds);
     } else {
       const auto level = initial_steps_.size();
-      queue(level, visited_.add(initial_row_, StateTable::at_level(StateTable::hash(initial_row_), level), kNoParent, level, {}, 1).first);
+      queue(level, visited_.add(initial_row_, stored_hash(initial_row_, level), kNoParent, level, {}, 1).first);
       result_.counters.firings = initial_steps_.size();
     }
     const bool left = !levels_.empty();
@@ -460,6 +460,10 @@ class Search {
   // How far ahead expanding fetches its batch's lines, in successors, and
   // take_out its chunk's lines and the stored rows it reads, in states.
   static constexpr std::size_t kAheadSuccessors = 16, kAheadStates = 2;
+  // A row's hash as the store is searched with it: at the row's level.
+  static std::uint64_t stored_hash(std::span<const Code> row, std::size_t level) {
+    return StateTable::at_level(StateTable::hash(row), level);
+  }
   void expand(Expander& w, const Chunk& c, std::size_t k, Batch& out, std::size_t depth) {
     const auto si = c.states[k];
     const auto row = c.row(k);
@@ -473,7 +477,7 @@ class Search {
         out.sleep.insert(out.sleep.end(), s.sleep.begin(), s.sleep.end());
         out.rows.insert(out.rows.end(), s.row.begin(), s.row.end());
         out.steps.insert(out.steps.end(), s.steps.begin(), s.steps.end());
-        out.successors.push_back({si, StateTable::at_level(StateTable::hash(s.row), depth + s.steps.size()), c.paths[k],
+        out.successors.push_back({si, stored_hash(s.row, depth + s.steps.size()), c.paths[k],
                                   static_cast<std::uint32_t>(out.rows.size()), static_cast<std::uint32_t>(out.sleep.size()),
                                   static_cast<std::uint32_t>(out.steps.size()), s.exceeds});
         out.widest = std::max(out.widest, static_cast<std::uint32_t>(s.row.size()));
