@@ -284,7 +284,7 @@ class Search {
       workers_[0]->initial(initial_row_, initial_steps_);  // for the witnesses (path_to)
       // A checkpoint written as a level's last chunk ended holds that level's
       // path counts and sleep sets, and no bucket for it: nothing is left of it to expand.
-      if (levels_.find(start_depth_) == nullptr) visited_.drop_level(start_depth_);
+      if (levels_.find(start_depth_) == nullptr) drop_level(start_depth_);
     } else if (const auto exceeds = workers_[0]->initial(initial_row_, initial_steps_); exceeds.valid()) {
       stopping_.at_bound(exceeds);
     } else {
@@ -298,10 +298,17 @@ class Search {
       searching_ = std::move(*levels_.find(depth));
       levels_.erase(depth);
       search_bucket(searching_, depth);
-      visited_.drop_level(depth);
+      drop_level(depth);
       done = depth + 1;
     }
     if (!stopping_.stopped() && (left || !resumed_)) checkpoint(done);
+  }
+
+  // Level `depth` has been expanded, as has every level before it: the store
+  // lets go of its path counts and sleep sets, and of its index.
+  void drop_level(std::size_t depth) {
+    visited_.drop_level(depth);
+    visited_.drop_level_index(depth);
   }
 
   // The search's checkpoint, if it writes them: at level `depth`, what is

@@ -48,11 +48,14 @@ class ShardedVisited {
   void prefetch_slot(std::uint64_t hash) const { shards_[shard_of(hash)]->table().prefetch_slot(hash); }
   void prefetch_row(std::uint64_t hash) const { shards_[shard_of(hash)]->table().prefetch_row(hash); }
 
-  // Visited::sleep, paths, drop_level and taken, in the shard holding i, or in every shard.
+  // Visited::sleep, paths, drop_level, drop_level_index and taken, in the shard holding i, or in every shard.
   [[nodiscard]] std::span<const Transition> sleep(std::size_t level, StateIndex i) const { return shard(i).sleep(level, local(i)); }
   [[nodiscard]] PathCount paths(std::size_t level, StateIndex i) const { return shard(i).paths(level, local(i)); }
   void drop_level(std::size_t level) {
     for (auto& s : shards_) s->drop_level(level);
+  }
+  void drop_level_index(std::size_t level) {
+    for (auto& s : shards_) s->drop_level_index(level);
   }
   // Visited::taken, in each shard, for the last of `states` (in the order they were queued) it holds.
   void taken(std::size_t level, std::span<const StateIndex> states) {

@@ -143,6 +143,16 @@ class Visited {
     position_.expanded(level);
   }
 
+  // For a search that stores each state at its level (StateTable::at_level):
+  // once `level` has been expanded, as has every level before it, nothing
+  // arrives at it again, so the index lets go of its parts, unless a queued
+  // level shares them.
+  void drop_level_index(std::size_t level) {
+    bool shared = false;
+    levels_.each([&](std::size_t l, const Level&) { shared = shared || StateTable::same_parts(l, level); });
+    if (!shared) table_.let_go_level(level);
+  }
+
   [[nodiscard]] const StateTable& table() const { return table_; }
   [[nodiscard]] std::size_t size() const { return table_.size(); }
   [[nodiscard]] const Arrival& arrival(StateIndex i) const { return arrival_[i]; }

@@ -140,6 +140,34 @@ TEST_CASE("a hash at a level keeps the row's low bits and takes the level's top 
   CHECK(table.insert(b, StateTable::at_level(StateTable::hash(b), 37)) == std::pair{ib, false});
 }
 
+TEST_CASE("a level let go of is no longer found, its rows still load, and other levels are untouched") {
+  StateTable table(3);
+  const Row a{1, 2, 3}, b{4, 5, 6}, c{7, 8, 9};
+  const auto at = [](const Row& r, std::size_t level) { return StateTable::at_level(StateTable::hash(r), level); };
+  const auto ia = table.insert(a, at(a, 4)).first;
+  const auto ib = table.insert(b, at(b, 36)).first;  // 32 levels apart: the same parts
+  const auto ic = table.insert(c, at(c, 5)).first;
+  CHECK(StateTable::same_parts(4, 36));
+  CHECK_FALSE(StateTable::same_parts(4, 5));
+  for (std::size_t k = 0; k < 1000; ++k) {  // parts that grew give their slots back
+    const Row r{10, static_cast<Code>(k + 11), 12};
+    table.insert(r, at(r, 4));
+  }
+  const auto grown = table.bytes();
+  table.let_go_level(36);
+  CHECK(grown - table.bytes() >= 1000 * sizeof(std::uint64_t));  // the rows stay; their slots go
+  CHECK(table.size() == 1003);
+  Row back;
+  table.load(ia, back);
+  CHECK(back == a);
+  table.load(ib, back);
+  CHECK(back == b);
+  CHECK(table.insert(c, at(c, 5)) == std::pair{ic, false});
+  const auto [again, fresh] = table.insert(a, at(a, 4));
+  CHECK(fresh);
+  CHECK(again == 1003);
+}
+
 TEST_CASE("longer rows widen the arena; shorter rows read as padded with EMPTY") {
   StateTable table(4);
   const Row a{1, 2, 0, 0}, a_short{1, 2}, b{1, 2, 3, 0, 0, 7};
