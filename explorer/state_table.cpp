@@ -298,8 +298,8 @@ void StateTable::Part::grow() {
 }
 
 void StateTable::let_go_level(std::size_t level) {
-  constexpr auto per_level = kParts / kLevelParts;
-  const auto first = (level % kLevelParts) * per_level;
+  constexpr auto per_level = kParts / kLevelClasses;
+  const auto first = (level % kLevelClasses) * per_level;
   for (auto k = first; k < first + per_level; ++k) parts_[k] = Part{std::vector<std::uint64_t>(kPartSlots, 0)};
 }
 

@@ -51,14 +51,14 @@ class StateTable {
   // time goes"). The bits below, which pick a shard and the probe's start,
   // are the row's.
   [[nodiscard]] static std::uint64_t at_level(std::uint64_t h, std::size_t level) {
-    return (h & ((std::uint64_t{1} << kLevelShift) - 1)) | (std::uint64_t{level % kLevelParts} << kLevelShift);
+    return (h & ((std::uint64_t{1} << kLevelShift) - 1)) | (std::uint64_t{level % kLevelClasses} << kLevelShift);
   }
   // Whether rows stored at levels a and b share the index's parts.
-  [[nodiscard]] static bool same_parts(std::size_t a, std::size_t b) { return a % kLevelParts == b % kLevelParts; }
+  [[nodiscard]] static bool same_parts(std::size_t a, std::size_t b) { return a % kLevelClasses == b % kLevelClasses; }
   // Empties the index's parts that hold the rows stored at `level`, and at
   // every level that shares them (same_parts): those rows stay stored, and
-  // load() reads them, but insert() no longer finds them. For a search at
-  // level, once nothing can arrive at these levels any more.
+  // load() reads them, but insert() no longer finds them. For a search that
+  // stores each row at its level, once nothing can arrive at these levels.
   void let_go_level(std::size_t level);
   // Whether two rows are one state: equal once padded with EMPTY to one width
   // (as hash ignores trailing EMPTY codes).
@@ -142,9 +142,9 @@ class StateTable {
     void grow();
   };
   static constexpr std::size_t kParts = 256, kPartSlots = 16;
-  // at_level: the hash's top five bits, the first of the part's eight, are the level's modulo 32.
-  static constexpr unsigned kLevelShift = 59;
-  static constexpr std::size_t kLevelParts = std::size_t{1} << (64 - kLevelShift);
+  // at_level: the hash's top five bits, the first five of a part's eight, are the level's modulo 32.
+  static constexpr unsigned kLevelBits = 5, kLevelShift = 64 - kLevelBits;
+  static constexpr std::size_t kLevelClasses = std::size_t{1} << kLevelBits;
   [[nodiscard]] static std::size_t part_of(std::uint64_t frag) { return static_cast<std::size_t>(frag >> 24); }
   // The slot where a row with hash h is looked for first.
   [[nodiscard]] const std::uint64_t& home_slot(std::uint64_t h) const {
