@@ -21,7 +21,7 @@ std::uint32_t bits_for(std::size_t n) { return n <= 1 ? 0 : static_cast<std::uin
 }  // namespace
 
 StateTable::StateTable(std::size_t width)
-    : width_(width), columns_(width, Column{{kEmptyCode}, {1}}), layouts_(1), parts_(kParts, Part{std::vector<std::uint64_t>(kPartSlots, 0)}) {
+    : width_(width), columns_(width, Column{{kEmptyCode}, {1}}), layouts_(1), parts_(kParts) {
   layouts_[0].bits.assign(width, 0);
   held_bytes_ = width * (2 * sizeof(Code) + 1);  // each column's dictionary {EMPTY}, its bits
 }
@@ -300,7 +300,7 @@ void StateTable::Part::grow() {
 void StateTable::let_go_level(std::size_t level) {
   constexpr auto per_level = kParts / kLevelClasses;
   const auto first = (level % kLevelClasses) * per_level;
-  for (auto k = first; k < first + per_level; ++k) parts_[k] = Part{std::vector<std::uint64_t>(kPartSlots, 0)};
+  for (auto k = first; k < first + per_level; ++k) parts_[k] = Part{};
 }
 
 std::size_t StateTable::bytes() const {

@@ -132,16 +132,17 @@ class StateTable {
 
   // A part of the index: 0 in a free slot; otherwise the hash's high 32
   // bits (its fragment), then index + 1 in kIndex. The slot is found from
-  // the fragment alone, so growing needs no row.
+  // the fragment alone, so growing needs no row. A part starts with
+  // kPartSlots free slots.
+  static constexpr std::size_t kParts = 256, kPartSlots = 16;
   struct Part {
-    std::vector<std::uint64_t> slots;
+    std::vector<std::uint64_t> slots = std::vector<std::uint64_t>(kPartSlots, 0);
     std::size_t used = 0;
     // Whether n more entries fill it past 70%, so that it grows by half.
     [[nodiscard]] bool full(std::size_t n) const { return (used + n) * 10 > slots.size() * 7; }
     [[nodiscard]] std::size_t grown() const { return slots.size() + std::max<std::size_t>(1, slots.size() / 2); }
     void grow();
   };
-  static constexpr std::size_t kParts = 256, kPartSlots = 16;
   // at_level: the hash's top five bits, the first five of a part's eight, are the level's modulo 32.
   static constexpr unsigned kLevelBits = 5, kLevelShift = 64 - kLevelBits;
   static constexpr std::size_t kLevelClasses = std::size_t{1} << kLevelBits;
