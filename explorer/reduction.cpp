@@ -399,6 +399,61 @@ void Reduction::smallest_stubborn_set(std::span<const Code> row, const Frontier&
     }
 }
 
+void Reduction::fire_writes(std::span<const Code> row, Transition last) {
+  // The phase moves() found: the pending accesses to the variable that `last`
+  // does not precede. Every other pending access comes after all of the
+  // phase's writes, and an enabled write comes after no pending access.
+  auto& p = phase_;
+  p.parent.assign(row.begin(), row.end());
+  p.x = sem_.access(last.node).var;
+  p.base.assign(row.begin(), row.end());
+  p.steps.clear();
+  p.seeds.clear();
+  p.wrote.clear();
+  const auto x = p.x.index();
+  for (std::size_t k = 0; k < accessors_[x].size(); ++k) {
+    const auto a = accessors_[x][k];
+    // The record kept, rather than looked up through the codec: this loop runs at every phase.
+    if (Codec::set(row, records_[x][k]) || (a != last.node && dep_.precedes(last.node, a))) continue;
+    const Transition t{a, kRootContext};  // overwrites are deterministic
+    fire_step(p.base, t, f_.find(p.base, t), 0, p.steps, p.seeds);
+    p.wrote.push_back(p.base[Codec::column(p.x)]);
+  }
+}
+
+void Reduction::fire_phase(std::span<const Code> row, Transition last, Landings& out) {
+  // Each write of a phase overwrites x (its f ignores the old value) and
+  // touches nothing else but its own slots and record (S-FRAME), so after
+  // all of them the state is the same in any order but for VarValue(x),
+  // which the last one sets as it would on its own. So the phase's writes
+  // are fired once (per parent), in accessor order, and each move is that
+  // state with x as its last write leaves it.
+  auto& p = phase_;
+  if (p.steps.empty() || p.x != sem_.access(last.node).var || !std::ranges::equal(row, p.parent)) fire_writes(row, last);
+  auto& landing = out.start(p.base);
+  const auto begin = out.steps_.size();
+  std::size_t at = p.steps.size();
+  for (std::size_t i = 0; i < p.steps.size(); ++i)
+    if (p.steps[i].node == last.node) at = i;
+    else out.steps_.push_back(p.steps[i]);
+  if (at == p.steps.size()) throw std::logic_error("explore: a write phase's last write is not pending");
+  out.steps_.push_back(p.steps[at]);
+  landing[Codec::column(p.x)] = p.wrote[at];
+  if (phase_checks_ < kPhaseChecks) check_phase(row, {out.steps_.data() + begin, out.steps_.size() - begin}, landing);
+  seeds_.assign(p.seeds.begin(), p.seeds.end());
+  out.finish(settle(landing, out.steps_, seeds_));
+}
+
+void Reduction::check_phase(std::span<const Code> row, std::span<const Step> steps, std::span<const Code> landing) {
+  ++phase_checks_;
+  auto& check = phase_.check;
+  check.assign(row.begin(), row.end());
+  for (const auto& st : steps) f_.fire(check, f_.find(check, st.transition()), st.choice, check);
+  if (!std::ranges::equal(check, landing))
+    throw std::logic_error("explore: the writes of a write phase of '" + sem_.program().variable(phase_.x).name +
+                           "' fired one by one reach another state than fired once for every last write");
+}
+
 void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
   out.clear();
   auto& seeds = seeds_;
@@ -409,26 +464,7 @@ void Reduction::fire(std::span<const Code> row, const Move& m, Landings& out) {
     out.finish(settle(landing, out.steps_, seeds));
     return;
   }
-  if (m.kind == Move::Kind::write_phase) {
-    // The phase moves() found, m.t last: the pending accesses to the variable
-    // that m.t does not precede. Every other pending access comes after all
-    // of the phase's writes, and an enabled write comes after no pending access.
-    writes_.clear();
-    const auto x = sem_.access(m.t.node).var.index();
-    for (std::size_t k = 0; k < accessors_[x].size(); ++k) {
-      const auto a = accessors_[x][k];
-      // The record kept, rather than looked up through the codec: this loop runs at every phase move.
-      if (a != m.t.node && !Codec::set(row, records_[x][k]) && !dep_.precedes(m.t.node, a)) writes_.push_back(a);
-    }
-    writes_.push_back(m.t.node);
-    auto& landing = out.start(row);
-    for (auto w : writes_) {  // overwrites are deterministic
-      const Transition t{w, kRootContext};
-      fire_step(landing, t, f_.find(landing, t), 0, out.steps_, seeds);
-    }
-    out.finish(settle(landing, out.steps_, seeds));
-    return;
-  }
+  if (m.kind == Move::Kind::write_phase) return fire_phase(row, m.t, out);
   const auto found = f_.find(row, m.t);
   for (std::uint32_t r = 0; r < found.results; ++r) {
     auto& landing = out.start(row);

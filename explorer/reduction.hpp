@@ -258,6 +258,27 @@ class Reduction {
   // Fires a commuting move's updates into row, m.t first, then the others
   // enabled in row in the frontier's order.
   void fire_commuting(Row& row, Transition t, Schedule& steps, std::vector<NodeId>& seeds);
+  // A write phase's writes fired once for all its moves (fire_phase): the
+  // state they were fired from, the state after all of them in accessor
+  // order, those firings, the consumers of their outputs (settling's
+  // seeds), and x as each write left it.
+  struct Phase {
+    Row parent, base, check;
+    Schedule steps;
+    std::vector<NodeId> seeds;
+    std::vector<Code> wrote;
+    VarId x;
+  };
+  Phase phase_;
+  // The first moves of phases are also fired one write at a time and compared (check_phase).
+  static constexpr std::size_t kPhaseChecks = 64;
+  std::size_t phase_checks_ = 0;
+  // Fires every write of the phase that the move firing `last` last belongs to, from row, into phase_.
+  void fire_writes(std::span<const Code> row, Transition last);
+  // The landing of the write phase move whose last write is `last`.
+  void fire_phase(std::span<const Code> row, Transition last, Landings& out);
+  // Throws unless firing `steps` one at a time from row reaches `landing`.
+  void check_phase(std::span<const Code> row, std::span<const Step> steps, std::span<const Code> landing);
   // Fires t's result r (t's effect in row: found) into row and records the
   // step; the consumers of its outputs become seeds. Returns whether the
   // result starts an iteration past the bound.
