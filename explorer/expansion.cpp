@@ -43,6 +43,8 @@ void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vec
   // The enabled transitions that access a variable, the commuting updates
   // (S-COMMUTE) last; a dead one touches nothing (C-DEAD), which is looked at
   // only for a pair not known harmful.
+  bool* settled = reduction.races_settled(row);
+  if (settled != nullptr && *settled) return;
   const auto& dep = sem_.dependence();
   const auto commutes = [&](Transition t) {
     const auto a = sem_.access(t.node);
@@ -70,6 +72,7 @@ void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vec
   std::sort(by_var_.begin(), by_var_.end());
   at_.resize(accessing_.size());
   for (std::size_t k = 0; k < by_var_.size(); ++k) at_[by_var_[k].second] = static_cast<std::uint32_t>(k);
+  bool harmful_all = others == accessing_.size();  // no commuting update, and every pair below known harmful
   for (std::size_t i = 0; i < others; ++i) {
     const auto x = by_var_[at_[i]].first;
     for (auto k = at_[i] + 1; k < by_var_.size() && by_var_[k].first == x; ++k) {
@@ -80,12 +83,14 @@ void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vec
       const bool root = a.context == kRootContext && b.context == kRootContext;
       const auto flag = root ? flags.get(sem_.access(a.node).var, a.node, b.node) : RaceFlags::unseen;
       if (flag == RaceFlags::harmful) continue;  // its witnesses are final
+      harmful_all = false;
       if (!is_live(i) || !is_live(j)) continue;
       const bool harmful = order_matters(row, a, b);
       if (flag == RaceFlags::unseen || harmful) out.push_back({a, b, harmful});
     }
   }
   commuting_races(others, is_live, flags, out);
+  if (settled != nullptr && harmful_all) *settled = true;
 }
 
 // Two commuting updates race benignly: both orders reach one state

@@ -127,6 +127,12 @@ class Reduction {
   // The moves to explore from a settled, non-terminal state, f its frontier
   // (the last row given to frontier(), when it is the same row).
   void moves(std::span<const Code> row, const Frontier& f, const SleepSet& sleep, std::vector<Move>& out);
+  // Where the caller may note, for row's shape, that every two conflicting
+  // accesses it enables are root transitions known to race harmfully
+  // (RaceFlags): a race flag never goes back from harmful, so no race is
+  // left to find at a state of that shape. Null without the shapes' cache;
+  // the last row given to frontier() is looked up at once.
+  [[nodiscard]] bool* races_settled(std::span<const Code> row) { return shapes_ ? &shape_of(row).races_settled : nullptr; }
   // Every result of a move from row, in a fixed order.
   void fire(std::span<const Code> row, const Move& m, Landings& out);
   // Whether a and b commute and neither can disable the other: they touch no
@@ -217,6 +223,7 @@ class Reduction {
     std::vector<Transition> stubborn;
     std::vector<PhaseCandidates> phases;
     bool stubborn_known = false, phases_known = false;
+    bool races_settled = false;  // races_settled()
   };
   std::vector<PhaseCandidates> phases_;  // moves(), when shapes are not cached
   PhaseCandidates scratch_phase_;        // phase_candidates(): the variable being screened
