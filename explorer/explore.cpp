@@ -545,8 +545,10 @@ class Search {
   // run on across the batches' boundaries (with two threads a group is
   // about 128 arrivals). The list's own lines are fetched for writing
   // kAheadArrivals ahead as it is built. An arrival at a state an earlier
-  // one of the chunk reached skips the table (recent_arrivals.hpp).
-  static constexpr std::size_t kAhead = 8, kAheadArrivals = 16;
+  // one of the chunk reached skips the table (recent_arrivals.hpp). Where
+  // the store far exceeds the cache (lost-update-9), reading a slot fetched
+  // 16 arrivals before still waited on it; 32 before, it no longer does.
+  static constexpr std::size_t kAhead = 16, kAheadArrivals = 16;
   void merge(Chunk& c, unsigned s, const Cut& cut, std::size_t depth) {
     auto& recent = recent_[s];
     recent.next_chunk();
