@@ -92,10 +92,11 @@ void Firings::resolve(Transition t) {
 }
 
 void Firings::read(std::span<const Code> row, Transition t, const Frame& f) {
-  key_.clear();
   if (f.fixed && t.context == kRootContext) {
-    for (auto col : f.reads) key_.push_back(col < row.size() ? row[col] : kEmptyCode);
+    key_.resize(f.reads.size());  // written in place: this runs at every firing
+    for (std::size_t i = 0; i < f.reads.size(); ++i) key_[i] = f.reads[i] < row.size() ? row[f.reads[i]] : kEmptyCode;
   } else {
+    key_.clear();
     resolve(t);
     const RowView view{codec_, row};
     for (std::size_t i = 0; i < f.inputs; ++i) key_.push_back(codec_.at(row, resolved_[i], view.block(resolved_[i].context)));
