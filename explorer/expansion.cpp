@@ -40,11 +40,12 @@ void Expander::inherited(std::span<const Step> steps) {
 }
 
 void Expander::races(std::span<const Code> row, const RaceFlags& flags, std::vector<RaceSeen>& out) {
+  // A shape whose races are all known harmful has none left to find.
+  bool* settled = reduction.races_settled(row);
+  if (settled != nullptr && *settled) return;
   // The enabled transitions that access a variable, the commuting updates
   // (S-COMMUTE) last; a dead one touches nothing (C-DEAD), which is looked at
   // only for a pair not known harmful.
-  bool* settled = reduction.races_settled(row);
-  if (settled != nullptr && *settled) return;
   const auto& dep = sem_.dependence();
   const auto commutes = [&](Transition t) {
     const auto a = sem_.access(t.node);
