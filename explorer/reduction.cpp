@@ -404,7 +404,7 @@ void Reduction::fire_writes(std::span<const Code> row, Transition last) {
   // does not precede. Every other pending access comes after all of the
   // phase's writes, and an enabled write comes after no pending access.
   auto& p = phase_;
-  p.parent.assign(row.begin(), row.end());
+  p.parent.clear();  // until the phase is whole: an allocation that fails leaves no phase of this row
   p.x = sem_.access(last.node).var;
   p.base.assign(row.begin(), row.end());
   p.steps.clear();
@@ -419,6 +419,7 @@ void Reduction::fire_writes(std::span<const Code> row, Transition last) {
     fire_step(p.base, t, f_.find(p.base, t), 0, p.steps, p.seeds);
     p.wrote.push_back(p.base[Codec::column(p.x)]);
   }
+  p.parent.assign(row.begin(), row.end());
 }
 
 void Reduction::fire_phase(std::span<const Code> row, Transition last, Landings& out) {

@@ -112,8 +112,8 @@ bool Dependence::independent(Transition a, Transition b) const {
   return !delivers(a, b) && !delivers(b, a);
 }
 
-bool Dependence::overwrites(NodeId n, const Content& v) const {
-  if (!may_overwrite(n)) return false;
+bool Dependence::overwrites(NodeId n, const Content& handle, const Content& v, bool dead_input) const {
+  if (!may_overwrite(n) || dead_input || !std::holds_alternative<VarId>(handle)) return false;
   const auto* t = std::get_if<Tensor>(&v);
   return t != nullptr && !t->is_error();
 }

@@ -79,10 +79,12 @@ class Dependence {
   // Whether n is an Assign-f with f deterministic and ignoring w (Write =
   // Assign-Snd): whether it overwrites depends on its input alone.
   [[nodiscard]] bool may_overwrite(NodeId n) const { return may_overwrite_[n.index()]; }
-  // Whether firing n with tensor input v sets VarValue(x) without looking at
-  // its old value: n may overwrite, and v is a tensor that is not an error
-  // (S-ERR-ASSIGN) nor DEAD.
-  [[nodiscard]] bool overwrites(NodeId n, const Content& v) const;
+  // Whether firing n, with variable handle `handle`, value v and, if
+  // `dead_input`, some DEAD input, sets VarValue(x) without looking at its
+  // old value: n may overwrite, its handle is a variable, no input is DEAD
+  // (C-DEAD) and v is a tensor that is not an error (S-ERR-ASSIGN); short of
+  // any of them it writes nothing.
+  [[nodiscard]] bool overwrites(NodeId n, const Content& handle, const Content& v, bool dead_input) const;
   // Whether n's firing has one result whatever its inputs (not a relation,
   // S-NONDET); a Merge's result count depends on its inputs (C-MERGE).
   [[nodiscard]] bool deterministic(NodeId n) const;
