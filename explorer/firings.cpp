@@ -368,10 +368,8 @@ void Firings::compute(std::span<const Code> row, Transition t, const Frame& f, E
   }
   const auto& node = sem_.program().node(t.node);
   const auto& dep = sem_.dependence();
-  bool dead_input = false;
-  for (std::size_t i = 0; i < f.inputs; ++i) dead_input = dead_input || is_dead(s.at(slots[i].edge, slots[i].context));
-  e.overwrites = dep.may_overwrite(t.node) &&
-                 dep.overwrites(t.node, s.at(node.in[0], slots[0].context), s.at(node.in[1], slots[1].context), dead_input);
+  e.overwrites = dep.may_overwrite(t.node) && dep.overwrites(t.node, s.at(node.in[0], slots[0].context),
+                                                             s.at(node.in[1], slots[1].context), dead(view(row), t));
 }
 
 std::uint32_t Firings::successors(const State& s, Transition t, const Frame& f, std::vector<Code>& out) {

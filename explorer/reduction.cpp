@@ -430,7 +430,8 @@ void Reduction::fire_phase(std::span<const Code> row, Transition last, Landings&
   // are fired once (per parent), in accessor order, and each move is that
   // state with x as its last write leaves it.
   auto& p = phase_;
-  if (p.steps.empty() || p.x != sem_.access(last.node).var || !std::ranges::equal(row, p.parent)) fire_writes(row, last);
+  // The phase of another row or variable, or none yet (an empty parent), is fired anew.
+  if (p.x != sem_.access(last.node).var || !std::ranges::equal(row, p.parent)) fire_writes(row, last);
   auto& landing = out.start(p.base);
   const auto begin = out.steps_.size();
   std::size_t at = p.steps.size();
